@@ -1,0 +1,208 @@
+package jobs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html/charset"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/mr/local"
+)
+
+// Input kinds pdc reads directly. JSON Lines files (.jsonl, .ndjson, .json,
+// optionally .gz) hold documents (lib/doc); .html/.htm/.xhtml and .txt
+// files found in a directory tree are one document each, with the path
+// relative to the tree's root as id.
+var (
+	jsonlExts = []string{".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz"}
+	htmlExts  = []string{".html", ".htm", ".xhtml"}
+	textExts  = []string{".txt"}
+)
+
+func hasExt(name string, exts []string) bool {
+	lower := strings.ToLower(name)
+	for _, e := range exts {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// treeFile is one document file of a directory tree.
+type treeFile struct{ root, rel string }
+
+// inputSet is what --input paths expand to.
+type inputSet struct {
+	jsonl []string
+	tree  []treeFile
+	bytes int64
+}
+
+// findInputs expands --input paths. A missing path is an error naming it.
+// Files given explicitly are read whatever their extension, as JSON Lines
+// unless they are .html/.htm/.txt.
+func findInputs(paths []string) (*inputSet, error) {
+	in := &inputSet{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", p, unwrapPathErr(err))
+		}
+		if !fi.IsDir() {
+			in.bytes += fi.Size()
+			if hasExt(p, htmlExts) || hasExt(p, textExts) {
+				in.tree = append(in.tree, treeFile{root: filepath.Dir(p), rel: filepath.Base(p)})
+			} else {
+				in.jsonl = append(in.jsonl, p)
+			}
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != p && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			switch {
+			case hasExt(path, jsonlExts):
+				in.jsonl = append(in.jsonl, path)
+			case hasExt(path, htmlExts), hasExt(path, textExts):
+				rel, err := filepath.Rel(p, path)
+				if err != nil {
+					return err
+				}
+				in.tree = append(in.tree, treeFile{root: p, rel: filepath.ToSlash(rel)})
+			default:
+				return nil
+			}
+			in.bytes += info.Size()
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", p, err)
+		}
+	}
+	if len(in.jsonl) == 0 && len(in.tree) == 0 {
+		return nil, fmt.Errorf("input %s: no documents found (want .jsonl[.gz] files or .html/.htm/.txt files)", strings.Join(paths, ", "))
+	}
+	return in, nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// treeBatch is the number of tree files per map task.
+const treeBatch = 256
+
+// splits returns the map input splits: JSON Lines files cut at splitSize,
+// and tree files in batches rendered as JSON Lines on the fly.
+func (in *inputSet) splits(splitSize int64) ([]local.Split, error) {
+	sp, err := local.FileSplits(in.jsonl, splitSize)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(in.tree); i += treeBatch {
+		batch := in.tree[i:min(i+treeBatch, len(in.tree))]
+		sp = append(sp, local.Split{
+			Name: filepath.Join(batch[0].root, batch[0].rel),
+			Open: func() (io.ReadCloser, error) { return &treeReader{files: batch}, nil },
+		})
+	}
+	return sp, nil
+}
+
+// treeReader renders tree files as JSON Lines documents.
+type treeReader struct {
+	files []treeFile
+	buf   bytes.Buffer
+	line  []byte
+}
+
+func (r *treeReader) Read(p []byte) (int, error) {
+	for r.buf.Len() == 0 {
+		if len(r.files) == 0 {
+			return 0, io.EOF
+		}
+		f := r.files[0]
+		r.files = r.files[1:]
+		d, err := readTreeDoc(f)
+		if err != nil {
+			return 0, err
+		}
+		r.line = doc.AppendJSON(r.line[:0], &d)
+		r.buf.Write(r.line)
+		r.buf.WriteByte('\n')
+	}
+	return r.buf.Read(p)
+}
+
+func (r *treeReader) Close() error { return nil }
+
+// readTreeDoc reads one file as a document, decoding HTML to UTF-8 by its
+// BOM, <meta charset> or content sniffing.
+func readTreeDoc(f treeFile) (doc.Doc, error) {
+	path := filepath.Join(f.root, filepath.FromSlash(f.rel))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return doc.Doc{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	d := doc.Doc{ID: f.rel}
+	if !hasExt(path, htmlExts) {
+		d.Text = string(b)
+		return d, nil
+	}
+	d.IsHTML = true
+	d.HTML = DecodeHTML(b, "")
+	return d, nil
+}
+
+// DecodeHTML converts an HTML page to UTF-8 using its BOM, the
+// Content-Type's charset, its <meta> declaration or content sniffing
+// (x/net/html/charset). Binary content is returned unchanged so that the
+// parse job can count it.
+func DecodeHTML(b []byte, contentType string) string {
+	if bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0 {
+		return string(b)
+	}
+	r, err := charset.NewReader(bytes.NewReader(b), contentType)
+	if err != nil {
+		return string(b)
+	}
+	out, err := io.ReadAll(r)
+	if err != nil {
+		return string(b)
+	}
+	return string(out)
+}
+
+// sortedInputs is for deterministic error messages in tests.
+func sortedInputs(in *inputSet) []string {
+	out := slices.Clone(in.jsonl)
+	for _, t := range in.tree {
+		out = append(out, filepath.Join(t.root, t.rel))
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,335 @@
+package jobs
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr/local"
+)
+
+// jobCounters are one finished job's counters.
+type jobCounters struct {
+	job      string
+	counters map[string]int64
+}
+
+func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) error {
+	start := time.Now()
+	in, err := findInputs(o.inputs)
+	if err != nil {
+		return err
+	}
+	man := manifest{Inputs: absAll(sortedInputs(in)), Env: cfg.EnvList()}
+	resumed, err := prepareOutput(o.output, man, o.overwrite)
+	if err != nil {
+		return err
+	}
+	if resumed && !o.quiet {
+		fmt.Fprintf(m.Stderr, "pdc: resuming the unfinished run in %s\n", o.output)
+	}
+	cfg.Stats = filepath.Join(o.output, "stats")
+	reducers := o.reducers
+	if reducers < 1 {
+		reducers = o.workers
+	}
+	tmp := o.tmpDir
+	if tmp == "" {
+		tmp = filepath.Join(o.output, "_tmp")
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return fmt.Errorf("temp dir: %w", err)
+	}
+	defer os.RemoveAll(filepath.Join(o.output, "_tmp"))
+	prog := newProgress(m.Stderr, o.quiet)
+	runner := &local.Runner{
+		Workers:  o.workers,
+		SortMem:  o.sortMem,
+		TempDir:  tmp,
+		Stderr:   m.Stderr,
+		Progress: prog.update,
+	}
+	stages := Stages(cfg)
+	var all []jobCounters
+	for _, st := range stages {
+		jc, err := m.runStage(ctx, runner, st, cfg, in, o, reducers, prog)
+		if err != nil {
+			return err
+		}
+		all = append(all, jc)
+	}
+	return m.finish(o, stages, all, time.Since(start))
+}
+
+func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg jobconf.Config, in *inputSet, o *runOptions, reducers int, prog *progress) (jobCounters, error) {
+	dir := filepath.Join(o.output, st.OutputDir())
+	jc := jobCounters{job: st.Name}
+	if succeeded(dir) {
+		jc.counters, _ = readCounters(filepath.Join(dir, "_counters.tsv"))
+		if !o.quiet {
+			fmt.Fprintf(m.Stderr, "job %s: finished in an earlier run, skipped\n", st.Name)
+		}
+		return jc, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return jc, fmt.Errorf("job %s: %w", st.Name, err)
+	}
+	var splits []local.Split
+	var err error
+	if st.Input == "" {
+		splits, err = in.splits(o.splitSize)
+	} else {
+		var parts []string
+		parts, err = partFiles(filepath.Join(o.output, st.Input))
+		if err == nil {
+			splits, err = local.FileSplits(parts, o.splitSize)
+		}
+	}
+	if err != nil {
+		return jc, fmt.Errorf("job %s: %w", st.Name, err)
+	}
+	p := programs[st.Name]
+	job := &local.Job{
+		Name:            st.Name,
+		Map:             p.mapper,
+		Reduce:          p.reducer,
+		KeyFields:       st.KeyFields,
+		PartitionFields: st.PartitionFields,
+		Reducers:        reducers,
+		Env:             cfg.Env(),
+		Inputs:          splits,
+		Output:          dir,
+	}
+	if st.Combine {
+		job.Combine = p.combiner
+	}
+	t0 := time.Now()
+	counters, err := runner.Run(ctx, job)
+	prog.done()
+	if err != nil {
+		if ctx.Err() != nil {
+			return jc, fmt.Errorf("job %s: %w (rerun the same command to resume)", st.Name, errInterrupted)
+		}
+		return jc, fmt.Errorf("job %s: %w", st.Name, err)
+	}
+	jc.counters = counters
+	if err := writeCounters(filepath.Join(dir, "_counters.tsv"), counters); err != nil {
+		return jc, err
+	}
+	if !o.quiet {
+		fmt.Fprintf(m.Stderr, "job %s: done in %s\n", st.Name, elapsed(time.Since(t0)))
+		printCounters(m.Stderr, counters)
+	}
+	return jc, nil
+}
+
+// finish writes the reports, removes intermediates and prints a summary.
+func (m *Main) finish(o *runOptions, stages []Stage, all []jobCounters, took time.Duration) error {
+	if err := writeBoilerplate(o.output); err != nil {
+		return err
+	}
+	merged := map[string]int64{}
+	for _, jc := range all {
+		maps.Copy(merged, jc.counters)
+	}
+	if err := writeCounters(filepath.Join(o.output, "counters.tsv"), merged); err != nil {
+		return err
+	}
+	if !o.keepIntermediate {
+		if err := removeIntermediate(o.output, stages); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read, %s skipped) in %s\n",
+		plural(merged["match.spans"], "span"), plural(merged["match.doc-pairs.with-spans"], "document pair"),
+		o.output, plural(merged["parse.docs.read"], "document"), plural(skipped(merged), "document"), elapsed(took))
+	if o.print {
+		return m.printSpans(o.output, spanOptions{format: "tsv", text: true, inputs: o.inputs})
+	}
+	return nil
+}
+
+func skipped(c map[string]int64) int64 {
+	var n int64
+	for k, v := range c {
+		if strings.HasPrefix(k, "parse.docs.skipped.") {
+			n += v
+		}
+	}
+	return n
+}
+
+// partFiles lists a job output's part files in name order.
+func partFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read job output: %w", err)
+	}
+	var out []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "part-") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out, nil
+}
+
+// Counters file: one `name TAB value` line per counter, sorted by name.
+func writeCounters(path string, c map[string]int64) error {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		fmt.Fprintf(&b, "%s\t%d\n", k, c[k])
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write counters: %w", err)
+	}
+	return nil
+}
+
+func readCounters(path string) (map[string]int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c := map[string]int64{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		k, v, ok := strings.Cut(line, "\t")
+		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil {
+			c[k] = n
+		}
+	}
+	return c, nil
+}
+
+func printCounters(w io.Writer, c map[string]int64) {
+	keys := slices.Sorted(maps.Keys(c))
+	width := 0
+	for _, k := range keys {
+		width = max(width, len(k))
+	}
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %-*s %12d\n", width, k, c[k])
+	}
+}
+
+// writeBoilerplate collects the index job's B records into
+// OUT/boilerplate.tsv: `df TAB signature TAB docid TAB sentence TAB
+// charStart TAB charEnd`, most frequent first. Nothing is written when the
+// index output is gone (a resumed run that already removed it).
+func writeBoilerplate(out string) error {
+	parts, err := partFiles(filepath.Join(out, "index"))
+	if err != nil {
+		return nil
+	}
+	type entry struct {
+		df   int64
+		line string
+	}
+	var es []entry
+	for _, p := range parts {
+		f, err := os.Open(p)
+		if err != nil {
+			return fmt.Errorf("boilerplate report: %w", err)
+		}
+		sc := bufio.NewReaderSize(f, 1<<16)
+		for {
+			line, err := sc.ReadString('\n')
+			if f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 5); len(f) == 4 && f[1] == "B" {
+				df, _ := strconv.ParseInt(f[2], 10, 64)
+				pf := strings.SplitN(f[3], ",", 6)
+				if len(pf) == 6 {
+					es = append(es, entry{df, fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", df, f[0], pf[5], strings.TrimLeft(pf[0], "0"), pf[2], pf[3])})
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		f.Close()
+	}
+	slices.SortStableFunc(es, func(a, b entry) int {
+		if a.df != b.df {
+			return int(b.df - a.df)
+		}
+		return strings.Compare(a.line, b.line)
+	})
+	var b strings.Builder
+	b.WriteString("# df\tsignature\texample_doc\tsentence\tchar_start\tchar_end\n")
+	for _, e := range es {
+		b.WriteString(e.line)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(filepath.Join(out, "boilerplate.tsv"), []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("boilerplate report: %w", err)
+	}
+	return nil
+}
+
+// progress prints the local runner's progress on stderr: a bar rewritten in
+// place on a terminal, a line every 5 seconds otherwise.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	quiet bool
+	tty   bool
+	last  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer, quiet bool) *progress {
+	p := &progress{w: w, quiet: quiet, last: time.Now()}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) update(job, phase string, done, total int64) {
+	if p.quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	every := 5 * time.Second
+	if p.tty {
+		every = 200 * time.Millisecond
+	}
+	if now.Sub(p.last) < every {
+		return
+	}
+	p.last = now
+	pct := 0.0
+	if total > 0 {
+		pct = 100 * float64(done) / float64(total)
+	}
+	if p.tty {
+		const width = 30
+		n := min(width, int(pct/100*width))
+		fmt.Fprintf(p.w, "\rjob %-5s %-6s [%s%s] %5.1f%%", job, phase, strings.Repeat("#", n), strings.Repeat(".", width-n), pct)
+		p.shown = true
+		return
+	}
+	fmt.Fprintf(p.w, "job %s: %s %.1f%% (%d/%d)\n", job, phase, pct, done, total)
+}
+
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}

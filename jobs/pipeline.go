@@ -1,0 +1,118 @@
+// Package jobs defines pdc's MapReduce jobs, the pipeline that chains them,
+// and the `pdc` command line: it runs the pipeline on the embedded local
+// runner (lib/mr/local) or submits it to Hadoop Streaming (jobs/hadoop).
+//
+// Output directory layout of `pdc run --output OUT`:
+//
+//	OUT/_pdc.json        the run's configuration; a rerun must match it
+//	OUT/parsed/          parse job: parsed-document records (lib/doc)
+//	OUT/stats/           stats job: token document frequencies (imatch, spotsig)
+//	OUT/index/           index job: posting lists (reducers/index)
+//	OUT/pairs/           join job: duplicated sentence pairs (reducers/join)
+//	OUT/spans/           match job: the spans (reducers/match), pdc's result
+//	OUT/boilerplate.tsv  signatures over --max-df, most frequent first
+//	OUT/counters.tsv     every job's counters
+//
+// Each job directory gets _SUCCESS when the job completes; a rerun skips
+// completed jobs. Intermediate directories are removed after a successful
+// run unless --keep-intermediate is given.
+package jobs
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/mappers/index"
+	joinmap "github.com/pdc-mr/pdc/mappers/join"
+	matchmap "github.com/pdc-mr/pdc/mappers/match"
+	parsemap "github.com/pdc-mr/pdc/mappers/parse"
+	statsmap "github.com/pdc-mr/pdc/mappers/stats"
+	indexred "github.com/pdc-mr/pdc/reducers/index"
+	joinred "github.com/pdc-mr/pdc/reducers/join"
+	matchred "github.com/pdc-mr/pdc/reducers/match"
+	parsered "github.com/pdc-mr/pdc/reducers/parse"
+	statsred "github.com/pdc-mr/pdc/reducers/stats"
+)
+
+// Stage is one MapReduce job of the pipeline.
+type Stage struct {
+	// Name is the job name, also the program name (`pdc map NAME`) and the
+	// output directory under OUT.
+	Name string
+	// Input names the stage whose output this one reads ("" = the
+	// documents).
+	Input string
+	// KeyFields and PartitionFields are the key-field spec shared by the
+	// local runner and Hadoop: the key is the first KeyFields tab-separated
+	// fields; records are partitioned on the first PartitionFields.
+	KeyFields, PartitionFields int
+	// Combine tells whether the stage has a combiner (`pdc combine NAME`).
+	Combine bool
+	// SideStats tells whether the stage reads the stats job's output.
+	SideStats bool
+}
+
+// Stages returns the pipeline's jobs for a configuration.
+func Stages(cfg jobconf.Config) []Stage {
+	st := []Stage{
+		{Name: "parse", KeyFields: 1, PartitionFields: 1},
+		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
+		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
+		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 4, Combine: true},
+		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2},
+	}
+	if !cfg.Signature.Method.NeedsStats() {
+		st = slices.Delete(st, 1, 2)
+		st[1].SideStats = false
+	}
+	return st
+}
+
+// OutputDir is the directory (under OUT) a stage writes.
+func (s Stage) OutputDir() string {
+	switch s.Name {
+	case "parse":
+		return "parsed"
+	case "join":
+		return "pairs"
+	case "match":
+		return "spans"
+	}
+	return s.Name
+}
+
+type program struct {
+	mapper, reducer, combiner mr.Func
+}
+
+var programs = map[string]program{
+	"parse": {mapper: parsemap.Map, reducer: parsered.Reduce},
+	"stats": {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
+	"index": {mapper: index.Map, reducer: indexred.Reduce},
+	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, combiner: joinred.Combine},
+	"match": {mapper: matchmap.Map, reducer: matchred.Reduce},
+}
+
+// Program returns the streaming program for kind ("map", "reduce" or
+// "combine") of job name.
+func Program(kind, name string) (mr.Func, error) {
+	p, ok := programs[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join or match)", name)
+	}
+	var f mr.Func
+	switch kind {
+	case "map":
+		f = p.mapper
+	case "reduce":
+		f = p.reducer
+	case "combine":
+		f = p.combiner
+	}
+	if f == nil {
+		return nil, fmt.Errorf("job %s has no %s program", name, kind)
+	}
+	return f, nil
+}

@@ -1,0 +1,190 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/signature"
+)
+
+// runOptions are the flags of `pdc run` that are not job parameters.
+type runOptions struct {
+	inputs           listFlag
+	output           string
+	overwrite        bool
+	keepIntermediate bool
+	workers          int
+	reducers         int
+	sortMem          int64
+	splitSize        int64
+	tmpDir           string
+	quiet            bool
+	print            bool
+	hadoop           bool
+	idfRange         string
+}
+
+// addJobFlags registers the job parameters on fs, with cfg's values as
+// defaults.
+func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
+	s := &cfg.Signature
+	fs.Func("signature", "sentence signature: imatch, shingle or spotsig (default imatch)", func(v string) error {
+		m, err := signature.ParseMethod(v)
+		s.Method = m
+		return err
+	})
+	fs.IntVar(&s.ShingleN, "shingle-n", s.ShingleN, "shingle width in tokens (--signature shingle)")
+	fs.StringVar(idfRange, "idf-range", "0.1,1.0", "I-Match: keep tokens whose normalized IDF log(N/df)/log(N) is in LOW,HIGH")
+	fs.IntVar(&s.Antecedents, "antecedents", s.Antecedents, "SpotSigs: number of most frequent tokens used as antecedents")
+	fs.IntVar(&s.SpotChain, "spot-chain", s.SpotChain, "SpotSigs: tokens chained after an antecedent")
+	fs.IntVar(&s.SpotDistance, "spot-distance", s.SpotDistance, "SpotSigs: distance between chained tokens")
+	fs.Float64Var(&cfg.Tau, "tau", cfg.Tau, "sentence Jaccard threshold (and length filter |A|/|B| >= tau)")
+	fs.IntVar(&cfg.Lambda, "lambda", cfg.Lambda, "minimum span length in sentences")
+	fs.IntVar(&cfg.Gap, "gap", cfg.Gap, "sentences a span may skip on either side (0: exact diagonals)")
+	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report)")
+	fs.IntVar(&cfg.MaxDocBytes, "max-doc-bytes", cfg.MaxDocBytes, "truncate documents larger than this many bytes (0: no limit)")
+	fs.BoolVar(&cfg.CrossSiteOnly, "cross-site-only", cfg.CrossSiteOnly, "drop sentence pairs whose URLs share a host")
+	fs.BoolVar(&cfg.Strict, "strict", cfg.Strict, "stop at the first bad input record instead of skipping it")
+	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all (all visible text) or main (main content only)")
+}
+
+func (m *Main) runCmd(ctx context.Context, args []string) error {
+	cfg := jobconf.Default()
+	o := runOptions{}
+	fs := m.newFlagSet("run", "--input DOCS... --output OUT [flags]")
+	fs.Var(&o.inputs, "input", "documents: JSON Lines files (.jsonl, .jsonl.gz) or directories of .html/.txt files; repeatable")
+	fs.StringVar(&o.output, "output", "", "output directory (spans in OUT/spans)")
+	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
+	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs)")
+	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
+	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: workers locally, 2 on Hadoop)")
+	fs.Int64Var(&o.sortMem, "sort-mem", 256<<20, "local runner: in-memory sort buffer in bytes; larger map outputs spill to disk")
+	fs.Int64Var(&o.splitSize, "split-size", 32<<20, "local runner: input split size in bytes")
+	fs.StringVar(&o.tmpDir, "tmp", "", "local runner: directory for sort spills (default OUT/_tmp)")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
+	fs.BoolVar(&o.print, "print", false, "print the spans with their text when done")
+	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
+	addJobFlags(fs, &cfg, &o.idfRange)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("run: unexpected argument %q (inputs go after --input)", fs.Arg(0))
+	}
+	if len(o.inputs) == 0 || o.output == "" {
+		fs.Usage()
+		return usagef("run: --input and --output are required")
+	}
+	lo, hi, err := jobconf.ParseRange(o.idfRange)
+	if err != nil {
+		return usagef("run: --idf-range: %v", err)
+	}
+	cfg.Signature.IDFLow, cfg.Signature.IDFHigh = lo, hi
+	if err := cfg.Validate(); err != nil {
+		return usagef("run: %v", err)
+	}
+	if o.workers < 1 {
+		o.workers = 1
+	}
+	if o.hadoop {
+		return m.runHadoop(ctx, cfg, &o)
+	}
+	return m.runLocal(ctx, cfg, &o)
+}
+
+// manifest is OUT/_pdc.json: what a rerun must match to resume.
+type manifest struct {
+	Inputs []string `json:"inputs"`
+	Env    []string `json:"config"`
+	Hadoop bool     `json:"hadoop"`
+}
+
+// prepareOutput creates OUT or checks that an existing OUT is a resumable
+// run of the same configuration. It returns whether a previous run is
+// resumed.
+func prepareOutput(out string, man manifest, overwrite bool) (resumed bool, err error) {
+	path := filepath.Join(out, "_pdc.json")
+	want, _ := json.MarshalIndent(man, "", "  ")
+	if _, err := os.Stat(out); err == nil {
+		if overwrite {
+			if err := os.RemoveAll(out); err != nil {
+				return false, fmt.Errorf("output %s: %w", out, err)
+			}
+		} else {
+			old, rerr := os.ReadFile(path)
+			switch {
+			case rerr != nil:
+				return false, fmt.Errorf("output %s already exists and is not a pdc run (use --overwrite to replace it)", out)
+			case isComplete(out):
+				return false, fmt.Errorf("output %s already holds a finished run (use --overwrite to replace it)", out)
+			case string(old) != string(want):
+				return false, fmt.Errorf("output %s holds an unfinished run with other inputs or flags (use --overwrite to start over)", out)
+			}
+			return true, nil
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return false, fmt.Errorf("output %s: %w", out, unwrapPathErr(err))
+	}
+	if err := os.WriteFile(path, append(want, '\n'), 0o644); err != nil {
+		return false, fmt.Errorf("output %s: %w", out, unwrapPathErr(err))
+	}
+	return false, nil
+}
+
+func isComplete(out string) bool {
+	_, err := os.Stat(filepath.Join(out, "spans", "_SUCCESS"))
+	return err == nil
+}
+
+func succeeded(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "_SUCCESS"))
+	return err == nil
+}
+
+func absAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if a, err := filepath.Abs(p); err == nil {
+			p = a
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// removeIntermediate deletes the intermediate job outputs of a finished run.
+func removeIntermediate(out string, stages []Stage) error {
+	for _, s := range stages {
+		if s.Name == "match" {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(out, s.OutputDir())); err != nil {
+			return fmt.Errorf("remove intermediate output: %w", err)
+		}
+	}
+	return nil
+}
+
+func elapsed(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
+
+var errInterrupted = errors.New("interrupted")
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+func plural(n int64, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, strings.TrimSuffix(word, "s"))
+}

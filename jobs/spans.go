@@ -1,0 +1,292 @@
+package jobs
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// Span is one line of the spans output (see reducers/match for the format).
+type Span struct {
+	DocA       string  `json:"doc_a"`
+	DocB       string  `json:"doc_b"`
+	StartA     int     `json:"start_a"`
+	StartB     int     `json:"start_b"`
+	Length     int     `json:"length"`
+	CharStartA int     `json:"char_start_a"`
+	CharEndA   int     `json:"char_end_a"`
+	CharStartB int     `json:"char_start_b"`
+	CharEndB   int     `json:"char_end_b"`
+	Score      float64 `json:"score"`
+	URLA       string  `json:"url_a,omitempty"`
+	URLB       string  `json:"url_b,omitempty"`
+	TextA      *string `json:"text_a,omitempty"`
+	TextB      *string `json:"text_b,omitempty"`
+}
+
+// ParseSpan parses one TSV span line.
+func ParseSpan(line string) (Span, error) {
+	f := strings.Split(line, "\t")
+	if len(f) != 10 {
+		return Span{}, fmt.Errorf("want 10 fields, got %d", len(f))
+	}
+	var s Span
+	var err error
+	if s.DocA, err = mr.Unescape(f[0]); err != nil {
+		return s, err
+	}
+	if s.DocB, err = mr.Unescape(f[1]); err != nil {
+		return s, err
+	}
+	ints := []*int{&s.StartA, &s.StartB, &s.Length, &s.CharStartA, &s.CharEndA, &s.CharStartB, &s.CharEndB}
+	for i, p := range ints {
+		if *p, err = strconv.Atoi(f[2+i]); err != nil {
+			return s, fmt.Errorf("field %d: %w", 3+i, err)
+		}
+	}
+	if s.Score, err = strconv.ParseFloat(f[9], 64); err != nil {
+		return s, fmt.Errorf("score: %w", err)
+	}
+	return s, nil
+}
+
+// AppendTSV appends s as a TSV line without the newline.
+func (s *Span) AppendTSV(b []byte) []byte {
+	b = mr.AppendEscape(b, s.DocA)
+	b = append(b, '\t')
+	b = mr.AppendEscape(b, s.DocB)
+	for _, x := range []int{s.StartA, s.StartB, s.Length, s.CharStartA, s.CharEndA, s.CharStartB, s.CharEndB} {
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	b = append(b, '\t')
+	return strconv.AppendFloat(b, s.Score, 'f', 4, 64)
+}
+
+func compareSpans(a, b Span) int {
+	return cmp.Or(strings.Compare(a.DocA, b.DocA), strings.Compare(a.DocB, b.DocB),
+		cmp.Compare(a.StartA, b.StartA), cmp.Compare(a.StartB, b.StartB), cmp.Compare(a.Length, b.Length))
+}
+
+// readSpans reads every part file of a spans directory (or a run's output
+// directory) and returns the spans sorted by (docA, docB, startA, startB).
+func readSpans(fsys spanFS, dir string) ([]Span, error) {
+	parts, err := fsys.parts(dir)
+	if err != nil {
+		return nil, err
+	}
+	var spans []Span
+	for _, p := range parts {
+		rc, err := fsys.open(p)
+		if err != nil {
+			return nil, err
+		}
+		r := mr.NewReader(bufio.NewReaderSize(rc, 1<<16))
+		for r.Next() {
+			s, err := ParseSpan(string(r.Line()))
+			if err != nil {
+				rc.Close()
+				return nil, fmt.Errorf("%s:%d: %w", p, r.LineNumber(), err)
+			}
+			spans = append(spans, s)
+		}
+		err = r.Err()
+		rc.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", p, err)
+		}
+	}
+	slices.SortFunc(spans, compareSpans)
+	return spans, nil
+}
+
+// spanFS lists and opens span part files, locally or on HDFS.
+type spanFS interface {
+	parts(dir string) ([]string, error)
+	open(path string) (io.ReadCloser, error)
+}
+
+type localSpanFS struct{}
+
+func (localSpanFS) parts(dir string) ([]string, error) {
+	if _, err := os.Stat(filepath.Join(dir, "spans")); err == nil {
+		dir = filepath.Join(dir, "spans")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("spans %s: %w", dir, unwrapPathErr(err))
+	}
+	if !succeeded(dir) {
+		return nil, fmt.Errorf("spans %s: no _SUCCESS: the run did not finish (rerun pdc run to resume)", dir)
+	}
+	return partFiles(dir)
+}
+
+func (localSpanFS) open(path string) (io.ReadCloser, error) { return os.Open(path) }
+
+type spanOptions struct {
+	format string
+	text   bool
+	inputs []string
+}
+
+func (m *Main) spansCmd(ctx context.Context, args []string) error {
+	o := spanOptions{}
+	var inputs listFlag
+	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro] [--text --input DOCS]")
+	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl or avro")
+	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (needs --input)")
+	fs.Var(&inputs, "input", "the run's documents, for --text; repeatable")
+	if err := parseFlags(fs, reorderArgs(args)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return usagef("spans: want exactly one output directory")
+	}
+	switch o.format {
+	case "tsv", "jsonl", "avro":
+	default:
+		return usagef("spans: unknown --format %q (want tsv, jsonl or avro)", o.format)
+	}
+	if o.text && len(inputs) == 0 {
+		return usagef("spans: --text needs --input DOCS (the run's documents)")
+	}
+	o.inputs = inputs
+	return m.printSpans(fs.Arg(0), o)
+}
+
+// reorderArgs moves positional arguments after the flags, so that
+// `pdc spans OUT --text` works like `pdc spans --text OUT`.
+func reorderArgs(args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "-"):
+			flags = append(flags, a)
+			if !strings.Contains(a, "=") && i+1 < len(args) && takesValue(a) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	return append(flags, pos...)
+}
+
+func takesValue(flag string) bool {
+	switch strings.TrimLeft(flag, "-") {
+	case "text", "h", "help":
+		return false
+	}
+	return true
+}
+
+func (m *Main) printSpans(out string, o spanOptions) error {
+	fsys, dir, err := m.spanFS(out)
+	if err != nil {
+		return err
+	}
+	spans, err := readSpans(fsys, dir)
+	if err != nil {
+		return err
+	}
+	if o.text {
+		if err := m.addText(spans, o.inputs); err != nil {
+			return err
+		}
+	}
+	w := bufio.NewWriter(m.Stdout)
+	switch o.format {
+	case "jsonl":
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for i := range spans {
+			if err := enc.Encode(&spans[i]); err != nil {
+				return fmt.Errorf("write: %w", err)
+			}
+		}
+	case "avro":
+		if err := writeAvroSpans(w, spans, o.text); err != nil {
+			return err
+		}
+	default:
+		var b []byte
+		for i := range spans {
+			b = spans[i].AppendTSV(b[:0])
+			if o.text {
+				b = append(b, '\t')
+				b = mr.AppendEscape(b, *spans[i].TextA)
+				b = append(b, '\t')
+				b = mr.AppendEscape(b, *spans[i].TextB)
+			}
+			b = append(b, '\n')
+			w.Write(b)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// addText fills the spans' passages (and URLs) from the documents.
+func (m *Main) addText(spans []Span, inputs []string) error {
+	need := map[string]bool{}
+	for _, s := range spans {
+		need[s.DocA], need[s.DocB] = true, true
+	}
+	in, err := m.findAnyInputs(inputs)
+	if err != nil {
+		return err
+	}
+	texts, urls := map[string]string{}, map[string]string{}
+	an := &doc.Analyzer{}
+	err = eachDoc(in, func(d *doc.Doc, where string) error {
+		if !need[d.ID] {
+			return nil
+		}
+		if _, dup := texts[d.ID]; dup {
+			return nil // the parse job keeps the first occurrence too
+		}
+		a, err := an.Analyze(d)
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		texts[d.ID], urls[d.ID] = strings.Clone(a.Text), d.URL
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range spans {
+		s := &spans[i]
+		ta, oka := texts[s.DocA]
+		tb, okb := texts[s.DocB]
+		if !oka || !okb {
+			missing := s.DocA
+			if oka {
+				missing = s.DocB
+			}
+			return fmt.Errorf("spans --text: document %q is not in --input %s (give the run's documents)", missing, strings.Join(inputs, ","))
+		}
+		a, b := runeSlice(ta, s.CharStartA, s.CharEndA), runeSlice(tb, s.CharStartB, s.CharEndB)
+		s.TextA, s.TextB, s.URLA, s.URLB = &a, &b, urls[s.DocA], urls[s.DocB]
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package jobs
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// Output of `pdc text`, per document:
+//
+//	# doc ID url URL charset CHARSET sentences N
+//	<the extracted text, as sentence offsets count it>
+//	# sentences
+//	ID TAB index TAB charStart TAB charEnd TAB sentence
+//
+// The sentence text is escaped like every pdc field (lib/mr). With --table
+// only the sentence rows are printed.
+func (m *Main) textCmd(ctx context.Context, args []string) error {
+	var inputs listFlag
+	cfg := jobconf.Default()
+	fs := m.newFlagSet("text", "--input DOCS [--id ID] [--table]")
+	fs.Var(&inputs, "input", "documents (as for pdc run); repeatable")
+	id := fs.String("id", "", "only the document with this id")
+	table := fs.Bool("table", false, "print only the sentence table")
+	fs.IntVar(&cfg.MaxDocBytes, "max-doc-bytes", cfg.MaxDocBytes, "truncate documents larger than this (as pdc run)")
+	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all or main (as pdc run)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if len(inputs) == 0 {
+		fs.Usage()
+		return usagef("text: --input is required")
+	}
+	in, err := findInputs(inputs)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(m.Stdout)
+	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes}
+	found := false
+	err = eachDoc(in, func(d *doc.Doc, where string) error {
+		if *id != "" && d.ID != *id {
+			return ctx.Err()
+		}
+		found = true
+		a, err := an.Analyze(d)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "pdc: %s: %v\n", where, err)
+			return nil
+		}
+		if !*table {
+			fmt.Fprintf(w, "# doc %s url %s charset %s sentences %d\n%s\n# sentences\n",
+				mr.Escape(d.ID), mr.Escape(d.URL), a.Charset, len(a.Sentences), a.Text)
+		}
+		for i, sp := range a.Spans {
+			fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\n", mr.Escape(d.ID), i, sp.Start, sp.End,
+				mr.Escape(a.Text[sp.ByteStart:sp.ByteEnd]))
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return err
+	}
+	if *id != "" && !found {
+		return fmt.Errorf("text: no document with id %q in the input", *id)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}

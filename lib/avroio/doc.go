@@ -1,0 +1,216 @@
+// Package avroio reads pdc input documents from, and writes partial-duplicate
+// spans to, Avro object container files. Datums are encoded and decoded with
+// github.com/linkedin/goavro/v2; the span schema is span.avsc.
+package avroio
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+
+	"github.com/linkedin/goavro/v2"
+)
+
+// DocFields names the fields of a document record. Empty names select the
+// defaults id, url, html and text.
+type DocFields struct{ ID, URL, HTML, Text string }
+
+func (f DocFields) withDefaults() DocFields {
+	def := func(s, d string) string {
+		if s == "" {
+			return d
+		}
+		return s
+	}
+	return DocFields{ID: def(f.ID, "id"), URL: def(f.URL, "url"), HTML: def(f.HTML, "html"), Text: def(f.Text, "text")}
+}
+
+// Skip reasons counted by DocReader.Skipped.
+const (
+	SkipMissingID  = "missing id"
+	SkipWrongType  = "wrong field type"
+	SkipNotRecord  = "not a record"
+	SkipBadBlock   = "damaged block"
+	SkipBadDatum   = "undecodable record"
+	SkipEmptyBlock = "records lost in damaged block"
+)
+
+// DocReader reads documents from an Avro object container file whose schema
+// is a record with a string id field and string (or bytes, or nullable)
+// url, html and text fields; other fields are ignored. Records that cannot
+// be used are skipped and counted by reason.
+type DocReader struct {
+	ocf     *ocfReader
+	codec   *goavro.Codec
+	f       DocFields
+	block   []byte
+	left    int64 // items left in block
+	id      string
+	url     string
+	html    string
+	text    string
+	err     error
+	skipped map[string]int64
+}
+
+// NewDocReader reads the container header from r and checks that the schema
+// has the id field and an html or text field.
+func NewDocReader(r io.Reader, f DocFields) (*DocReader, error) {
+	ocf, err := newOCFReader(r)
+	if err != nil {
+		return nil, err
+	}
+	f = f.withDefaults()
+	schema := ocf.meta["avro.schema"]
+	if err := checkSchema(schema, f); err != nil {
+		return nil, err
+	}
+	codec, err := newCodec(string(schema))
+	if err != nil {
+		return nil, fmt.Errorf("avro schema: %w", err)
+	}
+	return &DocReader{ocf: ocf, codec: codec, f: f, skipped: map[string]int64{}}, nil
+}
+
+// newCodec guards against panics in goavro on hostile schemas.
+func newCodec(schema string) (c *goavro.Codec, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c, err = nil, fmt.Errorf("bad schema: %v", p)
+		}
+	}()
+	return goavro.NewCodec(schema)
+}
+
+// checkSchema requires a record schema with the id field and html or text.
+func checkSchema(schema []byte, f DocFields) error {
+	var s struct {
+		Type   any `json:"type"`
+		Fields []struct {
+			Name string `json:"name"`
+		} `json:"fields"`
+	}
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return fmt.Errorf("avro schema: %w", err)
+	}
+	if s.Type != "record" {
+		return errors.New("avro schema: documents must be records")
+	}
+	has := map[string]bool{}
+	for _, fl := range s.Fields {
+		has[fl.Name] = true
+	}
+	if !has[f.ID] {
+		return fmt.Errorf("avro schema: no id field %q", f.ID)
+	}
+	if !has[f.HTML] && !has[f.Text] {
+		return fmt.Errorf("avro schema: neither html field %q nor text field %q", f.HTML, f.Text)
+	}
+	return nil
+}
+
+// Next advances to the next usable document. It returns false at the end
+// of input or on an I/O error (see Err).
+func (d *DocReader) Next() bool {
+	for d.err == nil {
+		if d.left == 0 {
+			if !d.nextBlock() {
+				return false
+			}
+			continue
+		}
+		native, rest, err := d.decode()
+		if err != nil {
+			d.skipped[SkipBadDatum]++
+			d.skipped[SkipEmptyBlock] += d.left - 1
+			d.left = 0
+			continue
+		}
+		d.block, d.left = rest, d.left-1
+		if reason := d.set(native); reason != "" {
+			d.skipped[reason]++
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func (d *DocReader) nextBlock() bool {
+	n, data, err := d.ocf.next()
+	switch {
+	case err == nil:
+		d.block, d.left = data, n
+		return true
+	case errors.Is(err, errBadBlock):
+		d.skipped[SkipBadBlock]++
+		return true
+	case err == io.EOF:
+		return false
+	default:
+		d.err = fmt.Errorf("read avro: %w", err)
+		return false
+	}
+}
+
+// decode decodes one datum, turning goavro panics into errors.
+func (d *DocReader) decode() (native any, rest []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			native, rest, err = nil, nil, fmt.Errorf("decode: %v", p)
+		}
+	}()
+	return d.codec.NativeFromBinary(d.block)
+}
+
+// set stores the fields of a decoded record, or returns a skip reason.
+func (d *DocReader) set(native any) string {
+	rec, ok := native.(map[string]any)
+	if !ok {
+		return SkipNotRecord
+	}
+	var okID, okURL, okHTML, okText bool
+	d.id, okID = str(rec[d.f.ID])
+	d.url, okURL = str(rec[d.f.URL])
+	d.html, okHTML = str(rec[d.f.HTML])
+	d.text, okText = str(rec[d.f.Text])
+	switch {
+	case !okID || !okURL || !okHTML || !okText:
+		return SkipWrongType
+	case d.id == "":
+		return SkipMissingID
+	}
+	return ""
+}
+
+// str converts a string, bytes, null or union-of-those value.
+func str(v any) (string, bool) {
+	switch v := v.(type) {
+	case nil:
+		return "", true
+	case string:
+		return v, true
+	case []byte:
+		return string(v), true
+	case map[string]any:
+		if len(v) == 1 {
+			for _, x := range v {
+				return str(x)
+			}
+		}
+	}
+	return "", false
+}
+
+// Doc returns the fields of the current document; missing or null fields
+// are empty.
+func (d *DocReader) Doc() (id, url, html, text string) { return d.id, d.url, d.html, d.text }
+
+// Err returns the error that ended Next, or nil at a clean end.
+func (d *DocReader) Err() error { return d.err }
+
+// Skipped returns the number of skipped records (or damaged blocks) by
+// reason (see the Skip constants).
+func (d *DocReader) Skipped() map[string]int64 { return maps.Clone(d.skipped) }

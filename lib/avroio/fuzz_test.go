@@ -1,0 +1,35 @@
+package avroio
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// FuzzDocReader: arbitrary bytes never panic, and reading terminates.
+func FuzzDocReader(f *testing.F) {
+	var buf bytes.Buffer
+	w, _ := NewDocWriter(&buf)
+	_ = w.Write("1", "u", "<p>x</p>", "t")
+	_ = w.Close()
+	f.Add(buf.Bytes())
+	if b, err := os.ReadFile("testdata/spans.avro"); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte("Obj\x01\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, fields := range []DocFields{{}, {ID: "doc_a", HTML: "text_a"}} {
+			r, err := NewDocReader(bytes.NewReader(data), fields)
+			if err != nil {
+				continue
+			}
+			for n := 0; r.Next(); n++ {
+				if n > len(data) {
+					t.Fatalf("more documents than bytes")
+				}
+				r.Doc()
+			}
+		}
+		_, _ = ReadSpans(bytes.NewReader(data))
+	})
+}

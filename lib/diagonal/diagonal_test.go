@@ -1,0 +1,84 @@
+package diagonal
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestFind(t *testing.T) {
+	type span struct{ a, b, n int }
+	tests := []struct {
+		name   string
+		pairs  []Pair
+		minLen int
+		want   []span
+	}{
+		{name: "empty", pairs: nil, minLen: 3, want: nil},
+		{name: "exact run", pairs: []Pair{{A: 2, B: 5}, {A: 3, B: 6}, {A: 4, B: 7}}, minLen: 3, want: []span{{2, 5, 3}}},
+		{name: "too short", pairs: []Pair{{A: 2, B: 5}, {A: 3, B: 6}}, minLen: 3, want: nil},
+		{name: "unsorted input", pairs: []Pair{{A: 4, B: 7}, {A: 2, B: 5}, {A: 3, B: 6}}, minLen: 3, want: []span{{2, 5, 3}}},
+		{name: "broken run", pairs: []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}}, minLen: 2,
+			want: []span{{0, 0, 2}, {3, 3, 3}}},
+		{name: "two diagonals crossing", pairs: []Pair{{A: 0, B: 2}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}}, minLen: 3,
+			want: []span{{0, 0, 3}, {0, 2, 3}}},
+		{name: "duplicate pairs merged", pairs: []Pair{{A: 1, B: 1}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}}, minLen: 3, want: []span{{1, 1, 3}}},
+		{name: "off-diagonal neighbour is not a continuation", pairs: []Pair{{A: 1, B: 1}, {A: 2, B: 3}, {A: 3, B: 3}}, minLen: 2, want: nil},
+		{name: "lambda 1 keeps singletons", pairs: []Pair{{A: 7, B: 1}}, minLen: 1, want: []span{{7, 1, 1}}},
+		{name: "repeated sentence in B", pairs: []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 0, B: 10}, {A: 1, B: 11}, {A: 2, B: 12}}, minLen: 3,
+			want: []span{{0, 0, 3}, {0, 10, 3}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, runs := Find(tt.pairs, tt.minLen)
+			var got []span
+			for _, r := range runs {
+				got = append(got, span{r.StartA, r.StartB, r.Length})
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Find = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindScoreAndEnds(t *testing.T) {
+	pairs, runs := Find([]Pair{{A: 5, B: 1, Score: 1}, {A: 6, B: 2, Score: 0.9}, {A: 7, B: 3, Score: 0.8}}, 3)
+	if len(runs) != 1 {
+		t.Fatalf("got %d runs, want 1", len(runs))
+	}
+	r := runs[0]
+	if d := r.Score - 0.9; d > 1e-12 || d < -1e-12 {
+		t.Errorf("score = %v, want mean 0.9", r.Score)
+	}
+	if pairs[r.First].A != 5 || pairs[r.Last].A != 7 {
+		t.Errorf("first/last = %v/%v, want A 5 and 7", pairs[r.First], pairs[r.Last])
+	}
+}
+
+func TestEachPairInOneRun(t *testing.T) {
+	var pairs []Pair
+	for a := 0; a < 20; a++ {
+		for b := 0; b < 20; b++ {
+			if (a*7+b*3)%5 < 2 {
+				pairs = append(pairs, Pair{A: a, B: b})
+			}
+		}
+	}
+	ps, runs := Find(pairs, 1)
+	seen := make(map[[2]int]int)
+	total := 0
+	for _, r := range runs {
+		for i := r.First; i <= r.Last; i++ {
+			seen[[2]int{ps[i].A, ps[i].B}]++
+			total++
+		}
+	}
+	if total != len(ps) {
+		t.Errorf("runs cover %d pairs, want %d", total, len(ps))
+	}
+	for p, n := range seen {
+		if n != 1 {
+			t.Errorf("pair %v in %d runs", p, n)
+		}
+	}
+}

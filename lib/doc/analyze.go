@@ -1,0 +1,83 @@
+package doc
+
+import (
+	"unicode/utf8"
+
+	"github.com/pdc-mr/pdc/lib/htmltext"
+	"github.com/pdc-mr/pdc/lib/sentence"
+)
+
+// Analysis is a document turned into sentences.
+type Analysis struct {
+	// Text is the text sentence offsets refer to: the visible text of an
+	// HTML document, or a text document as given.
+	Text        string
+	Sentences   []Sentence
+	Spans       []sentence.Span // byte and rune offsets of Sentences, same order
+	Charset     string
+	InvalidUTF8 int
+	Truncated   bool
+}
+
+// Analyzer extracts text, splits sentences and tokenizes them. It reuses
+// buffers between documents: use one per goroutine, and copy what must
+// outlive the next call.
+type Analyzer struct {
+	// MaxBytes truncates larger document bodies (0: no limit).
+	MaxBytes int
+	// ContentType is the HTTP Content-Type to assume for HTML documents.
+	// Empty means UTF-8: HTML that arrived in a JSON string is already
+	// Unicode, whatever its <meta charset> says.
+	ContentType string
+
+	tok    sentence.Tokenizer
+	spans  []sentence.Span
+	kept   []sentence.Span
+	sents  []Sentence
+	tokens []uint64
+}
+
+// Analyze analyzes d.
+func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
+	var res Analysis
+	body := d.Body()
+	if a.MaxBytes > 0 && len(body) > a.MaxBytes {
+		cut := a.MaxBytes
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+		body, res.Truncated = body[:cut], true
+	}
+	if d.IsHTML {
+		ct := a.ContentType
+		if ct == "" {
+			ct = "text/html; charset=utf-8"
+		}
+		r, err := htmltext.Extract([]byte(body), ct)
+		if err != nil {
+			return res, err
+		}
+		res.Text, res.Charset, res.InvalidUTF8 = r.Text, r.Charset, r.InvalidUTF8
+	} else {
+		res.Text, res.Charset = body, "utf-8"
+	}
+	a.spans = sentence.Split(a.spans[:0], res.Text)
+	a.kept, a.sents, a.tokens = a.kept[:0], a.sents[:0], a.tokens[:0]
+	type rng struct{ off, n int }
+	var ranges []rng
+	for _, sp := range a.spans {
+		n := len(a.tokens)
+		a.tokens = a.tok.Hashes(a.tokens, res.Text[sp.ByteStart:sp.ByteEnd])
+		if len(a.tokens) == n {
+			continue
+		}
+		a.kept = append(a.kept, sp)
+		ranges = append(ranges, rng{n, len(a.tokens) - n})
+	}
+	for i, sp := range a.kept {
+		r := ranges[i]
+		a.sents = append(a.sents, Sentence{Start: sp.Start, End: sp.End, Tokens: a.tokens[r.off : r.off+r.n : r.off+r.n]})
+	}
+	res.Sentences, res.Spans = a.sents, a.kept
+	return res, nil
+}

@@ -1,0 +1,113 @@
+package doc
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestParseJSON(t *testing.T) {
+	tests := []struct {
+		line string
+		want Doc
+		err  error
+	}{
+		{`{"id":"a","url":"http://x/","html":"<p>hi</p>"}`, Doc{ID: "a", URL: "http://x/", HTML: "<p>hi</p>", IsHTML: true}, nil},
+		{`{"id":42,"text":"Plain."}`, Doc{ID: "42", Text: "Plain."}, nil},
+		{`{"id":"b","html":"<p>h</p>","text":"t"}`, Doc{ID: "b", HTML: "<p>h</p>", IsHTML: true}, nil},
+		{`{"id":"c","text":""}`, Doc{ID: "c"}, nil},
+		{`{"id":"","text":"x"}`, Doc{}, ErrNoID},
+		{`{"text":"x"}`, Doc{}, ErrNoID},
+		{`{"id":null,"text":"x"}`, Doc{}, ErrNoID},
+		{`{"id":[1],"text":"x"}`, Doc{}, ErrNoID},
+		{`{"id":"d"}`, Doc{ID: "d"}, ErrNoBody},
+		{`{"id":"e","text":`, Doc{}, ErrBadJSON},
+		{`not json`, Doc{}, ErrBadJSON},
+		{`{"id":"f","text":5}`, Doc{}, ErrBadJSON},
+	}
+	for _, tt := range tests {
+		got, err := ParseJSON([]byte(tt.line))
+		if !errors.Is(err, tt.err) {
+			t.Errorf("ParseJSON(%s) error = %v, want %v", tt.line, err, tt.err)
+			continue
+		}
+		if err == nil && !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseJSON(%s) = %+v, want %+v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	for _, d := range []Doc{
+		{ID: "a\tb", URL: "u", HTML: "<p>x & y</p>", IsHTML: true},
+		{ID: "7", Text: "line\nbreak \"quoted\" 中文"},
+		{ID: "empty", IsHTML: true},
+		{ID: "empty-text"},
+	} {
+		got, err := ParseJSON(AppendJSON(nil, &d))
+		if err != nil || !reflect.DeepEqual(got, d) {
+			t.Errorf("round trip of %+v = %+v, %v", d, got, err)
+		}
+	}
+}
+
+func TestBlobRoundTrip(t *testing.T) {
+	in := []Sentence{
+		{Start: 0, End: 12, Tokens: []uint64{1, 2, 1<<64 - 1}},
+		{Start: 14, End: 300, Tokens: []uint64{42}},
+		{Start: 1 << 30, End: 1<<30 + 5, Tokens: []uint64{7, 7}},
+	}
+	blob, _ := AppendBlob([]byte("prefix:"), nil, in)
+	got, _, _, err := DecodeBlob(blob[len("prefix:"):], nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, in) {
+		t.Errorf("got %+v, want %+v", got, in)
+	}
+	for _, bad := range []string{"!!!", "AQ", "////////"} {
+		if _, _, _, err := DecodeBlob([]byte(bad), nil, nil, nil); !errors.Is(err, ErrBadBlob) {
+			t.Errorf("DecodeBlob(%q) = %v, want ErrBadBlob", bad, err)
+		}
+	}
+}
+
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{`{"id":"a","html":"<p>x</p>"}`, `{"id":1,"text":"t"}`, `{`, `[]`, `{"id":"\u0000","url":7}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		d, err := ParseJSON(line)
+		if err != nil {
+			return
+		}
+		if d.ID == "" {
+			t.Fatal("accepted an empty id")
+		}
+		if !utf8.ValidString(d.Body()) {
+			t.Fatal("body is not valid UTF-8")
+		}
+		again, err := ParseJSON(AppendJSON(nil, &d))
+		if err != nil || !reflect.DeepEqual(again, d) {
+			t.Fatalf("re-encoding %+v gave %+v, %v", d, again, err)
+		}
+	})
+}
+
+func FuzzDecodeBlob(f *testing.F) {
+	blob, _ := AppendBlob(nil, nil, []Sentence{{Start: 1, End: 4, Tokens: []uint64{9}}})
+	f.Add(blob)
+	f.Add([]byte("AAAA"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sents, _, _, err := DecodeBlob(b, nil, nil, nil)
+		if err != nil {
+			return
+		}
+		again, _ := AppendBlob(nil, nil, sents)
+		sents2, _, _, err := DecodeBlob(again, nil, nil, nil)
+		if err != nil || !reflect.DeepEqual(sents, sents2) {
+			t.Fatalf("re-encoding changed the sentences")
+		}
+	})
+}

@@ -1,0 +1,86 @@
+package doc
+
+// Parsed-document record: the output of the parse job and the input of the
+// stats and index jobs, one line per document:
+//
+//	docid TAB url TAB nsent TAB blob
+//
+// docid and url are escaped with mr.Escape (url is "" when unknown). nsent is
+// the number of sentences. blob is base64 (standard alphabet, no padding) of,
+// for each sentence in order:
+//
+//	uvarint charStart   rune offset of the sentence in the extracted text
+//	uvarint charLen     length in runes
+//	uvarint ntokens
+//	ntokens x uint64    token hashes (lib/sentence), little endian
+//
+// Sentences with no token are not recorded, so sentence i of the record is
+// sentence i of `pdc text`.
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Sentence is one sentence of a parsed document.
+type Sentence struct {
+	Start, End int // rune offsets in the extracted text, end exclusive
+	Tokens     []uint64
+}
+
+// AppendBlob appends the base64 blob of sents to dst. scratch is reused
+// between calls to avoid allocation; the grown scratch is returned.
+func AppendBlob(dst, scratch []byte, sents []Sentence) (out, newScratch []byte) {
+	b := scratch[:0]
+	for _, s := range sents {
+		b = binary.AppendUvarint(b, uint64(s.Start))
+		b = binary.AppendUvarint(b, uint64(s.End-s.Start))
+		b = binary.AppendUvarint(b, uint64(len(s.Tokens)))
+		for _, t := range s.Tokens {
+			b = binary.LittleEndian.AppendUint64(b, t)
+		}
+	}
+	return base64.RawStdEncoding.AppendEncode(dst, b), b
+}
+
+// ErrBadBlob reports a corrupt parsed-document record.
+var ErrBadBlob = errors.New("corrupt sentence blob")
+
+// DecodeBlob decodes a blob into sents (reused) and tokens (one backing array
+// for all sentences' tokens, reused). It returns the sentences and the grown
+// scratch buffers.
+func DecodeBlob(blob []byte, sents []Sentence, tokens []uint64, scratch []byte) ([]Sentence, []uint64, []byte, error) {
+	var err error
+	scratch, err = base64.RawStdEncoding.AppendDecode(scratch[:0], blob)
+	if err != nil {
+		return nil, tokens, scratch, fmt.Errorf("%w: %v", ErrBadBlob, err)
+	}
+	sents, tokens = sents[:0], tokens[:0]
+	type span struct{ start, end, off, n int }
+	b := scratch
+	var spans []span
+	for len(b) > 0 {
+		var v [3]uint64
+		for i := range v {
+			x, n := binary.Uvarint(b)
+			if n <= 0 {
+				return nil, tokens, scratch, ErrBadBlob
+			}
+			v[i], b = x, b[n:]
+		}
+		if v[2] > uint64(len(b)/8) || v[0] > 1<<40 || v[1] > 1<<40 {
+			return nil, tokens, scratch, ErrBadBlob
+		}
+		spans = append(spans, span{int(v[0]), int(v[0] + v[1]), len(tokens), int(v[2])})
+		for i := 0; i < int(v[2]); i++ {
+			tokens = append(tokens, binary.LittleEndian.Uint64(b[8*i:]))
+		}
+		b = b[8*v[2]:]
+	}
+	for _, s := range spans {
+		sents = append(sents, Sentence{Start: s.start, End: s.end, Tokens: tokens[s.off : s.off+s.n : s.off+s.n]})
+	}
+	return sents, tokens, scratch, nil
+}

@@ -1,0 +1,207 @@
+// Package jobconf carries pdc's job parameters from the driver to the
+// streaming tasks. The driver turns a Config into environment variables
+// (Hadoop Streaming -cmdenv, or the local runner's task environment) and
+// every mapper and reducer reads them back with FromEnv, so one definition
+// serves both runners.
+package jobconf
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/signature"
+)
+
+// Config holds the parameters of a pdc run that reach the tasks.
+type Config struct {
+	Signature signature.Config
+	// Tau is the sentence Jaccard threshold of the join (and the length
+	// filter bound).
+	Tau float64
+	// Lambda is the minimum diagonal length, in sentences.
+	Lambda int
+	// Gap is the number of sentences a diagonal may skip on either side
+	// (0: the paper's exact diagonals).
+	Gap int
+	// MaxDF is the longest posting list that is joined; longer lists are
+	// reported as boilerplate.
+	MaxDF int
+	// MaxDocBytes truncates larger documents (0: no limit).
+	MaxDocBytes int
+	// CrossSiteOnly drops sentence pairs whose documents' URLs share a host.
+	CrossSiteOnly bool
+	// Strict makes the first bad input record fail the job.
+	Strict bool
+	// Stats is the path of the stats job's output, read by the index mapper.
+	Stats string
+	// Extract selects the HTML text extraction: "all" visible text, or
+	// "main" content.
+	Extract string
+}
+
+// Default returns the paper's defaults.
+func Default() Config {
+	return Config{
+		Signature:   signature.DefaultConfig(),
+		Tau:         0.9,
+		Lambda:      3,
+		MaxDF:       1000,
+		MaxDocBytes: 8 << 20,
+		Extract:     "all",
+	}
+}
+
+// Validate reports a parameter out of range.
+func (c Config) Validate() error {
+	if err := c.Signature.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case c.Tau <= 0 || c.Tau > 1:
+		return fmt.Errorf("tau must be in (0, 1], got %g", c.Tau)
+	case c.Lambda < 1:
+		return fmt.Errorf("lambda must be >= 1, got %d", c.Lambda)
+	case c.Gap < 0:
+		return fmt.Errorf("gap must be >= 0, got %d", c.Gap)
+	case c.MaxDF < 2:
+		return fmt.Errorf("max-df must be >= 2, got %d", c.MaxDF)
+	case c.MaxDocBytes < 0:
+		return fmt.Errorf("max-doc-bytes must be >= 0, got %d", c.MaxDocBytes)
+	case c.Extract != "all" && c.Extract != "main":
+		return fmt.Errorf("extract must be all or main, got %q", c.Extract)
+	}
+	return nil
+}
+
+// Env returns the configuration as environment variables.
+func (c Config) Env() map[string]string {
+	s := c.Signature
+	return map[string]string{
+		"PDC_SIGNATURE":       string(s.Method),
+		"PDC_SHINGLE_N":       strconv.Itoa(s.ShingleN),
+		"PDC_IDF_RANGE":       fmtFloat(s.IDFLow) + "," + fmtFloat(s.IDFHigh),
+		"PDC_ANTECEDENTS":     strconv.Itoa(s.Antecedents),
+		"PDC_SPOT_CHAIN":      strconv.Itoa(s.SpotChain),
+		"PDC_SPOT_DISTANCE":   strconv.Itoa(s.SpotDistance),
+		"PDC_TAU":             fmtFloat(c.Tau),
+		"PDC_LAMBDA":          strconv.Itoa(c.Lambda),
+		"PDC_GAP":             strconv.Itoa(c.Gap),
+		"PDC_MAX_DF":          strconv.Itoa(c.MaxDF),
+		"PDC_MAX_DOC_BYTES":   strconv.Itoa(c.MaxDocBytes),
+		"PDC_CROSS_SITE_ONLY": strconv.FormatBool(c.CrossSiteOnly),
+		"PDC_STRICT":          strconv.FormatBool(c.Strict),
+		"PDC_STATS":           c.Stats,
+		"PDC_EXTRACT":         c.Extract,
+	}
+}
+
+// EnvList returns Env as sorted KEY=VALUE strings.
+func (c Config) EnvList() []string {
+	env := c.Env()
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// FromEnv reads a Config from the environment. Unset variables keep their
+// defaults; malformed ones are errors naming the variable.
+func FromEnv(getenv func(string) string) (Config, error) {
+	c := Default()
+	p := parser{getenv: getenv}
+	if v := getenv("PDC_SIGNATURE"); v != "" {
+		m, err := signature.ParseMethod(v)
+		if err != nil {
+			return c, fmt.Errorf("PDC_SIGNATURE: %w", err)
+		}
+		c.Signature.Method = m
+	}
+	p.int("PDC_SHINGLE_N", &c.Signature.ShingleN)
+	p.int("PDC_ANTECEDENTS", &c.Signature.Antecedents)
+	p.int("PDC_SPOT_CHAIN", &c.Signature.SpotChain)
+	p.int("PDC_SPOT_DISTANCE", &c.Signature.SpotDistance)
+	p.float("PDC_TAU", &c.Tau)
+	p.int("PDC_LAMBDA", &c.Lambda)
+	p.int("PDC_GAP", &c.Gap)
+	p.int("PDC_MAX_DF", &c.MaxDF)
+	p.int("PDC_MAX_DOC_BYTES", &c.MaxDocBytes)
+	p.bool("PDC_CROSS_SITE_ONLY", &c.CrossSiteOnly)
+	p.bool("PDC_STRICT", &c.Strict)
+	if v := getenv("PDC_IDF_RANGE"); v != "" {
+		lo, hi, err := ParseRange(v)
+		if err != nil {
+			p.fail("PDC_IDF_RANGE", err)
+		}
+		c.Signature.IDFLow, c.Signature.IDFHigh = lo, hi
+	}
+	c.Stats = getenv("PDC_STATS")
+	if v := getenv("PDC_EXTRACT"); v != "" {
+		c.Extract = v
+	}
+	if p.err != nil {
+		return c, p.err
+	}
+	return c, c.Validate()
+}
+
+// ParseRange parses "low,high".
+func ParseRange(s string) (lo, hi float64, err error) {
+	a, b, ok := strings.Cut(s, ",")
+	if !ok {
+		return 0, 0, fmt.Errorf("want low,high, got %q", s)
+	}
+	if lo, err = strconv.ParseFloat(strings.TrimSpace(a), 64); err == nil {
+		hi, err = strconv.ParseFloat(strings.TrimSpace(b), 64)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("want low,high, got %q", s)
+	}
+	return lo, hi, nil
+}
+
+type parser struct {
+	getenv func(string) string
+	err    error
+}
+
+func (p *parser) fail(name string, err error) {
+	if p.err == nil {
+		p.err = fmt.Errorf("%s: %w", name, err)
+	}
+}
+
+func (p *parser) int(name string, dst *int) {
+	if v := p.getenv(name); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			p.fail(name, err)
+		}
+		*dst = n
+	}
+}
+
+func (p *parser) float(name string, dst *float64) {
+	if v := p.getenv(name); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			p.fail(name, err)
+		}
+		*dst = f
+	}
+}
+
+func (p *parser) bool(name string, dst *bool) {
+	if v := p.getenv(name); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			p.fail(name, err)
+		}
+		*dst = b
+	}
+}

@@ -1,0 +1,65 @@
+package local
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// BenchmarkSortMerge measures the shuffle: map tasks emit pre-generated
+// records (16-hex-digit key, ~40-byte value), which are partitioned, sorted,
+// spilled, merged and fed to a reducer that discards them.
+func BenchmarkSortMerge(b *testing.B) {
+	const tasks, perTask = 4, 100_000
+	rng := rand.New(rand.NewPCG(1, 2))
+	inputs := make([][]byte, tasks)
+	var total int64
+	for i := range inputs {
+		var buf bytes.Buffer
+		for j := range perTask {
+			fmt.Fprintf(&buf, "%016x\tdoc-%07d\t%07d\tsome value bytes\n", rng.Uint64(), j, i)
+		}
+		inputs[i] = buf.Bytes()
+		total += int64(buf.Len())
+	}
+	splits := make([]Split, tasks)
+	for i := range splits {
+		splits[i] = Split{Name: fmt.Sprint("mem", i), Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(bytes.NewReader(nil)), nil
+		}}
+	}
+	mapper := func(t *mr.Task) error {
+		var i int
+		fmt.Sscan(t.Getenv(mr.EnvInputFile)[3:], &i)
+		_, err := t.Stdout.Write(inputs[i])
+		return err
+	}
+	discard := func(t *mr.Task) error {
+		_, err := io.Copy(io.Discard, t.Stdin)
+		return err
+	}
+	for _, mem := range []int64{256 << 20, 4 << 20} {
+		b.Run(fmt.Sprintf("sortmem=%dMiB", mem>>20), func(b *testing.B) {
+			b.SetBytes(total)
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				out := filepath.Join(b.TempDir(), fmt.Sprint("out", n))
+				n++
+				r := &Runner{Workers: 2, SortMem: mem, TempDir: b.TempDir()}
+				if _, err := r.Run(context.Background(), &Job{
+					Name: "bench", Map: mapper, Reduce: discard, Reducers: 4, Inputs: splits, Output: out,
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(tasks*perTask)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
+}

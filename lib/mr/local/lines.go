@@ -1,0 +1,101 @@
+package local
+
+import (
+	"bufio"
+	"context"
+	"io"
+
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// lineSplitter is the io.Writer given to a task as Stdout or Stderr. It cuts
+// the bytes written into lines as Hadoop's LineReader does when it reads a
+// streaming process's output: a line ends at LF, CR or CRLF, and a final
+// unterminated line counts if it is not empty. Each line goes to emit.
+type lineSplitter struct {
+	ctx     context.Context
+	emit    func(line []byte) error
+	partial []byte
+	cr      bool // the last byte written ended a line with CR
+	err     error
+}
+
+// Write implements io.Writer. It fails once the task's context is done.
+func (s *lineSplitter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.err = err
+		return 0, err
+	}
+	n := len(p)
+	if s.cr && len(p) > 0 && p[0] == '\n' {
+		p = p[1:]
+	}
+	s.cr = false
+	for len(p) > 0 {
+		i := indexEOL(p)
+		if i < 0 {
+			s.partial = append(s.partial, p...)
+			break
+		}
+		line := p[:i]
+		if len(s.partial) > 0 {
+			s.partial = append(s.partial, line...)
+			line = s.partial
+		}
+		if err := s.emit(line); err != nil {
+			s.err = err
+			return 0, err
+		}
+		s.partial = s.partial[:0]
+		if p[i] == '\r' {
+			if i+1 == len(p) {
+				s.cr = true
+			} else if p[i+1] == '\n' {
+				i++
+			}
+		}
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// close emits the final unterminated line, if any.
+func (s *lineSplitter) close() error {
+	if s.err != nil {
+		return s.err
+	}
+	if len(s.partial) > 0 {
+		s.err = s.emit(s.partial)
+		s.partial = s.partial[:0]
+	}
+	return s.err
+}
+
+// writeKeyValue writes line to w as Hadoop Streaming passes a record on: the
+// key (first keyFields fields), TAB, the value, LF. A line with fewer than
+// keyFields tabs is all key, so it gains a trailing TAB (the empty value),
+// exactly as TextOutputFormat and the reducer's input writer do on Hadoop.
+func writeKeyValue(w *bufio.Writer, line []byte, keyFields int) error {
+	key, _ := mr.SplitKey(line, keyFields)
+	w.Write(line)
+	if len(key) == len(line) {
+		w.WriteByte('\t')
+	}
+	return w.WriteByte('\n')
+}
+
+// ctxReader fails reads once ctx is done, so that a canceled task stops.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

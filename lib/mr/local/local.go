@@ -1,0 +1,217 @@
+// Package local runs pdc streaming jobs in-process, the way Hadoop Streaming
+// would run them on a cluster: parallel map tasks over input splits, map
+// output partitioned with mr.Partition and sorted by raw key bytes within a
+// bounded memory budget (sorted runs spilled to disk, see spill.go), an
+// optional combiner over each sorted run, and parallel reduce tasks each fed
+// a k-way merge of its partition. Records are normalised exactly as Hadoop
+// Streaming's key/value split does, so part files match a Hadoop run.
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// Job describes one streaming job.
+type Job struct {
+	Name    string
+	Map     mr.Func
+	Reduce  mr.Func // nil: map-only, map outputs become part-m-NNNNN
+	Combine mr.Func // optional, applied to each partition of each sorted run
+
+	KeyFields       int // stream.num.map.output.key.fields; < 1 means 1
+	PartitionFields int // P of the partitioner's -k1,P; < 1 means the whole key
+	OutputKeyFields int // stream.num.reduce.output.key.fields; < 1 means 1
+	Reducers        int // < 1 means 1 (ignored when Reduce is nil)
+
+	Env    map[string]string // visible through Task.Getenv, plus PDC_INPUT_* in map tasks
+	Inputs []Split
+	Output string // directory, created; it must not exist yet
+}
+
+// Runner runs jobs locally. Its zero value is ready to use.
+type Runner struct {
+	Workers  int    // parallel map tasks and reduce tasks; default runtime.NumCPU()
+	SortMem  int64  // map output buffer shared by concurrent map tasks; default 256 MiB
+	TempDir  string // spill directory; default os.TempDir()
+	Stderr   io.Writer
+	Progress func(job, phase string, done, total int64) // optional; phase "map" or "reduce"
+}
+
+// DefaultSortMem is the default Runner.SortMem.
+const DefaultSortMem = 256 << 20
+
+// Counter names in the map Run returns: a counter of group mr.CounterGroup
+// is keyed by its name, any other by "GROUP.NAME".
+func counterKey(group, name string) string {
+	if group == mr.CounterGroup {
+		return name
+	}
+	return group + "." + name
+}
+
+// Run runs j and returns its counters, summed over all tasks. Output appears
+// only when every task succeeded: the part files and _SUCCESS are written
+// into Output+"._tmp", which is renamed to Output at the end; on failure it
+// is removed. The first task error cancels the other tasks.
+func (r *Runner) Run(ctx context.Context, j *Job) (map[string]int64, error) {
+	counters, err := r.run(ctx, j)
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	return counters, nil
+}
+
+func (r *Runner) run(ctx context.Context, j *Job) (map[string]int64, error) {
+	if j.Map == nil || j.Output == "" {
+		return nil, errors.New("job needs Map and Output")
+	}
+	if _, err := os.Stat(j.Output); err == nil {
+		return nil, fmt.Errorf("output %s: %w", j.Output, fs.ErrExist)
+	}
+	tmp := j.Output + "._tmp"
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, fmt.Errorf("clean output: %w", err)
+	}
+	if err := os.MkdirAll(tmp, 0o777); err != nil {
+		return nil, fmt.Errorf("create output: %w", err)
+	}
+	spillDir, err := os.MkdirTemp(r.TempDir, "pdc-spill-")
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("create spill dir: %w", err)
+	}
+	defer os.RemoveAll(spillDir)
+	st := r.newState(j, tmp, spillDir)
+	if err := st.execute(ctx); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	if err := commit(tmp, j.Output); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return st.counters, nil
+}
+
+func commit(tmp, output string) error {
+	if err := os.WriteFile(filepath.Join(tmp, "_SUCCESS"), nil, 0o666); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	if err := os.Rename(tmp, output); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// state is one running job.
+type state struct {
+	r        *Runner
+	j        *Job
+	workers  int
+	share    int // sort buffer bytes per map task
+	reducers int
+	out      string // temporary output dir
+	spillDir string
+
+	mu       sync.Mutex
+	counters map[string]int64
+	runs     [][]*run // per map task
+	done     map[string]int64
+}
+
+func (r *Runner) newState(j *Job, out, spillDir string) *state {
+	st := &state{
+		r: r, j: j, workers: r.Workers, out: out, spillDir: spillDir,
+		reducers: max(j.Reducers, 1),
+		counters: make(map[string]int64), done: make(map[string]int64),
+		runs: make([][]*run, len(j.Inputs)),
+	}
+	if st.workers < 1 {
+		st.workers = runtime.NumCPU()
+	}
+	mem := r.SortMem
+	if mem <= 0 {
+		mem = DefaultSortMem
+	}
+	share := mem / int64(min(st.workers, max(len(j.Inputs), 1)))
+	st.share = int(min(max(share, 4<<10), 1<<31))
+	return st
+}
+
+func (st *state) execute(ctx context.Context) error {
+	err := forEach(ctx, len(st.j.Inputs), st.workers, st.mapTask)
+	if err != nil || st.j.Reduce == nil {
+		return err
+	}
+	return forEach(ctx, st.reducers, st.workers, st.reduceTask)
+}
+
+// forEach runs f(0..n-1) on up to workers goroutines. The first error
+// cancels the context of the others and is returned.
+func forEach(ctx context.Context, n, workers int, f func(context.Context, int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for i := range next {
+				if err := f(ctx, i); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+feed:
+	for i := range n {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return nil
+}
+
+// progress records a finished task and reports it.
+func (st *state) progress(phase string, total int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.done[phase]++
+	if st.r.Progress != nil {
+		st.r.Progress(st.j.Name, phase, st.done[phase], int64(total))
+	}
+}
+
+func (st *state) addCounters(c map[string]int64) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for k, v := range c {
+		st.counters[k] += v
+	}
+}
+
+// logLine writes a task's non-reporter stderr line to Runner.Stderr.
+func (st *state) logLine(task string, line []byte) {
+	if st.r.Stderr == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	fmt.Fprintf(st.r.Stderr, "%s %s: %s\n", st.j.Name, task, line)
+}

@@ -1,0 +1,389 @@
+package local
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// identity copies its input lines to its output.
+func identity(t *mr.Task) error {
+	_, err := io.Copy(t.Stdout, t.Stdin)
+	return err
+}
+
+// wcMap emits `word TAB 1` per word and counts lines.
+func wcMap(t *mr.Task) error {
+	r, w, c := mr.NewReader(t.Stdin), mr.NewWriter(t.Stdout), mr.NewCounters(t.Stderr)
+	for r.Next() {
+		c.Add("lines", 1)
+		for _, word := range strings.Fields(string(r.Line())) {
+			if err := w.WriteStrings(word, "1"); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return c.Flush()
+}
+
+// wcSum sums the counts of each word (reducer and combiner).
+func wcSum(t *mr.Task) error {
+	r, w, c := mr.NewReader(t.Stdin), mr.NewWriter(t.Stdout), mr.NewCounters(t.Stderr)
+	var cur string
+	var sum int64
+	flush := func() error {
+		if cur == "" {
+			return nil
+		}
+		return w.WriteStrings(cur, strconv.FormatInt(sum, 10))
+	}
+	for r.Next() {
+		k, v := mr.SplitKey(r.Line(), 1)
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", r.LineNumber(), err)
+		}
+		c.Add("in", 1)
+		if string(k) != cur {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur, sum = string(k), 0
+		}
+		sum += n
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return c.Flush()
+}
+
+// writeInputs writes files of generated records and returns their splits.
+func writeInputs(t testing.TB, dir string, files, lines int, splitSize int64) []Split {
+	t.Helper()
+	var paths []string
+	for f := range files {
+		var b strings.Builder
+		for i := range lines {
+			// keys repeat across files so ties occur; some lines lack a value.
+			k := (i*7919 + f*31) % (lines/3 + 1)
+			if i%10 == 0 {
+				fmt.Fprintf(&b, "k%05d\n", k)
+			} else {
+				fmt.Fprintf(&b, "k%05d\tf%d\tl%d\n", k, f, i)
+			}
+		}
+		p := filepath.Join(dir, fmt.Sprintf("in%d.tsv", f))
+		if err := os.WriteFile(p, []byte(b.String()), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	splits, err := FileSplits(paths, splitSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return splits
+}
+
+// readOutput returns the files of an output directory.
+func readOutput(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string]string)
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// wantIdentity computes the expected output of an identity job: records in
+// split order, normalised, stably sorted by key, partitioned.
+func wantIdentity(t *testing.T, splits []Split, reducers int) map[string]string {
+	t.Helper()
+	type rec struct{ key, line string }
+	var recs []rec
+	for _, sp := range splits {
+		rc, err := sp.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := mr.NewReader(rc)
+		for r.Next() {
+			line := string(r.Line())
+			k, _ := mr.SplitKey(r.Line(), 1)
+			if !strings.Contains(line, "\t") {
+				line += "\t"
+			}
+			recs = append(recs, rec{string(k), line})
+		}
+		rc.Close()
+	}
+	slices.SortStableFunc(recs, func(a, b rec) int { return strings.Compare(a.key, b.key) })
+	parts := make([]strings.Builder, reducers)
+	for _, r := range recs {
+		p := mr.Partition([]byte(r.key), 1, reducers)
+		parts[p].WriteString(r.line + "\n")
+	}
+	want := map[string]string{"_SUCCESS": ""}
+	for p := range parts {
+		want[fmt.Sprintf("part-r-%05d", p)] = parts[p].String()
+	}
+	return want
+}
+
+func TestRunIdentity(t *testing.T) {
+	dir := t.TempDir()
+	splits := writeInputs(t, dir, 3, 3000, 20000)
+	if len(splits) < 6 {
+		t.Fatalf("only %d splits", len(splits))
+	}
+	for _, tc := range []struct {
+		name     string
+		reducers int
+		sortMem  int64
+		workers  int
+		fanIn    int
+	}{
+		{"r1 in memory", 1, 64 << 20, 2, 64},
+		{"r3 in memory", 3, 64 << 20, 3, 64},
+		{"r3 spill", 3, 64 << 10, 2, 64},
+		{"r3 spill fan-in 3", 3, 16 << 10, 4, 3},
+		{"r1 spill serial", 1, 8 << 10, 1, 64},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func(n int) { mergeFanIn = n }(mergeFanIn)
+			mergeFanIn = tc.fanIn
+			out := filepath.Join(t.TempDir(), "out")
+			r := &Runner{Workers: tc.workers, SortMem: tc.sortMem, TempDir: t.TempDir()}
+			_, err := r.Run(context.Background(), &Job{
+				Name: "id", Map: identity, Reduce: identity, KeyFields: 1, PartitionFields: 1,
+				Reducers: tc.reducers, Inputs: splits, Output: out,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := readOutput(t, out), wantIdentity(t, splits, tc.reducers)
+			if !maps.Equal(got, want) {
+				for k := range want {
+					if got[k] != want[k] {
+						t.Errorf("%s differs: got %d bytes, want %d", k, len(got[k]), len(want[k]))
+					}
+				}
+				t.Fatalf("output files %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+			}
+			if _, err := os.Stat(out + "._tmp"); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("temp output left: %v", err)
+			}
+		})
+	}
+}
+
+func TestRunWordCount(t *testing.T) {
+	dir := t.TempDir()
+	text := "the cat sat\non the mat\r\nthe end"
+	p := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	splits, err := FileSplits([]string{p, p}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]string
+	for _, combine := range []mr.Func{nil, wcSum} {
+		out := filepath.Join(t.TempDir(), "out")
+		counters, err := (&Runner{Workers: 2, SortMem: 1 << 10}).Run(context.Background(), &Job{
+			Name: "wc", Map: wcMap, Reduce: wcSum, Combine: combine, Reducers: 2,
+			Inputs: splits, Output: out,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if counters["lines"] != 6 {
+			t.Errorf("lines counter = %d, want 6 (%v)", counters["lines"], counters)
+		}
+		got = append(got, readOutput(t, out))
+	}
+	all := got[0]["part-r-00000"] + got[0]["part-r-00001"]
+	for _, w := range []string{"the\t6\n", "cat\t2\n", "mat\t2\n", "end\t2\n"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("output lacks %q:\n%s", w, all)
+		}
+	}
+	if !maps.Equal(got[0], got[1]) {
+		t.Errorf("combiner changed the output:\n%v\n%v", got[0], got[1])
+	}
+}
+
+func TestRunMapOnly(t *testing.T) {
+	dir := t.TempDir()
+	splits := writeInputs(t, dir, 2, 100, 0)
+	out := filepath.Join(dir, "out")
+	upper := func(t *mr.Task) error {
+		b, err := io.ReadAll(t.Stdin)
+		if err != nil {
+			return err
+		}
+		_, err = t.Stdout.Write(bytes.ToUpper(b))
+		return err
+	}
+	if _, err := (&Runner{}).Run(context.Background(), &Job{Name: "m", Map: upper, Inputs: splits, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	got := readOutput(t, out)
+	if len(got) != 3 {
+		t.Fatalf("files %v", slices.Sorted(maps.Keys(got)))
+	}
+	lines := strings.Split(got["part-m-00001"], "\n")
+	if lines[0] != "K00031\t" || !strings.HasPrefix(lines[1], "K") || strings.HasSuffix(lines[1], "\t") {
+		t.Errorf("part-m-00001 starts %q", lines[:2])
+	}
+}
+
+func TestRunEmpty(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "empty")
+	if err := os.WriteFile(p, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	splits, err := FileSplits([]string{p}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range [][]Split{nil, splits} {
+		out := filepath.Join(t.TempDir(), "out")
+		_, err := (&Runner{}).Run(context.Background(), &Job{
+			Name: "e", Map: identity, Reduce: identity, Reducers: 2, Inputs: in, Output: out,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"_SUCCESS": "", "part-r-00000": "", "part-r-00001": ""}
+		if got := readOutput(t, out); !maps.Equal(got, want) {
+			t.Errorf("got %v", got)
+		}
+	}
+}
+
+func TestRunFailure(t *testing.T) {
+	dir := t.TempDir()
+	splits := writeInputs(t, dir, 4, 200, 0)
+	boom := errors.New("boom")
+	failing := func(t *mr.Task) error {
+		if strings.HasSuffix(mr.InputFile(t.Getenv), "in2.tsv") {
+			return boom
+		}
+		return identity(t)
+	}
+	panicky := func(t *mr.Task) error { panic("oops") }
+	for _, tc := range []struct {
+		name   string
+		job    Job
+		want   string
+		target error
+	}{
+		{"map", Job{Map: failing, Reduce: identity}, "job f: map task 2 (in2.tsv@0): boom", boom},
+		{"map only", Job{Map: failing}, "job f: map task 2 (in2.tsv@0): boom", boom},
+		{"reduce panic", Job{Map: identity, Reduce: panicky}, "job f: reduce task ", nil},
+		{"combine", Job{Map: identity, Reduce: identity, Combine: failing}, "combine: boom", boom},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			j := tc.job
+			j.Name, j.Inputs, j.Output, j.Reducers = "f", splits, out, 2
+			j.Env = map[string]string{"X": "1"}
+			_, err := (&Runner{Workers: 2}).Run(context.Background(), &j)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || tc.target != nil && !errors.Is(err, tc.target) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			ents, _ := os.ReadDir(filepath.Dir(out))
+			if len(ents) != 0 {
+				t.Errorf("left behind: %v", ents)
+			}
+		})
+	}
+}
+
+func TestRunCountersAndStderr(t *testing.T) {
+	dir := t.TempDir()
+	splits := writeInputs(t, dir, 3, 50, 0)
+	var log bytes.Buffer
+	chatty := func(t *mr.Task) error {
+		fmt.Fprintf(t.Stderr, "reporter:counter:pdc,maps,1\nreporter:status:busy\nreporter:counter:other,x,2\nhello %s", t.Getenv("X"))
+		return identity(t)
+	}
+	out := filepath.Join(dir, "out")
+	counters, err := (&Runner{Workers: 1, Stderr: &log}).Run(context.Background(), &Job{
+		Name: "c", Map: chatty, Reduce: identity, Env: map[string]string{"X": "env"},
+		Inputs: splits, Output: out,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int64{"maps": 3, "other.x": 6}; !maps.Equal(counters, want) {
+		t.Errorf("counters %v, want %v", counters, want)
+	}
+	if want := "c map 0: hello env\nc map 1: hello env\nc map 2: hello env\n"; log.String() != want {
+		t.Errorf("stderr %q, want %q", log.String(), want)
+	}
+}
+
+func TestRunDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	splits := writeInputs(t, dir, 4, 2000, 9000)
+	var first map[string]string
+	for i := range 3 {
+		out := filepath.Join(dir, fmt.Sprint("out", i))
+		r := &Runner{Workers: 1 + i, SortMem: int64(16<<10) << i}
+		if _, err := r.Run(context.Background(), &Job{
+			Name: "d", Map: identity, Reduce: identity, Reducers: 3, Inputs: splits, Output: out,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		got := readOutput(t, out)
+		if first == nil {
+			first = got
+		} else if !maps.Equal(first, got) {
+			t.Fatalf("run %d differs", i)
+		}
+	}
+}
+
+func TestRunOutputExists(t *testing.T) {
+	out := t.TempDir()
+	_, err := (&Runner{}).Run(context.Background(), &Job{Name: "x", Map: identity, Output: out})
+	if !errors.Is(err, os.ErrExist) {
+		t.Errorf("err = %v, want ErrExist", err)
+	}
+}

@@ -1,0 +1,215 @@
+package local
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Split is the input of one map task. Name and Start reach the task as
+// PDC_INPUT_FILE and PDC_INPUT_START (see mr.InputFile).
+type Split struct {
+	Name   string
+	Start  int64
+	Length int64
+	Open   func() (io.ReadCloser, error) // the split's records as LF-terminated lines
+}
+
+// splitSlop is Hadoop FileInputFormat's SPLIT_SLOP: the last split of a file
+// may be up to 10% larger than the split size.
+const splitSlop = 1.1
+
+// FileSplits returns the splits of the files named by paths, in order. A
+// directory stands for its files (sorted, not recursive), skipping names
+// beginning with "_" or "." as Hadoop does. A plain file larger than
+// splitSize (> 0) is cut into splits of splitSize bytes like Hadoop's
+// FileInputFormat; a .gz file is never split.
+//
+// Opening a split reads lines like Hadoop's LineRecordReader: lines end at
+// LF, CR or CRLF (each given to the map task as LF); a split that does not
+// start at 0 skips everything through the first line end at or after Start
+// (that line belongs to the previous split), and a split reads every line
+// that starts at or before Start+Length.
+func FileSplits(paths []string, splitSize int64) ([]Split, error) {
+	files, err := expandPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	var splits []Split
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			return nil, fmt.Errorf("input: %w", err)
+		}
+		size := fi.Size()
+		if strings.HasSuffix(f, ".gz") || splitSize <= 0 {
+			splits = append(splits, fileSplit(f, 0, size))
+			continue
+		}
+		start := int64(0)
+		for float64(size-start)/float64(splitSize) > splitSlop {
+			splits = append(splits, fileSplit(f, start, splitSize))
+			start += splitSize
+		}
+		splits = append(splits, fileSplit(f, start, size-start))
+	}
+	return splits, nil
+}
+
+func expandPaths(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("input: %w", err)
+		}
+		if !fi.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil, fmt.Errorf("input: %w", err)
+		}
+		for _, e := range ents {
+			if n := e.Name(); !e.IsDir() && !strings.HasPrefix(n, "_") && !strings.HasPrefix(n, ".") {
+				files = append(files, filepath.Join(p, n))
+			}
+		}
+	}
+	return files, nil
+}
+
+func fileSplit(name string, start, length int64) Split {
+	return Split{
+		Name: name, Start: start, Length: length,
+		Open: func() (io.ReadCloser, error) { return openSplit(name, start, length) },
+	}
+}
+
+func openSplit(name string, start, length int64) (io.ReadCloser, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	lr := &lineReader{f: f, end: -1, buf: make([]byte, 64<<10)}
+	if strings.HasSuffix(name, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("open %s: %w", name, err)
+		}
+		lr.src = zr
+		return lr, nil
+	}
+	lr.src, lr.end, lr.pos = f, start+length, start
+	if _, err := f.Seek(start, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open %s: %w", name, err)
+	}
+	if start > 0 {
+		if _, err := lr.line(); err != nil && err != io.EOF {
+			f.Close()
+			return nil, fmt.Errorf("open %s: %w", name, err)
+		}
+	}
+	return lr, nil
+}
+
+// lineReader reads the lines of one split, giving each with an LF.
+type lineReader struct {
+	f      *os.File
+	src    io.Reader
+	buf    []byte
+	r, w   int
+	pos    int64 // file offset of buf[r] (plain files)
+	end    int64 // last offset at which a line may start; -1: none
+	long   []byte
+	out    []byte // pending output
+	srcErr error
+}
+
+// Read implements io.Reader.
+func (l *lineReader) Read(p []byte) (int, error) {
+	for len(l.out) == 0 {
+		if l.end >= 0 && l.pos > l.end {
+			return 0, io.EOF
+		}
+		line, err := l.line()
+		if err != nil {
+			return 0, err
+		}
+		l.out = append(line, '\n')
+	}
+	n := copy(p, l.out)
+	l.out = l.out[n:]
+	return n, nil
+}
+
+// line returns the next line without its terminator, consuming the
+// terminator; io.EOF when nothing is left.
+func (l *lineReader) line() ([]byte, error) {
+	l.long = l.long[:0]
+	for {
+		data := l.buf[l.r:l.w]
+		i := indexEOL(data)
+		// A CR ending the buffered data may be the start of a CRLF.
+		if i >= 0 && (data[i] == '\n' || i+1 < len(data) || l.srcErr != nil) {
+			l.long = append(l.long, data[:i]...)
+			n := i + 1
+			if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+				n++
+			}
+			l.consume(n)
+			return l.long, nil
+		}
+		if i < 0 {
+			i = len(data)
+		}
+		l.long = append(l.long, data[:i]...)
+		l.consume(i)
+		if l.srcErr != nil {
+			if len(l.long) > 0 {
+				return l.long, nil
+			}
+			return nil, l.srcErr
+		}
+		l.fill()
+	}
+}
+
+// indexEOL returns the index of the first LF or CR in b, or -1.
+func indexEOL(b []byte) int {
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return bytes.IndexByte(b, '\r')
+	}
+	if j := bytes.IndexByte(b[:i], '\r'); j >= 0 {
+		return j
+	}
+	return i
+}
+
+func (l *lineReader) consume(n int) {
+	l.r += n
+	l.pos += int64(n)
+}
+
+func (l *lineReader) fill() {
+	if l.r > 0 {
+		l.w = copy(l.buf, l.buf[l.r:l.w])
+		l.r = 0
+	}
+	n, err := l.src.Read(l.buf[l.w:])
+	l.w += n
+	if err != nil {
+		l.srcErr = err
+	}
+}
+
+// Close closes the file.
+func (l *lineReader) Close() error { return l.f.Close() }

@@ -1,0 +1,187 @@
+package local
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func readSplit(t *testing.T, sp Split) string {
+	t.Helper()
+	rc, err := sp.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(iotest.OneByteReader(rc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestFileSplitsLines(t *testing.T) {
+	dir := t.TempDir()
+	content := "aaa\nbb\r\ncccc\rdd\n\neeeeee\r\rf\r\n\r\nlast"
+	want := "aaa\nbb\ncccc\ndd\n\neeeeee\n\nf\n\nlast\n"
+	p := filepath.Join(dir, "x.txt")
+	if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for size := int64(1); size <= int64(len(content))+1; size++ {
+		splits, err := FileSplits([]string{p}, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		var total int64
+		for _, sp := range splits {
+			got.WriteString(readSplit(t, sp))
+			total += sp.Length
+		}
+		if got.String() != want || total != int64(len(content)) {
+			t.Errorf("split size %d (%d splits): got %q, want %q", size, len(splits), got.String(), want)
+		}
+	}
+}
+
+// TestFileSplitsBoundary checks Hadoop's rule that a line starting exactly at
+// a split's start belongs to the previous split.
+func TestFileSplitsBoundary(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "b.txt")
+	if err := os.WriteFile(p, []byte("0123\n5678\nabcd\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	splits, err := FileSplits([]string{p}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0123\n5678\n", "abcd\n", ""}
+	if len(splits) != len(want) {
+		t.Fatalf("%d splits, want %d", len(splits), len(want))
+	}
+	for i, sp := range splits {
+		if got := readSplit(t, sp); got != want[i] || sp.Start != int64(5*i) {
+			t.Errorf("split %d @%d = %q, want %q", i, sp.Start, got, want[i])
+		}
+	}
+}
+
+func TestFileSplitsGzipAndDir(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(strings.Repeat("line\r\n", 1000)))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"a.gz": buf.Bytes(), "_SUCCESS": nil, ".hidden": []byte("x"), "b": []byte("z")} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	splits, err := FileSplits([]string{dir}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(splits) != 2 || filepath.Base(splits[0].Name) != "a.gz" || filepath.Base(splits[1].Name) != "b" {
+		t.Fatalf("splits %+v", splits)
+	}
+	if got := readSplit(t, splits[0]); got != strings.Repeat("line\n", 1000) {
+		t.Errorf("gz split: %d bytes", len(got))
+	}
+	if _, err := FileSplits([]string{filepath.Join(dir, "nope")}, 0); !errors.Is(err, os.ErrNotExist) {
+		t.Error("missing input: no error")
+	}
+}
+
+func TestLineSplitter(t *testing.T) {
+	in := "a\tb\nc\r\nd\re\r\r\n\nf"
+	want := []string{"a\tb", "c", "d", "e", "", "", "f"}
+	for chunk := 1; chunk <= len(in); chunk++ {
+		var got []string
+		s := &lineSplitter{ctx: context.Background(), emit: func(l []byte) error {
+			got = append(got, string(l))
+			return nil
+		}}
+		for i := 0; i < len(in); i += chunk {
+			if _, err := s.Write([]byte(in[i:min(i+chunk, len(in))])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.close(); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("chunk %d: got %q, want %q", chunk, got, want)
+		}
+	}
+}
+
+// refLines splits b at LF, CR and CRLF, keeping a non-empty final line.
+func refLines(b []byte) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\n' && b[i] != '\r' {
+			continue
+		}
+		out = append(out, string(b[start:i]))
+		if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+			i++
+		}
+		start = i + 1
+	}
+	if start < len(b) {
+		out = append(out, string(b[start:]))
+	}
+	return out
+}
+
+func FuzzLineSplitter(f *testing.F) {
+	f.Add([]byte("a\r\nb\rc\n\nd"), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
+		n := int(chunk)%16 + 1
+		var got []string
+		s := &lineSplitter{ctx: context.Background(), emit: func(l []byte) error {
+			got = append(got, string(l))
+			return nil
+		}}
+		for i := 0; i < len(data); i += n {
+			s.Write(data[i:min(i+n, len(data))])
+		}
+		if err := s.close(); err != nil {
+			t.Fatal(err)
+		}
+		if want := refLines(data); strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+		// A whole-file split yields the same lines.
+		p := filepath.Join(t.TempDir(), "f")
+		if err := os.WriteFile(p, data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		splits, err := FileSplits([]string{p}, int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sp := range splits {
+			all.WriteString(readSplit(t, sp))
+		}
+		var want strings.Builder
+		for _, l := range refLines(data) {
+			want.WriteString(l + "\n")
+		}
+		if all.String() != want.String() {
+			t.Fatalf("splits of %d: got %q, want %q", n, all.String(), want.String())
+		}
+	})
+}

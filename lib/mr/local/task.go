@@ -1,0 +1,215 @@
+package local
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// taskIO holds the per-task plumbing shared by map, combine and reduce.
+type taskIO struct {
+	st       *state
+	id       string
+	env      map[string]string
+	counters map[string]int64
+	stderr   *lineSplitter
+}
+
+func (st *state) newTaskIO(ctx context.Context, id string, extra map[string]string) *taskIO {
+	t := &taskIO{st: st, id: id, env: st.j.Env, counters: make(map[string]int64)}
+	if len(extra) > 0 {
+		t.env = make(map[string]string, len(st.j.Env)+len(extra))
+		for k, v := range st.j.Env {
+			t.env[k] = v
+		}
+		for k, v := range extra {
+			t.env[k] = v
+		}
+	}
+	t.stderr = &lineSplitter{ctx: context.WithoutCancel(ctx), emit: t.stderrLine}
+	return t
+}
+
+func (t *taskIO) stderrLine(line []byte) error {
+	if g, n, v, ok := mr.ParseCounterLine(line); ok {
+		t.counters[counterKey(g, n)] += v
+	} else if !mr.IsStatusLine(line) {
+		t.st.logLine(t.id, line)
+	}
+	return nil
+}
+
+func (t *taskIO) getenv(k string) string { return t.env[k] }
+
+// call runs f on the given streams, turning a panic into an error, then
+// flushes the task's stderr.
+func (t *taskIO) call(f mr.Func, in io.Reader, out *lineSplitter) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	if err := f(&mr.Task{Stdin: in, Stdout: out, Stderr: t.stderr, Getenv: t.getenv}); err != nil {
+		return err
+	}
+	if err := out.close(); err != nil {
+		return err
+	}
+	return t.stderr.close()
+}
+
+func (st *state) mapTask(ctx context.Context, i int) error {
+	sp := st.j.Inputs[i]
+	if err := st.runMap(ctx, i, sp); err != nil {
+		return fmt.Errorf("map task %d (%s@%d): %w", i, filepath.Base(sp.Name), sp.Start, err)
+	}
+	st.progress("map", len(st.j.Inputs))
+	return nil
+}
+
+func (st *state) runMap(ctx context.Context, i int, sp Split) error {
+	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), map[string]string{
+		mr.EnvInputFile: sp.Name, mr.EnvInputStart: strconv.FormatInt(sp.Start, 10),
+	})
+	in, err := sp.Open()
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	stdin := ctxReader{ctx: ctx, r: in}
+	if st.j.Reduce == nil {
+		err = st.mapOnly(ctx, t, i, stdin)
+	} else {
+		err = st.mapSort(ctx, t, i, stdin)
+	}
+	if err != nil {
+		return err
+	}
+	st.addCounters(t.counters)
+	return nil
+}
+
+// mapOnly writes the map output to part-m-NNNNN.
+func (st *state) mapOnly(ctx context.Context, t *taskIO, i int, in io.Reader) error {
+	return st.writePart(fmt.Sprintf("part-m-%05d", i), func(w *bufio.Writer) error {
+		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
+			return writeKeyValue(w, line, st.j.KeyFields)
+		}}
+		return t.call(st.j.Map, in, out)
+	})
+}
+
+// writePart creates name in the output directory and fills it with fill.
+func (st *state) writePart(name string, fill func(*bufio.Writer) error) error {
+	f, err := os.Create(filepath.Join(st.out, name))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	if err := fill(w); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// mapSort collects the map output into sorted runs.
+func (st *state) mapSort(ctx context.Context, t *taskIO, i int, in io.Reader) error {
+	var runs []*run
+	buf := &sortBuffer{
+		keyFields: st.j.KeyFields, partFields: st.j.PartitionFields,
+		reducers: st.reducers, limit: st.share,
+	}
+	var combine func(io.Reader, *runWriter) error
+	if st.j.Combine != nil {
+		combine = func(in io.Reader, w *runWriter) error {
+			out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
+				k, v := mr.SplitKey(line, st.j.KeyFields)
+				return w.write(k, v)
+			}}
+			if err := t.call(st.j.Combine, in, out); err != nil {
+				return fmt.Errorf("combine: %w", err)
+			}
+			return nil
+		}
+	}
+	buf.spill = func() error {
+		path := filepath.Join(st.spillDir, fmt.Sprintf("map%05d-%d", i, len(runs)))
+		rn, err := buf.writeRun(path, combine)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, rn)
+		return nil
+	}
+	out := &lineSplitter{ctx: ctx, emit: buf.add}
+	if err := t.call(st.j.Map, in, out); err != nil {
+		return err
+	}
+	if len(buf.ents) > 0 {
+		if err := buf.spill(); err != nil {
+			return err
+		}
+	}
+	buf.arena, buf.ents = nil, nil
+	st.mu.Lock()
+	st.runs[i] = runs
+	st.mu.Unlock()
+	return nil
+}
+
+func (st *state) reduceTask(ctx context.Context, p int) error {
+	if err := st.runReduce(ctx, p); err != nil {
+		return fmt.Errorf("reduce task %d: %w", p, err)
+	}
+	st.progress("reduce", st.reducers)
+	return nil
+}
+
+func (st *state) runReduce(ctx context.Context, p int) error {
+	var segs []segment
+	st.mu.Lock()
+	for _, runs := range st.runs {
+		for _, rn := range runs {
+			if rn.offs[p] < rn.offs[p+1] {
+				segs = append(segs, segment{path: rn.path, start: rn.offs[p], end: rn.offs[p+1]})
+			}
+		}
+	}
+	st.mu.Unlock()
+	segs, err := reduceSegments(segs, mergeFanIn, st.spillDir, fmt.Sprintf("reduce%05d", p))
+	if err != nil {
+		return err
+	}
+	m, err := newMerger(segs)
+	if err != nil {
+		return err
+	}
+	defer m.close()
+	t := st.newTaskIO(ctx, fmt.Sprintf("reduce %d", p), nil)
+	err = st.writePart(fmt.Sprintf("part-r-%05d", p), func(w *bufio.Writer) error {
+		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
+			return writeKeyValue(w, line, st.j.OutputKeyFields)
+		}}
+		return t.call(st.j.Reduce, ctxReader{ctx: ctx, r: m}, out)
+	})
+	if err != nil {
+		return err
+	}
+	st.addCounters(t.counters)
+	return nil
+}

@@ -1,0 +1,112 @@
+package mr
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Reader reads records, one per line, from a streaming input. Lines end with
+// LF; the last line may lack it. Only the LF is removed: a CR before it is
+// data (fields never hold a raw CR, so it signals a producer bug that the
+// caller's Unescape reports). Lines may be arbitrarily long.
+//
+//	r := mr.NewReader(t.Stdin)
+//	for r.Next() {
+//		line := r.Line()
+//	}
+//	if err := r.Err(); err != nil { ... }
+type Reader struct {
+	br   *bufio.Reader
+	line []byte
+	long []byte // holds lines longer than the bufio buffer
+	n    int64
+	err  error
+}
+
+// NewReader returns a Reader reading from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next advances to the next line and reports whether there is one. It returns
+// false at the end of the input or on an error, which Err then returns.
+func (r *Reader) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	b, err := r.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		r.long = append(r.long[:0], b...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			b, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, b...)
+		}
+		b = r.long
+	}
+	if err != nil {
+		if err != io.EOF {
+			r.err = fmt.Errorf("read line %d: %w", r.n+1, err)
+			return false
+		}
+		r.err = io.EOF
+		if len(b) == 0 {
+			return false
+		}
+	}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	r.line = b
+	r.n++
+	return true
+}
+
+// Line returns the current line without its LF. It is valid until the next
+// call to Next.
+func (r *Reader) Line() []byte { return r.line }
+
+// LineNumber returns the 1-based number of the current line.
+func (r *Reader) LineNumber() int64 { return r.n }
+
+// Err returns the first read error other than io.EOF.
+func (r *Reader) Err() error {
+	if r.err == io.EOF {
+		return nil
+	}
+	return r.err
+}
+
+// Fields splits line at every TAB, appending the fields to dst[:0]. The
+// fields alias line. An empty line has one empty field.
+func Fields(dst [][]byte, line []byte) [][]byte {
+	dst = dst[:0]
+	for {
+		i := bytes.IndexByte(line, '\t')
+		if i < 0 {
+			return append(dst, line)
+		}
+		dst = append(dst, line[:i])
+		line = line[i+1:]
+	}
+}
+
+// SplitKey splits line into its key, the first keyFields TAB-separated fields,
+// and its value, the rest after the TAB that ends the key, as Hadoop
+// Streaming does. A line with fewer than keyFields tabs is all key, with an
+// empty value. keyFields < 1 is taken as 1.
+func SplitKey(line []byte, keyFields int) (key, value []byte) {
+	pos := 0
+	for k := 0; ; k++ {
+		i := bytes.IndexByte(line[pos:], '\t')
+		if i < 0 {
+			return line, line[len(line):]
+		}
+		if k+1 >= keyFields {
+			return line[:pos+i], line[pos+i+1:]
+		}
+		pos += i + 1
+	}
+}

@@ -1,0 +1,191 @@
+package signature
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// toks maps words to fake token hashes (stable per word).
+func toks(s string) []uint64 {
+	var out []uint64
+	for _, w := range strings.Fields(s) {
+		var h uint64 = 1469598103934665603
+		for i := 0; i < len(w); i++ {
+			h = (h ^ uint64(w[i])) * 1099511628211
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+func statsFrom(t *testing.T, cfg Config, text string) *Stats {
+	t.Helper()
+	b := NewStatsBuilder(cfg)
+	if err := b.Read(strings.NewReader(text), "stats"); err != nil {
+		t.Fatal(err)
+	}
+	return b.Build()
+}
+
+func hex(t uint64) string { return fmt.Sprintf("%016x", t) }
+
+func TestShingles(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Method = Shingle
+	tests := []struct {
+		n     int
+		words string
+		want  int
+	}{
+		{4, "a b c d e f", 3},
+		{4, "a b c", 1}, // shorter than n: one shingle
+		{4, "", 0},
+		{2, "a b a b a b", 2}, // distinct: "a b", "b a"
+		{1, "x y x", 2},
+	}
+	for _, tt := range tests {
+		cfg.ShingleN = tt.n
+		g, err := NewGenerator(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := g.Append(nil, toks(tt.words))
+		if len(got) != tt.want {
+			t.Errorf("%d-shingles of %q: got %d signatures, want %d", tt.n, tt.words, len(got), tt.want)
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i-1] >= got[i] {
+				t.Errorf("signatures not sorted and distinct: %v", got)
+			}
+		}
+	}
+}
+
+func TestShingleOrderMatters(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Method, cfg.ShingleN = Shingle, 3
+	g, _ := NewGenerator(cfg, nil)
+	a := g.Append(nil, toks("the cat sat"))
+	b := g.Append(nil, toks("sat the cat"))
+	if a[0] == b[0] {
+		t.Error("shingles ignore token order")
+	}
+}
+
+func TestIMatch(t *testing.T) {
+	cfg := DefaultConfig()
+	// N = 100; "the" is in 90 documents: idf = log(100/90)/log(100) = 0.023 < 0.1.
+	st := statsFrom(t, cfg, "!N\t100\n"+hex(toks("the")[0])+"\t90\n"+hex(toks("cat")[0])+"\t3\n")
+	g, err := NewGenerator(cfg, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := func(s string) []uint64 { return g.Append(nil, toks(s)) }
+	if a, b := sig("the cat sat on the mat"), sig("cat sat on mat"); len(a) != 1 || a[0] != b[0] {
+		t.Errorf("frequent token 'the' not filtered: %v vs %v", a, b)
+	}
+	if a, b := sig("cat sat on mat"), sig("mat on sat cat cat"); a[0] != b[0] {
+		t.Error("I-Match must ignore order and repetition")
+	}
+	if a, b := sig("cat sat on mat"), sig("cat sat on rug"); a[0] == b[0] {
+		t.Error("different sentences share an I-Match signature")
+	}
+	if got := sig("the the"); len(got) != 0 {
+		t.Errorf("sentence of filtered tokens has signatures %v", got)
+	}
+}
+
+func TestIMatchRangeUpperBound(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.IDFHigh = 0.9 // tokens seen once (idf 1) are now out of range
+	st := statsFrom(t, cfg, "!N\t100\n"+hex(toks("cat")[0])+"\t3\n")
+	if !st.InIDFRange(toks("cat")[0], cfg.IDFLow, cfg.IDFHigh) {
+		t.Error("cat (df 3, idf 0.76) should be in range")
+	}
+	if st.InIDFRange(toks("zebra")[0], cfg.IDFLow, cfg.IDFHigh) {
+		t.Error("zebra (df 1, idf 1) should be out of range [0.1, 0.9]")
+	}
+}
+
+func TestSpotSigs(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Method, cfg.Antecedents = SpotSig, 2
+	st := statsFrom(t, cfg, "!N\t10\n"+hex(toks("the")[0])+"\t9\n"+hex(toks("a")[0])+"\t8\n"+hex(toks("cat")[0])+"\t2\n")
+	if st.Antecedents() != 2 || !st.IsAntecedent(toks("the")[0]) || st.IsAntecedent(toks("cat")[0]) {
+		t.Fatalf("antecedents: want the, a")
+	}
+	g, err := NewGenerator(cfg, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the:cat:sat and a:mat:today (chain 2, distance 1, antecedents skipped).
+	got := g.Append(nil, toks("the cat sat on a mat today"))
+	if len(got) != 2 {
+		t.Errorf("got %d spot signatures, want 2", len(got))
+	}
+	if got := g.Append(nil, toks("cat sat on mat")); len(got) != 0 {
+		t.Errorf("no antecedent, got %d signatures", len(got))
+	}
+	want := g.Append(nil, toks("the cat sat"))
+	if got := g.Append(nil, toks("the a cat sat")); got[0] != want[0] && got[1] != want[0] {
+		t.Errorf("chains must skip antecedents")
+	}
+}
+
+func TestLengthFilterAndJaccard(t *testing.T) {
+	tests := []struct {
+		na, nb int
+		tau    float64
+		ok     bool
+	}{
+		{9, 10, 0.9, true},
+		{8, 10, 0.9, false},
+		{10, 9, 0.9, true},
+		{1, 1, 0.9, true},
+		{0, 0, 0.9, false},
+		{1, 2, 0.5, true},
+	}
+	for _, tt := range tests {
+		if got := LengthOK(tt.na, tt.nb, tt.tau); got != tt.ok {
+			t.Errorf("LengthOK(%d, %d, %v) = %v", tt.na, tt.nb, tt.tau, got)
+		}
+	}
+	if j := Jaccard(9, 10, 9); j != 0.9 {
+		t.Errorf("Jaccard(9, 10, 9) = %v, want 0.9", j)
+	}
+	if !AtLeast(Jaccard(9, 10, 9), 0.9) || AtLeast(Jaccard(8, 10, 9), 0.9) {
+		t.Error("AtLeast threshold")
+	}
+	if Jaccard(0, 0, 0) != 0 {
+		t.Error("empty sets")
+	}
+}
+
+func TestStatsErrors(t *testing.T) {
+	for _, in := range []string{"nonsense\n", "zz\t3\n", "!N\tx\n", "0123456789abcdef\t-1\n"} {
+		b := NewStatsBuilder(DefaultConfig())
+		if err := b.Read(strings.NewReader(in), "f"); err == nil || !strings.Contains(err.Error(), "f:1") {
+			t.Errorf("Read(%q) = %v, want an error at f:1", in, err)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	bad := []func(*Config){
+		func(c *Config) { c.ShingleN = 0 },
+		func(c *Config) { c.IDFLow, c.IDFHigh = 0.5, 0.4 },
+		func(c *Config) { c.Method = "minhash" },
+		func(c *Config) { c.Antecedents = 0 },
+	}
+	for i, f := range bad {
+		c := DefaultConfig()
+		f(&c)
+		if c.Validate() == nil {
+			t.Errorf("case %d: invalid config accepted", i)
+		}
+	}
+	if _, err := NewGenerator(DefaultConfig(), nil); err == nil {
+		t.Error("imatch without stats accepted")
+	}
+}

@@ -1,0 +1,172 @@
+package signature
+
+// Stats file format (the output of the stats job, one record per line):
+//
+//	!N TAB <documents>          number of documents in the collection
+//	<token16hex> TAB <df>       document frequency of a token, df >= 2
+//
+// Tokens absent from the file occur in exactly one document. The file may
+// be split in several part files; ReadStats reads one stream and can be
+// called once per part.
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Stats is what the index job needs to know about the collection: the
+// number of documents, the tokens whose normalized IDF falls on the other
+// side of the I-Match range than a token seen once, and the SpotSigs
+// antecedents. It keeps only those tokens, so it stays small however large
+// the vocabulary.
+type Stats struct {
+	N int64
+	// flip holds tokens whose in-range status differs from a df=1 token.
+	flip map[uint64]struct{}
+	// onceIn is the in-range status of a token with df = 1.
+	onceIn      bool
+	antecedents map[uint64]struct{}
+}
+
+// InIDFRange reports whether token t's normalized IDF lies in [lo, hi].
+// The range must be the one given to StatsBuilder.
+func (s *Stats) InIDFRange(t uint64, lo, hi float64) bool {
+	_, f := s.flip[t]
+	return s.onceIn != f
+}
+
+// IsAntecedent reports whether t is one of the SpotSigs antecedents.
+func (s *Stats) IsAntecedent(t uint64) bool {
+	_, ok := s.antecedents[t]
+	return ok
+}
+
+// Antecedents returns the number of antecedents.
+func (s *Stats) Antecedents() int { return len(s.antecedents) }
+
+// StatsBuilder accumulates stats records. Tokens are classified once N is
+// known, so records may arrive in any order (N is held until Build).
+type StatsBuilder struct {
+	cfg  Config
+	n    int64
+	dfs  map[uint64]int64 // only tokens that may flip for some N: all with df >= 2, pruned in Build
+	top  tokenHeap
+	line int
+}
+
+// NewStatsBuilder returns a builder for the given configuration.
+func NewStatsBuilder(cfg Config) *StatsBuilder {
+	return &StatsBuilder{cfg: cfg, dfs: make(map[uint64]int64)}
+}
+
+// Read adds the records of one stats file. name is used in errors.
+func (b *StatsBuilder) Read(r io.Reader, name string) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	lineNo := 0
+	for {
+		line, err := br.ReadSlice('\n')
+		if len(line) > 0 {
+			lineNo++
+			if perr := b.add(bytes.TrimRight(line, "\n")); perr != nil {
+				return fmt.Errorf("%s:%d: %w", name, lineNo, perr)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", name, err)
+		}
+	}
+}
+
+func (b *StatsBuilder) add(line []byte) error {
+	if len(line) == 0 {
+		return nil
+	}
+	k, v, ok := bytes.Cut(line, []byte{'\t'})
+	if !ok {
+		return fmt.Errorf("stats record without a tab")
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil || n < 0 {
+		return fmt.Errorf("bad count %q", v)
+	}
+	if string(k) == "!N" {
+		b.n += n
+		return nil
+	}
+	t, err := strconv.ParseUint(string(k), 16, 64)
+	if err != nil || len(k) != 16 {
+		return fmt.Errorf("bad token hash %q", k)
+	}
+	if b.cfg.Method == SpotSig {
+		b.pushTop(t, n)
+	}
+	if b.cfg.Method == IMatch {
+		b.dfs[t] = n
+	}
+	return nil
+}
+
+func (b *StatsBuilder) pushTop(t uint64, df int64) {
+	e := tokenDF{t, df}
+	if len(b.top) < b.cfg.Antecedents {
+		heap.Push(&b.top, e)
+		return
+	}
+	if e.less(b.top[0]) {
+		return
+	}
+	b.top[0] = e
+	heap.Fix(&b.top, 0)
+}
+
+// Build returns the Stats.
+func (b *StatsBuilder) Build() *Stats {
+	s := &Stats{N: b.n, flip: make(map[uint64]struct{}), antecedents: make(map[uint64]struct{})}
+	in := func(df int64) bool {
+		idf := NormalizedIDF(df, b.n)
+		return idf >= b.cfg.IDFLow-1e-12 && idf <= b.cfg.IDFHigh+1e-12
+	}
+	s.onceIn = in(1)
+	for t, df := range b.dfs {
+		if in(df) != s.onceIn {
+			s.flip[t] = struct{}{}
+		}
+	}
+	for _, e := range b.top {
+		s.antecedents[e.t] = struct{}{}
+	}
+	return s
+}
+
+type tokenDF struct {
+	t  uint64
+	df int64
+}
+
+// less orders by df, ties broken by token so the top-K set is deterministic.
+func (a tokenDF) less(b tokenDF) bool {
+	if a.df != b.df {
+		return a.df < b.df
+	}
+	return a.t > b.t
+}
+
+type tokenHeap []tokenDF
+
+func (h tokenHeap) Len() int           { return len(h) }
+func (h tokenHeap) Less(i, j int) bool { return h[i].less(h[j]) }
+func (h tokenHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *tokenHeap) Push(x any)        { *h = append(*h, x.(tokenDF)) }
+func (h *tokenHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,184 @@
+// Package index is the map side of the index job: it computes each
+// sentence's signatures (lib/signature) and emits one posting per
+// signature.
+//
+// Input: parsed-document records (lib/doc), and the stats job's output at
+// PDC_STATS for I-Match and SpotSigs. Output, one line per posting:
+//
+//	sig16hex TAB docid TAB sent TAB nsig TAB charStart TAB charEnd TAB site
+//
+// sent is the 7-digit zero-padded sentence index, nsig the sentence's
+// number of distinct signatures, charStart/charEnd its rune offsets, site
+// the 8-hex-digit hash of the document URL's host ("-" without a URL).
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/signature"
+	"github.com/pdc-mr/pdc/mappers/stats"
+)
+
+// SentWidth is the width of zero-padded sentence indexes in keys.
+const SentWidth = 7
+
+// Map runs the index mapper.
+func Map(t *mr.Task) error {
+	cfg, err := jobconf.FromEnv(t.Getenv)
+	if err != nil {
+		return err
+	}
+	var st *signature.Stats
+	if cfg.Signature.Method.NeedsStats() {
+		if st, err = LoadStats(cfg.Stats, cfg.Signature); err != nil {
+			return err
+		}
+	}
+	gen, err := signature.NewGenerator(cfg.Signature, st)
+	if err != nil {
+		return err
+	}
+	return run(t, gen)
+}
+
+func run(t *mr.Task, gen *signature.Generator) error {
+	c := mr.NewCounters(t.Stderr)
+	out := bufio.NewWriterSize(t.Stdout, 1<<16)
+	var (
+		sents   []doc.Sentence
+		tokens  []uint64
+		scratch []byte
+		sigs    []uint64
+		tail    []byte
+		line    []byte
+		err     error
+	)
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		f := bytes.SplitN(r.Line(), []byte{'\t'}, 4)
+		if len(f) != 4 {
+			return fmt.Errorf("index mapper: line %d: want 4 fields, got %d", r.LineNumber(), len(f))
+		}
+		sents, tokens, scratch, err = doc.DecodeBlob(f[3], sents, tokens, scratch)
+		if err != nil {
+			return fmt.Errorf("index mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
+		}
+		site := Site(f[1])
+		for i, s := range sents {
+			sigs = gen.Append(sigs[:0], s.Tokens)
+			if len(sigs) == 0 {
+				c.Add("index.sentences.unsigned", 1)
+				continue
+			}
+			c.Add("index.sentences", 1)
+			c.Add("index.postings", int64(len(sigs)))
+			tail = append(tail[:0], '\t')
+			tail = append(tail, f[0]...)
+			tail = append(tail, '\t')
+			tail = appendPadded(tail, i, SentWidth)
+			tail = append(tail, '\t')
+			tail = strconv.AppendInt(tail, int64(len(sigs)), 10)
+			tail = append(tail, '\t')
+			tail = strconv.AppendInt(tail, int64(s.Start), 10)
+			tail = append(tail, '\t')
+			tail = strconv.AppendInt(tail, int64(s.End), 10)
+			tail = append(tail, '\t')
+			tail = append(tail, site...)
+			tail = append(tail, '\n')
+			for _, sig := range sigs {
+				line = stats.AppendHex(line[:0], sig)
+				line = append(line, tail...)
+				if _, err := out.Write(line); err != nil {
+					return fmt.Errorf("write: %w", err)
+				}
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("index mapper: read: %w", err)
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return c.Flush()
+}
+
+// Site returns the 8-hex-digit site of an escaped URL: the FNV-1a hash of
+// its lowercased host without a leading "www.", or "-" when there is none.
+func Site(escapedURL []byte) string {
+	if len(escapedURL) == 0 {
+		return "-"
+	}
+	raw, err := mr.Unescape(string(escapedURL))
+	if err != nil {
+		return "-"
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return "-"
+	}
+	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	h := fnv.New32a()
+	h.Write([]byte(host))
+	return fmt.Sprintf("%08x", h.Sum32())
+}
+
+// LoadStats reads the stats job's output: a file, or a directory of part
+// files.
+func LoadStats(path string, cfg signature.Config) (*signature.Stats, error) {
+	if path == "" {
+		return nil, fmt.Errorf("signature %s needs the stats job's output (PDC_STATS is not set)", cfg.Method)
+	}
+	files := []string{path}
+	if fi, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("read stats: %w", err)
+	} else if fi.IsDir() {
+		files = nil
+		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasPrefix(d.Name(), "part-") {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read stats: %w", err)
+		}
+	}
+	b := signature.NewStatsBuilder(cfg)
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("read stats: %w", err)
+		}
+		err = b.Read(f, name)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read stats: %w", err)
+		}
+	}
+	return b.Build(), nil
+}
+
+func appendPadded(b []byte, n, width int) []byte {
+	var tmp [20]byte
+	s := strconv.AppendInt(tmp[:0], int64(n), 10)
+	for i := len(s); i < width; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
+}

@@ -1,0 +1,203 @@
+// Package parse is the map side of the parse job: it reads JSON Lines
+// documents, extracts their text, splits sentences and tokenizes them, once
+// per document, and emits them keyed by document id so the reducer can drop
+// duplicate ids.
+//
+// Input: JSON Lines documents (lib/doc). Output, one line per document:
+//
+//	docid TAB srcpos TAB url TAB nsent TAB blob
+//
+// docid, url and blob as in lib/doc's parsed-document record; srcpos is
+// escaped(input file) "@" 16-digit byte offset, so the smallest srcpos is the
+// first occurrence in input order.
+package parse
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// MaxReports is how many bad records a task describes on stderr; the rest
+// are only counted.
+const MaxReports = 5
+
+// Map runs the parse mapper.
+func Map(t *mr.Task) error {
+	cfg, err := jobconf.FromEnv(t.Getenv)
+	if err != nil {
+		return err
+	}
+	start, err := mr.InputStart(t.Getenv)
+	if err != nil {
+		return err
+	}
+	m := &mapper{
+		cfg:      cfg,
+		counters: mr.NewCounters(t.Stderr),
+		stderr:   t.Stderr,
+		out:      bufio.NewWriterSize(t.Stdout, 1<<16),
+		file:     mr.InputFile(t.Getenv),
+		start:    start,
+		offset:   start,
+		an:       doc.Analyzer{MaxBytes: cfg.MaxDocBytes},
+	}
+	m.fileEsc = mr.Escape(m.file)
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		if err := m.record(r.Line(), r.LineNumber()); err != nil {
+			m.counters.Flush()
+			return err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("read %s: %w", m.file, err)
+	}
+	if err := m.out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return m.counters.Flush()
+}
+
+type mapper struct {
+	cfg      jobconf.Config
+	counters *mr.Counters
+	stderr   io.Writer
+	out      *bufio.Writer
+	file     string
+	fileEsc  string
+	start    int64
+	offset   int64
+	reported int
+	an       doc.Analyzer
+	line     []byte
+	scratch  []byte
+}
+
+// where names a record for humans: file:line when the split starts the
+// file (line numbers are known), else file@offset.
+func (m *mapper) where(lineNo int64, off int64) string {
+	if m.start == 0 {
+		return fmt.Sprintf("%s:%d", m.file, lineNo)
+	}
+	return fmt.Sprintf("%s@%d", m.file, off)
+}
+
+// skip counts a skipped or damaged record, reports the first few, and in
+// strict mode turns it into the task's error.
+func (m *mapper) skip(reason, where string, detail error) error {
+	m.counters.Add("parse.docs.skipped."+reason, 1)
+	return m.bad(reason, where, detail)
+}
+
+// bad reports a bad record (the first few), or fails in strict mode.
+func (m *mapper) bad(reason, where string, detail error) error {
+	msg := fmt.Sprintf("pdc: %s: %s", where, reason)
+	if detail != nil {
+		msg += ": " + detail.Error()
+	}
+	if m.cfg.Strict {
+		return fmt.Errorf("%s (strict mode)", msg[len("pdc: "):])
+	}
+	if m.reported < MaxReports {
+		fmt.Fprintln(m.stderr, msg)
+		m.reported++
+		if m.reported == MaxReports {
+			fmt.Fprintln(m.stderr, "pdc: further bad records are only counted")
+		}
+	}
+	return nil
+}
+
+func (m *mapper) record(line []byte, lineNo int64) error {
+	off := m.offset
+	m.offset += int64(len(line)) + 1
+	if len(line) == 0 {
+		return nil
+	}
+	m.counters.Add("parse.docs.read", 1)
+	where := m.where(lineNo, off)
+	d, err := doc.ParseJSON(line)
+	switch {
+	case errors.Is(err, doc.ErrBadJSON):
+		return m.skip("bad-json", where, err)
+	case errors.Is(err, doc.ErrNoID):
+		return m.skip("no-id", where, err)
+	case errors.Is(err, doc.ErrNoBody):
+		return m.skip("no-body", where+" (id "+d.ID+")", nil)
+	case err != nil:
+		return m.skip("bad-record", where, err)
+	}
+	return m.document(&d, where, off)
+}
+
+func (m *mapper) document(d *doc.Doc, where string, off int64) error {
+	where += " (id " + d.ID + ")"
+	body := d.Body()
+	switch {
+	case len(body) == 0:
+		return m.skip("empty", where, nil)
+	case isBinary(body):
+		return m.skip("binary", where, nil)
+	}
+	a, err := m.an.Analyze(d)
+	if err != nil {
+		return m.skip("unparsable", where, err)
+	}
+	if a.Truncated {
+		m.counters.Add("parse.docs.truncated", 1)
+		if err := m.bad("truncated", where, fmt.Errorf("larger than --max-doc-bytes %d, the rest is ignored", m.cfg.MaxDocBytes)); err != nil {
+			return err
+		}
+	}
+	if a.InvalidUTF8 > 0 {
+		m.counters.Add("parse.invalid-utf8", int64(a.InvalidUTF8))
+	}
+	if len(a.Sentences) == 0 {
+		return m.skip("no-sentences", where, nil)
+	}
+	m.counters.Add("parse.docs.ok", 1)
+	m.counters.Add("parse.sentences", int64(len(a.Sentences)))
+	b := mr.AppendEscape(m.line[:0], d.ID)
+	b = append(b, '\t')
+	b = append(b, m.fileEsc...)
+	b = append(b, '@')
+	b = appendPadded(b, off, 16)
+	b = append(b, '\t')
+	b = mr.AppendEscape(b, d.URL)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(len(a.Sentences)), 10)
+	b = append(b, '\t')
+	b, m.scratch = doc.AppendBlob(b, m.scratch, a.Sentences)
+	b = append(b, '\n')
+	m.line = b
+	if _, err := m.out.Write(b); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// isBinary reports content that is not text: a NUL byte in the first 8 KiB.
+func isBinary(s string) bool {
+	n := min(len(s), 8192)
+	for i := 0; i < n; i++ {
+		if s[i] == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func appendPadded(b []byte, n int64, width int) []byte {
+	s := strconv.AppendInt(nil, n, 10)
+	for i := len(s); i < width; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
+}

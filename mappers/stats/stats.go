@@ -1,0 +1,105 @@
+// Package stats is the map side of the stats job: token document
+// frequencies for I-Match's IDF filter and the SpotSigs antecedents.
+//
+// Input: parsed-document records (lib/doc). Output:
+//
+//	token16hex TAB count    documents of this task containing the token
+//	!N TAB count            documents of this task
+//
+// Counts are aggregated in memory (an in-mapper combiner) and flushed
+// whenever MaxTokens distinct tokens are held, so memory stays bounded.
+package stats
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// MaxTokens bounds the in-mapper aggregation table.
+const MaxTokens = 1 << 20
+
+// Map runs the stats mapper.
+func Map(t *mr.Task) error {
+	c := mr.NewCounters(t.Stderr)
+	out := bufio.NewWriterSize(t.Stdout, 1<<16)
+	df := make(map[uint64]int64)
+	var (
+		docs    int64
+		sents   []doc.Sentence
+		tokens  []uint64
+		scratch []byte
+		seen    []uint64
+		err     error
+	)
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		f := bytes.SplitN(r.Line(), []byte{'\t'}, 4)
+		if len(f) != 4 {
+			return fmt.Errorf("stats mapper: line %d: want 4 fields, got %d", r.LineNumber(), len(f))
+		}
+		sents, tokens, scratch, err = doc.DecodeBlob(f[3], sents, tokens, scratch)
+		if err != nil {
+			return fmt.Errorf("stats mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
+		}
+		seen = append(seen[:0], tokens...)
+		slices.Sort(seen)
+		for _, tok := range slices.Compact(seen) {
+			df[tok]++
+		}
+		docs++
+		if len(df) >= MaxTokens {
+			if err := flush(out, df); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("stats mapper: read: %w", err)
+	}
+	if err := flush(out, df); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(out, "!N\t%d\n", docs); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	c.Add("stats.docs", docs)
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return c.Flush()
+}
+
+func flush(out *bufio.Writer, df map[uint64]int64) error {
+	keys := make([]uint64, 0, len(df))
+	for k := range df {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b []byte
+	for _, k := range keys {
+		b = AppendHex(b[:0], k)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, df[k], 10)
+		b = append(b, '\n')
+		if _, err := out.Write(b); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	clear(df)
+	return nil
+}
+
+// AppendHex appends v as 16 lowercase hex digits.
+func AppendHex(b []byte, v uint64) []byte {
+	const digits = "0123456789abcdef"
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, digits[(v>>uint(shift))&0xf])
+	}
+	return b
+}

@@ -1,0 +1,145 @@
+// Package index is the reduce side of the index job: it gathers each
+// signature's postings into a posting list.
+//
+// Input: the index mapper's postings (mappers/index), grouped by signature.
+// Output, one line per signature shared by at least two documents:
+//
+//	sig TAB P TAB df TAB posting TAB posting ...
+//
+// with postings sorted by (docid, sentence), each
+// `sent,nsig,charStart,charEnd,site,docid` (docid last: it may hold commas).
+// A list longer than PDC_MAX_DF is not joined; instead
+//
+//	sig TAB B TAB df TAB posting
+//
+// records it, with its first posting as an example, for the boilerplate
+// report. Lists with one posting, or postings of one document only, are
+// dropped: they cannot make a pair.
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// Reduce runs the index reducer.
+func Reduce(t *mr.Task) error {
+	cfg, err := jobconf.FromEnv(t.Getenv)
+	if err != nil {
+		return err
+	}
+	red := &reducer{maxDF: cfg.MaxDF, c: mr.NewCounters(t.Stderr), out: bufio.NewWriterSize(t.Stdout, 1<<16)}
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		k, v := mr.SplitKey(r.Line(), 1)
+		if !bytes.Equal(k, red.key) || red.n == 0 {
+			if err := red.emit(); err != nil {
+				return err
+			}
+			red.key = append(red.key[:0], k...)
+		}
+		if err := red.add(v); err != nil {
+			return fmt.Errorf("index reducer: line %d: %w", r.LineNumber(), err)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("index reducer: read: %w", err)
+	}
+	if err := red.emit(); err != nil {
+		return err
+	}
+	if err := red.out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return red.c.Flush()
+}
+
+type reducer struct {
+	maxDF int
+	c     *mr.Counters
+	out   *bufio.Writer
+	key   []byte
+	n     int      // postings in the current group
+	vals  [][]byte // the first maxDF+1 postings (values), reordered
+	arena []byte
+	line  []byte
+}
+
+func (r *reducer) add(v []byte) error {
+	if bytes.Count(v, []byte{'\t'}) != 5 {
+		return fmt.Errorf("want 6 posting fields")
+	}
+	r.n++
+	if r.n > r.maxDF+1 {
+		return nil
+	}
+	off := len(r.arena)
+	r.arena = append(r.arena, v...)
+	r.vals = append(r.vals, r.arena[off:len(r.arena):len(r.arena)])
+	return nil
+}
+
+func (r *reducer) emit() error {
+	defer func() { r.n, r.vals, r.arena = 0, r.vals[:0], r.arena[:0] }()
+	if r.n == 0 {
+		return nil
+	}
+	slices.SortFunc(r.vals, bytes.Compare)
+	switch {
+	case r.n == 1:
+		r.c.Add("index.lists.singleton", 1)
+		return nil
+	case r.n > r.maxDF:
+		r.c.Add("index.lists.over-max-df", 1)
+		r.c.Add("index.postings.over-max-df", int64(r.n))
+		return r.write('B', r.vals[:1])
+	case singleDoc(r.vals):
+		r.c.Add("index.lists.single-doc", 1)
+		return nil
+	}
+	r.c.Add("index.lists", 1)
+	r.c.Add("index.lists.postings", int64(r.n))
+	return r.write('P', r.vals)
+}
+
+func (r *reducer) write(kind byte, vals [][]byte) error {
+	b := append(r.line[:0], r.key...)
+	b = append(b, '\t', kind, '\t')
+	b = strconv.AppendInt(b, int64(r.n), 10)
+	for _, v := range vals {
+		b = append(b, '\t')
+		b = appendPosting(b, v)
+	}
+	b = append(b, '\n')
+	r.line = b
+	if _, err := r.out.Write(b); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// appendPosting turns a mapper value `doc TAB sent TAB nsig TAB cs TAB ce TAB
+// site` into `sent,nsig,cs,ce,site,doc`.
+func appendPosting(b, v []byte) []byte {
+	doc, rest, _ := bytes.Cut(v, []byte{'\t'})
+	for _, c := range rest {
+		if c == '\t' {
+			c = ','
+		}
+		b = append(b, c)
+	}
+	b = append(b, ',')
+	return append(b, doc...)
+}
+
+func singleDoc(vals [][]byte) bool {
+	first, _, _ := bytes.Cut(vals[0], []byte{'\t'})
+	last, _, _ := bytes.Cut(vals[len(vals)-1], []byte{'\t'})
+	return bytes.Equal(first, last)
+}

@@ -21,6 +21,11 @@ func eachDoc(in *inputSet, fn func(d *doc.Doc, where string) error) error {
 			return err
 		}
 	}
+	for _, p := range in.records {
+		if err := eachRecordDoc(p, fn); err != nil {
+			return err
+		}
+	}
 	for _, f := range in.tree {
 		d, err := readTreeDoc(f)
 		if err != nil {

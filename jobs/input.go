@@ -44,7 +44,10 @@ type treeFile struct{ root, rel string }
 type inputSet struct {
 	jsonl []string
 	tree  []treeFile
-	bytes int64
+	// records are container files (WARC, Avro) rendered as JSON Lines on
+	// the fly by recordSplit.
+	records []string
+	bytes   int64
 }
 
 // findInputs expands --input paths. A missing path is an error naming it.
@@ -59,9 +62,12 @@ func findInputs(paths []string) (*inputSet, error) {
 		}
 		if !fi.IsDir() {
 			in.bytes += fi.Size()
-			if hasExt(p, htmlExts) || hasExt(p, textExts) {
+			switch {
+			case hasExt(p, htmlExts) || hasExt(p, textExts):
 				in.tree = append(in.tree, treeFile{root: filepath.Dir(p), rel: filepath.Base(p)})
-			} else {
+			case hasExt(p, recordExts):
+				in.records = append(in.records, p)
+			default:
 				in.jsonl = append(in.jsonl, p)
 			}
 			continue
@@ -83,6 +89,8 @@ func findInputs(paths []string) (*inputSet, error) {
 			switch {
 			case hasExt(path, jsonlExts):
 				in.jsonl = append(in.jsonl, path)
+			case hasExt(path, recordExts):
+				in.records = append(in.records, path)
 			case hasExt(path, htmlExts), hasExt(path, textExts):
 				rel, err := filepath.Rel(p, path)
 				if err != nil {
@@ -99,7 +107,7 @@ func findInputs(paths []string) (*inputSet, error) {
 			return nil, fmt.Errorf("input %s: %w", p, err)
 		}
 	}
-	if len(in.jsonl) == 0 && len(in.tree) == 0 {
+	if len(in.jsonl) == 0 && len(in.tree) == 0 && len(in.records) == 0 {
 		return nil, fmt.Errorf("input %s: no documents found (want .jsonl[.gz] files or .html/.htm/.txt files)", strings.Join(paths, ", "))
 	}
 	return in, nil
@@ -122,6 +130,9 @@ func (in *inputSet) splits(splitSize int64) ([]local.Split, error) {
 	sp, err := local.FileSplits(in.jsonl, splitSize)
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range in.records {
+		sp = append(sp, recordSplit(p))
 	}
 	for i := 0; i < len(in.tree); i += treeBatch {
 		batch := in.tree[i:min(i+treeBatch, len(in.tree))]
@@ -200,6 +211,7 @@ func DecodeHTML(b []byte, contentType string) string {
 // sortedInputs is for deterministic error messages in tests.
 func sortedInputs(in *inputSet) []string {
 	out := slices.Clone(in.jsonl)
+	out = append(out, in.records...)
 	for _, t := range in.tree {
 		out = append(out, filepath.Join(t.root, t.rel))
 	}

@@ -127,7 +127,7 @@ func prepareOutput(out string, man manifest, overwrite bool) (resumed bool, err 
 				return false, fmt.Errorf("output %s already exists and is not a pdc run (use --overwrite to replace it)", out)
 			case isComplete(out):
 				return false, fmt.Errorf("output %s already holds a finished run (use --overwrite to replace it)", out)
-			case string(old) != string(want):
+			case strings.TrimSpace(string(old)) != string(want):
 				return false, fmt.Errorf("output %s holds an unfinished run with other inputs or flags (use --overwrite to start over)", out)
 			}
 			return true, nil

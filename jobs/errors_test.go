@@ -1,0 +1,192 @@
+package jobs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// badInput writes a JSON Lines file with one example of every kind of bad
+// record next to good ones, and returns its path.
+func badInput(t *testing.T) string {
+	t.Helper()
+	para := "The quick brown fox jumps over the lazy dog near the river bank. " +
+		"A second sentence follows with several more words in it. " +
+		"The third sentence closes the reused passage for good. "
+	lines := []string{
+		`{"id":"good-1","text":"Intro line here. ` + para + `"}`,
+		`{"id":"good-2","url":"http://b.example/x","html":"<p>Other start.</p><p>` + para + `</p>"}`,
+		`{"id":"good-1","text":"A duplicate id with different text entirely."}`,
+		`{"id":"broken","text":`,
+		`{"text":"no id at all"}`,
+		`{"id":"nobody"}`,
+		`{"id":"empty","text":""}`,
+		`{"id":"bin","text":"\u0000\u0001binary"}`,
+		`{"id":"punct","text":"... --- !!!"}`,
+		`{"id":"big","text":"` + strings.Repeat("Word soup again. ", 2000) + `"}`,
+	}
+	path := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil { // no final newline on purpose
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readCountersFile(t *testing.T, out string) map[string]int64 {
+	t.Helper()
+	c, err := readCounters(filepath.Join(out, "counters.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestBadRecordsCounted(t *testing.T) {
+	in := badInput(t)
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--max-doc-bytes", "10000")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	c := readCountersFile(t, out)
+	want := map[string]int64{
+		"parse.docs.read":                  10,
+		"parse.docs.skipped.bad-json":      1,
+		"parse.docs.skipped.no-id":         1,
+		"parse.docs.skipped.no-body":       1,
+		"parse.docs.skipped.empty":         1,
+		"parse.docs.skipped.binary":        1,
+		"parse.docs.skipped.no-sentences":  1,
+		"parse.docs.skipped.duplicate-id":  1,
+		"parse.docs.truncated":             1,
+		"parse.docs.out":                   3,
+		"match.spans":                      1,
+		"match.doc-pairs.with-spans":       1,
+	}
+	for k, v := range want {
+		if c[k] != v {
+			t.Errorf("counter %s = %d, want %d", k, c[k], v)
+		}
+	}
+	var read, accounted int64 = c["parse.docs.read"], c["parse.docs.out"]
+	for k, v := range c {
+		if strings.HasPrefix(k, "parse.docs.skipped.") {
+			accounted += v
+		}
+	}
+	if read != accounted {
+		t.Errorf("%d documents read but %d written or skipped: some were lost", read, accounted)
+	}
+	for _, msg := range []string{in + ":4: bad-json", in + ":5: no-id", "duplicate id good-1"} {
+		if !strings.Contains(stderr, msg) {
+			t.Errorf("stderr lacks %q:\n%s", msg, stderr)
+		}
+	}
+}
+
+func TestStrictStopsAtFirstBadRecord(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := runPDC(t, "run", "--input", badInput(t), "--output", out, "--strict", "--quiet")
+	if code != 1 || !strings.Contains(stderr, "bad-json") || !strings.Contains(stderr, ":4") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant exit 1 naming line 4", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "spans")); !os.IsNotExist(err) {
+		t.Error("failed run left a spans directory")
+	}
+}
+
+func TestCLIErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"missing input", []string{"run", "--input", filepath.Join(dir, "nope.jsonl"), "--output", filepath.Join(dir, "o2")}, 1, "nope.jsonl: no such file"},
+		{"existing output", []string{"run", "--input", sample, "--output", out}, 1, "--overwrite"},
+		{"unwritable output", []string{"run", "--input", sample, "--output", "/proc/pdc-out"}, 1, "/proc/pdc-out"},
+		{"no command", nil, 2, "no command"},
+		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
+		{"unknown flag", []string{"run", "--bogus"}, 2, "bogus"},
+		{"missing output", []string{"run", "--input", sample}, 2, "--output"},
+		{"bad tau", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--tau", "1.5"}, 2, "tau"},
+		{"bad signature", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--signature", "md5"}, 2, "md5"},
+		{"unknown job", []string{"map", "sort"}, 2, "unknown job"},
+		{"spans of nothing", []string{"spans", filepath.Join(dir, "none")}, 1, "none"},
+		{"spans text without input", []string{"spans", out, "--text"}, 2, "--input"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := runPDC(t, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr, tt.code, tt.msg)
+			}
+			if code == 1 && strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("error is not one line: %q", stderr)
+			}
+		})
+	}
+}
+
+// TestResume: a run whose last job failed resumes after the last finished
+// job and gives the same spans as a clean run.
+func TestResume(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--keep-intermediate"); code != 0 {
+		t.Fatal(stderr)
+	}
+	want, _, _ := runPDC(t, "spans", out)
+	// Pretend the match job never finished.
+	if err := os.RemoveAll(filepath.Join(out, "spans")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--keep-intermediate")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, job := range []string{"parse", "stats", "index", "join"} {
+		if !strings.Contains(stderr, "job "+job+": finished in an earlier run") {
+			t.Errorf("job %s was not skipped:\n%s", job, stderr)
+		}
+	}
+	if got, _, _ := runPDC(t, "spans", out); got != want {
+		t.Error("resumed run gives other spans")
+	}
+	// Other flags on an unfinished run are refused.
+	os.RemoveAll(filepath.Join(out, "spans"))
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--tau", "0.8"); code != 1 || !strings.Contains(stderr, "other inputs or flags") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+func TestTextCommand(t *testing.T) {
+	stdout, stderr, code := runPDC(t, "text", "--input", badInput(t), "--id", "good-2")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	golden(t, "text-good-2.txt", stdout)
+	if _, stderr, code := runPDC(t, "text", "--input", badInput(t), "--id", "missing"); code != 1 || !strings.Contains(stderr, "missing") {
+		t.Errorf("unknown id: exit %d %s", code, stderr)
+	}
+}
+
+func TestSpansWithText(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", badInput(t), "--output", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	jsonl, stderr, code := runPDC(t, "spans", out, "--format", "jsonl", "--text", "--input", badInput(t))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	golden(t, "bad.spans.jsonl", jsonl)
+	if !strings.Contains(jsonl, `"text_a":"The quick brown fox`) {
+		t.Errorf("passage text missing: %s", jsonl)
+	}
+}

@@ -1,0 +1,142 @@
+package jobs
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/signature"
+)
+
+// TestRunSample runs the whole pipeline on the sample corpus and pins its
+// spans.
+func TestRunSample(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--reducers", "3")
+	if code != 0 {
+		t.Fatalf("pdc run: exit %d\n%s", code, stderr)
+	}
+	spans, stderr, code := runPDC(t, "spans", out)
+	if code != 0 {
+		t.Fatalf("pdc spans: exit %d\n%s", code, stderr)
+	}
+	if strings.Count(spans, "\n") < 20 {
+		t.Fatalf("only %d spans on the sample corpus", strings.Count(spans, "\n"))
+	}
+	golden(t, "sample.spans.tsv", spans)
+	// The reused std/core prose must be found.
+	if !strings.Contains(spans, "rust/core/option/index.html\trust/std/option/index.html") {
+		t.Error("no span between core::option and std::option")
+	}
+	for _, dir := range []string{"parsed", "index", "pairs"} {
+		if _, err := os.Stat(filepath.Join(out, dir)); !os.IsNotExist(err) {
+			t.Errorf("intermediate %s not removed: %v", dir, err)
+		}
+	}
+}
+
+// TestRunDeterministic: reducer count and worker count do not change the
+// result.
+func TestRunDeterministic(t *testing.T) {
+	var results []string
+	for _, flags := range [][]string{{"--reducers", "1", "--workers", "1"}, {"--reducers", "4", "--workers", "2", "--sort-mem", "65536", "--split-size", "100000"}} {
+		out := filepath.Join(t.TempDir(), "out")
+		args := append([]string{"run", "--input", sample, "--output", out, "--quiet"}, flags...)
+		if _, stderr, code := runPDC(t, args...); code != 0 {
+			t.Fatalf("pdc %v: exit %d\n%s", flags, code, stderr)
+		}
+		spans, _, _ := runPDC(t, "spans", out)
+		results = append(results, spans)
+	}
+	if results[0] != results[1] {
+		t.Error("spans differ between 1 reducer in memory and 4 reducers with spills")
+	}
+}
+
+// TestProgramsMatchRunner proves that the streaming programs run as
+// `cat in | pdc map J | LC_ALL=C sort | pdc reduce J`, the way Hadoop
+// Streaming runs them, give what the local runner gives.
+func TestProgramsMatchRunner(t *testing.T) {
+	if _, err := exec.LookPath("sort"); err != nil {
+		t.Skip("no sort(1)")
+	}
+	for _, sig := range []string{"imatch", "shingle"} {
+		t.Run(sig, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--keep-intermediate", "--reducers", "2", "--signature", sig); code != 0 {
+				t.Fatalf("pdc run: %s", stderr)
+			}
+			inputs := map[string]string{"parse": sample}
+			for _, st := range Stages(configFor(t, sig)) {
+				in := inputs[st.Name]
+				if in == "" {
+					in = catParts(t, filepath.Join(out, st.Input))
+				}
+				env := []string{"PDC_SIGNATURE=" + sig, "PDC_STATS=" + filepath.Join(out, "stats"), "PDC_INPUT_FILE=" + sample}
+				got := pipeline(t, st.Name, in, env)
+				want := sortedLines(catPartsText(t, filepath.Join(out, st.OutputDir())))
+				if sortedLines(got) != want {
+					t.Errorf("job %s: shell pipeline and local runner differ (%d vs %d bytes)", st.Name, len(got), len(want))
+				}
+			}
+		})
+	}
+}
+
+func configFor(t *testing.T, sig string) jobconf.Config {
+	c := jobconf.Default()
+	c.Signature.Method = signature.Method(sig)
+	return c
+}
+
+func pipeline(t *testing.T, job, input string, env []string) string {
+	t.Helper()
+	self := os.Args[0]
+	script := `"$PDC" map "$JOB" < "$IN" | LC_ALL=C sort | "$PDC" reduce "$JOB"`
+	cmd := exec.Command("bash", "-c", "set -o pipefail; "+script)
+	cmd.Env = append(os.Environ(), append(env, "PDC_TEST_AS_PDC=1", "PDC="+self, "JOB="+job, "IN="+input)...)
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pipeline %s: %v\n%s", job, err, errb.String())
+	}
+	return string(out)
+}
+
+// catParts concatenates a job output's part files into one temp file.
+func catParts(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), filepath.Base(dir)+".txt")
+	if err := os.WriteFile(path, []byte(catPartsText(t, dir)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func catPartsText(t *testing.T, dir string) string {
+	t.Helper()
+	parts, err := partFiles(dir)
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("no part files in %s: %v", dir, err)
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+	}
+	return b.String()
+}
+
+func sortedLines(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}

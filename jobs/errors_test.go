@@ -51,18 +51,18 @@ func TestBadRecordsCounted(t *testing.T) {
 	}
 	c := readCountersFile(t, out)
 	want := map[string]int64{
-		"parse.docs.read":                  10,
-		"parse.docs.skipped.bad-json":      1,
-		"parse.docs.skipped.no-id":         1,
-		"parse.docs.skipped.no-body":       1,
-		"parse.docs.skipped.empty":         1,
-		"parse.docs.skipped.binary":        1,
-		"parse.docs.skipped.no-sentences":  1,
-		"parse.docs.skipped.duplicate-id":  1,
-		"parse.docs.truncated":             1,
-		"parse.docs.out":                   3,
-		"match.spans":                      1,
-		"match.doc-pairs.with-spans":       1,
+		"parse.docs.read":                 10,
+		"parse.docs.skipped.bad-json":     1,
+		"parse.docs.skipped.no-id":        1,
+		"parse.docs.skipped.no-body":      1,
+		"parse.docs.skipped.empty":        1,
+		"parse.docs.skipped.binary":       1,
+		"parse.docs.skipped.no-sentences": 1,
+		"parse.docs.skipped.duplicate-id": 1,
+		"parse.docs.truncated":            1,
+		"parse.docs.out":                  3,
+		"match.spans":                     1,
+		"match.doc-pairs.with-spans":      1,
 	}
 	for k, v := range want {
 		if c[k] != v {

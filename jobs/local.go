@@ -222,9 +222,11 @@ func printCounters(w io.Writer, c map[string]int64) {
 	}
 }
 
-// writeBoilerplate collects the index job's B records into
-// OUT/boilerplate.tsv: `df TAB signature TAB docid TAB sentence TAB
-// charStart TAB charEnd`, most frequent first. Nothing is written when the
+// writeBoilerplate collects the index job's B and T records into
+// OUT/boilerplate.tsv: `df TAB kind TAB signature TAB docid TAB sentence TAB
+// charStart TAB charEnd`, most frequent first, where kind is max-df (a
+// posting list over --max-df; df counts sentences) or site-template (df
+// counts one site's documents) and the doc and sentence are an example. Nothing is written when the
 // index output is gone (a resumed run that already removed it).
 func writeBoilerplate(out string) error {
 	parts, err := partFiles(filepath.Join(out, "index"))
@@ -244,11 +246,19 @@ func writeBoilerplate(out string) error {
 		sc := bufio.NewReaderSize(f, 1<<16)
 		for {
 			line, err := sc.ReadString('\n')
-			if f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 5); len(f) == 4 && f[1] == "B" {
+			if f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 5); len(f) == 4 && (f[1] == "B" || f[1] == "T") {
+				kind := "max-df"
+				if f[1] == "T" {
+					kind = "site-template"
+				}
 				df, _ := strconv.ParseInt(f[2], 10, 64)
 				pf := strings.SplitN(f[3], ",", 6)
 				if len(pf) == 6 {
-					es = append(es, entry{df, fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", df, f[0], pf[5], strings.TrimLeft(pf[0], "0"), pf[2], pf[3])})
+					sent := strings.TrimLeft(pf[0], "0")
+					if sent == "" {
+						sent = "0"
+					}
+					es = append(es, entry{df, fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", df, kind, f[0], pf[5], sent, pf[2], pf[3])})
 				}
 			}
 			if err != nil {
@@ -264,7 +274,7 @@ func writeBoilerplate(out string) error {
 		return strings.Compare(a.line, b.line)
 	})
 	var b strings.Builder
-	b.WriteString("# df\tsignature\texample_doc\tsentence\tchar_start\tchar_end\n")
+	b.WriteString("# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end\n")
 	for _, e := range es {
 		b.WriteString(e.line)
 		b.WriteByte('\n')

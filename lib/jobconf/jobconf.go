@@ -29,6 +29,10 @@ type Config struct {
 	// MaxDF is the longest posting list that is joined; longer lists are
 	// reported as boilerplate.
 	MaxDF int
+	// MaxSiteDF: a signature found in more than MaxSiteDF documents of one
+	// site (URL host) is that site's template; those postings are not joined
+	// (0: no limit). Documents without a URL have no site.
+	MaxSiteDF int
 	// MaxDocBytes truncates larger documents (0: no limit).
 	MaxDocBytes int
 	// CrossSiteOnly drops sentence pairs whose documents' URLs share a host.
@@ -49,6 +53,7 @@ func Default() Config {
 		Tau:         0.9,
 		Lambda:      3,
 		MaxDF:       1000,
+		MaxSiteDF:   4,
 		MaxDocBytes: 8 << 20,
 		Extract:     "all",
 	}
@@ -68,6 +73,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gap must be >= 0, got %d", c.Gap)
 	case c.MaxDF < 2:
 		return fmt.Errorf("max-df must be >= 2, got %d", c.MaxDF)
+	case c.MaxSiteDF < 0:
+		return fmt.Errorf("max-site-df must be >= 0, got %d", c.MaxSiteDF)
 	case c.MaxDocBytes < 0:
 		return fmt.Errorf("max-doc-bytes must be >= 0, got %d", c.MaxDocBytes)
 	case c.Extract != "all" && c.Extract != "main":
@@ -90,6 +97,7 @@ func (c Config) Env() map[string]string {
 		"PDC_LAMBDA":          strconv.Itoa(c.Lambda),
 		"PDC_GAP":             strconv.Itoa(c.Gap),
 		"PDC_MAX_DF":          strconv.Itoa(c.MaxDF),
+		"PDC_MAX_SITE_DF":     strconv.Itoa(c.MaxSiteDF),
 		"PDC_MAX_DOC_BYTES":   strconv.Itoa(c.MaxDocBytes),
 		"PDC_CROSS_SITE_ONLY": strconv.FormatBool(c.CrossSiteOnly),
 		"PDC_STRICT":          strconv.FormatBool(c.Strict),
@@ -130,6 +138,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	p.int("PDC_LAMBDA", &c.Lambda)
 	p.int("PDC_GAP", &c.Gap)
 	p.int("PDC_MAX_DF", &c.MaxDF)
+	p.int("PDC_MAX_SITE_DF", &c.MaxSiteDF)
 	p.int("PDC_MAX_DOC_BYTES", &c.MaxDocBytes)
 	p.bool("PDC_CROSS_SITE_ONLY", &c.CrossSiteOnly)
 	p.bool("PDC_STRICT", &c.Strict)

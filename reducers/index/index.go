@@ -34,7 +34,7 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	red := &reducer{maxDF: cfg.MaxDF, c: mr.NewCounters(t.Stderr), out: bufio.NewWriterSize(t.Stdout, 1<<16)}
+	red := &reducer{maxDF: cfg.MaxDF, maxSiteDF: cfg.MaxSiteDF, c: mr.NewCounters(t.Stderr), out: bufio.NewWriterSize(t.Stdout, 1<<16)}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		k, v := mr.SplitKey(r.Line(), 1)
@@ -61,14 +61,15 @@ func Reduce(t *mr.Task) error {
 }
 
 type reducer struct {
-	maxDF int
-	c     *mr.Counters
-	out   *bufio.Writer
-	key   []byte
-	n     int      // postings in the current group
-	vals  [][]byte // the first maxDF+1 postings (values), reordered
-	arena []byte
-	line  []byte
+	maxDF     int
+	maxSiteDF int
+	c         *mr.Counters
+	out       *bufio.Writer
+	key       []byte
+	n         int      // postings in the current group
+	vals      [][]byte // the first maxDF+1 postings (values), reordered
+	arena     []byte
+	line      []byte
 }
 
 func (r *reducer) add(v []byte) error {
@@ -99,19 +100,33 @@ func (r *reducer) emit() error {
 		r.c.Add("index.lists.over-max-df", 1)
 		r.c.Add("index.postings.over-max-df", int64(r.n))
 		return r.write('B', r.vals[:1])
+	}
+	if r.maxSiteDF > 0 {
+		if err := r.dropTemplates(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case len(r.vals) < 2:
+		r.c.Add("index.lists.singleton", 1)
+		return nil
 	case singleDoc(r.vals):
 		r.c.Add("index.lists.single-doc", 1)
 		return nil
 	}
 	r.c.Add("index.lists", 1)
-	r.c.Add("index.lists.postings", int64(r.n))
+	r.c.Add("index.lists.postings", int64(len(r.vals)))
 	return r.write('P', r.vals)
 }
 
 func (r *reducer) write(kind byte, vals [][]byte) error {
 	b := append(r.line[:0], r.key...)
 	b = append(b, '\t', kind, '\t')
-	b = strconv.AppendInt(b, int64(r.n), 10)
+	n := r.n
+	if kind == 'P' {
+		n = len(vals)
+	}
+	b = strconv.AppendInt(b, int64(n), 10)
 	for _, v := range vals {
 		b = append(b, '\t')
 		b = appendPosting(b, v)
@@ -142,4 +157,62 @@ func singleDoc(vals [][]byte) bool {
 	first, _, _ := bytes.Cut(vals[0], []byte{'\t'})
 	last, _, _ := bytes.Cut(vals[len(vals)-1], []byte{'\t'})
 	return bytes.Equal(first, last)
+}
+
+// dropTemplates removes the postings of every site that holds the signature
+// in more than maxSiteDF documents, writing a T record per such site.
+func (r *reducer) dropTemplates() error {
+	type siteDocs struct {
+		docs    int
+		lastDoc []byte
+	}
+	sites := map[string]*siteDocs{}
+	for _, v := range r.vals {
+		doc, site := postingDoc(v), postingSite(v)
+		if string(site) == "-" {
+			continue
+		}
+		s := sites[string(site)]
+		if s == nil {
+			s = &siteDocs{}
+			sites[string(site)] = s
+		}
+		if !bytes.Equal(doc, s.lastDoc) {
+			s.docs++
+			s.lastDoc = doc
+		}
+	}
+	kept := r.vals[:0]
+	written := map[string]bool{}
+	for _, v := range r.vals {
+		site := string(postingSite(v))
+		s := sites[site]
+		if s == nil || s.docs <= r.maxSiteDF {
+			kept = append(kept, v)
+			continue
+		}
+		r.c.Add("index.postings.site-template", 1)
+		if !written[site] {
+			written[site] = true
+			r.c.Add("index.lists.site-template", 1)
+			n := r.n
+			r.n = s.docs
+			err := r.write('T', [][]byte{v})
+			r.n = n
+			if err != nil {
+				return err
+			}
+		}
+	}
+	r.vals = kept
+	return nil
+}
+
+func postingDoc(v []byte) []byte {
+	doc, _, _ := bytes.Cut(v, []byte{'\t'})
+	return doc
+}
+
+func postingSite(v []byte) []byte {
+	return v[bytes.LastIndexByte(v, '\t')+1:]
 }

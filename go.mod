@@ -4,13 +4,13 @@ go 1.26.8
 
 require (
 	github.com/colinmarc/hdfs/v2 v2.4.0
+	github.com/golang/snappy v0.0.1
 	github.com/linkedin/goavro/v2 v2.15.0
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.43.0
 )
 
 require (
-	github.com/golang/snappy v0.0.1 // indirect
 	github.com/hashicorp/go-uuid v1.0.3 // indirect
 	github.com/jcmturner/aescts/v2 v2.0.0 // indirect
 	github.com/jcmturner/dnsutils/v2 v2.0.0 // indirect

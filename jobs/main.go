@@ -62,6 +62,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	if m.Getenv == nil {
 		m.Getenv = os.Getenv
 	}
+	recordStderr = m.Stderr
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, usage)
 		return usagef("no command given")

@@ -38,7 +38,7 @@ type runOptions struct {
 // defaults.
 func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	s := &cfg.Signature
-	fs.Func("signature", "sentence signature: imatch, shingle or spotsig (default imatch)", func(v string) error {
+	fs.Func("signature", "sentence representation: words (token set, PPJoin), imatch, shingle or spotsig (default words)", func(v string) error {
 		m, err := signature.ParseMethod(v)
 		s.Method = m
 		return err
@@ -48,9 +48,10 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&s.Antecedents, "antecedents", s.Antecedents, "SpotSigs: number of most frequent tokens used as antecedents")
 	fs.IntVar(&s.SpotChain, "spot-chain", s.SpotChain, "SpotSigs: tokens chained after an antecedent")
 	fs.IntVar(&s.SpotDistance, "spot-distance", s.SpotDistance, "SpotSigs: distance between chained tokens")
-	fs.Float64Var(&cfg.Tau, "tau", cfg.Tau, "sentence Jaccard threshold (and length filter |A|/|B| >= tau)")
+	fs.Float64Var(&cfg.Tau, "tau", 0, "sentence Jaccard threshold and length filter |A|/|B| >= tau (default 0.6 for words, 0.9 otherwise)")
 	fs.IntVar(&cfg.Lambda, "lambda", cfg.Lambda, "minimum span length in sentences")
 	fs.IntVar(&cfg.Gap, "gap", cfg.Gap, "sentences a span may skip on either side (0: exact diagonals)")
+	fs.IntVar(&cfg.MinTokens, "min-tokens", cfg.MinTokens, "sentences with fewer tokens are not matched (a gap can cross them)")
 	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report)")
 	fs.IntVar(&cfg.MaxSiteDF, "max-site-df", cfg.MaxSiteDF, "a sentence signature in more than this many documents of one site (URL host) is a template and not joined (0: no limit)")
 	fs.IntVar(&cfg.MaxDocBytes, "max-doc-bytes", cfg.MaxDocBytes, "truncate documents larger than this many bytes (0: no limit)")
@@ -75,9 +76,16 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	fs.BoolVar(&o.print, "print", false, "print the spans with their text when done")
 	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
+	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 (flags given after it still apply)")
 	addJobFlags(fs, &cfg, &o.idfRange)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *paper {
+		cfg = paperWith(cfg, fs)
+	}
+	if cfg.Tau == 0 {
+		cfg.Tau = jobconf.DefaultTau(cfg.Signature.Method)
 	}
 	if fs.NArg() > 0 {
 		return usagef("run: unexpected argument %q (inputs go after --input)", fs.Arg(0))
@@ -91,6 +99,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		return usagef("run: --idf-range: %v", err)
 	}
 	cfg.Signature.IDFLow, cfg.Signature.IDFHigh = lo, hi
+	cfg.Signature.Tau = cfg.Tau
 	if err := cfg.Validate(); err != nil {
 		return usagef("run: %v", err)
 	}
@@ -101,6 +110,29 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		return m.runHadoop(ctx, cfg, &o)
 	}
 	return m.runLocal(ctx, cfg, &o)
+}
+
+// paperWith returns the paper's configuration with the flags the user set
+// explicitly applied on top.
+func paperWith(cfg jobconf.Config, fs *flag.FlagSet) jobconf.Config {
+	p := jobconf.Paper()
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	keep := func(name string, apply func()) {
+		if set[name] {
+			apply()
+		}
+	}
+	keep("signature", func() { p.Signature.Method = cfg.Signature.Method })
+	keep("tau", func() { p.Tau = cfg.Tau })
+	keep("gap", func() { p.Gap = cfg.Gap })
+	keep("min-tokens", func() { p.MinTokens = cfg.MinTokens })
+	keep("max-site-df", func() { p.MaxSiteDF = cfg.MaxSiteDF })
+	p.Signature.ShingleN, p.Signature.Antecedents = cfg.Signature.ShingleN, cfg.Signature.Antecedents
+	p.Signature.SpotChain, p.Signature.SpotDistance = cfg.Signature.SpotChain, cfg.Signature.SpotDistance
+	p.Lambda, p.MaxDF, p.MaxDocBytes = cfg.Lambda, cfg.MaxDF, cfg.MaxDocBytes
+	p.CrossSiteOnly, p.Strict, p.Extract = cfg.CrossSiteOnly, cfg.Strict, cfg.Extract
+	return p
 }
 
 // manifest is OUT/_pdc.json: what a rerun must match to resume.

@@ -3,6 +3,10 @@
 // (Algorithm 2). Duplicated sentence pairs (a, b) are dots in the
 // sentence-by-sentence matrix of documents A and B; a reused passage is a
 // diagonal (a, b), (a+1, b+1), ..., (a+n-1, b+n-1).
+//
+// With a gap G > 0 a run may skip up to G sentences on either side between
+// two of its pairs, so that one edited, inserted or dropped sentence does
+// not split or hide a reused passage. G = 0 is the paper's exact diagonals.
 package diagonal
 
 import (
@@ -17,53 +21,80 @@ type Pair struct {
 	Score float64
 }
 
-// Run is a diagonal: sentences StartA..StartA+Length-1 of the first
-// document match StartB..StartB+Length-1 of the second. First and Last index
-// the run's first and last pair in the slice given to Find (after Find
-// sorted it). Score is the mean score of its pairs.
+// Run is a span of duplicated sentence pairs: sentences StartA..EndA of the
+// first document match StartB..EndB of the second (inclusive). Length is
+// the number of pairs in the run; without gaps EndA = StartA+Length-1.
+// First and Last are its first and last pairs; Score is the mean score of
+// its pairs.
 type Run struct {
-	StartA, StartB, Length int
-	First, Last            int
-	Score                  float64
+	StartA, StartB, EndA, EndB int
+	Length                     int
+	First, Last                Pair
+	Score                      float64
 }
 
-// Find sorts pairs and returns every maximal diagonal of at least minLen
-// pairs, ordered by (StartA, StartB). Each pair belongs to at most one run.
-// Duplicate pairs (same A and B) are merged, keeping the highest score.
-func Find(pairs []Pair, minLen int) ([]Pair, []Run) {
+// Find returns the runs of at least minLen pairs, ordered by (StartA,
+// StartB). A run continues from pair (a, b) to the unused pair (a', b')
+// with a < a' <= a+1+gap and b < b' <= b+1+gap that is nearest (smallest
+// a'-a + b'-b, then closest to the diagonal). Each pair belongs to at most
+// one run. Duplicate pairs (same A and B) are merged, keeping the highest
+// score. Find reorders pairs.
+func Find(pairs []Pair, minLen, gap int) []Run {
 	slices.SortFunc(pairs, func(x, y Pair) int {
-		if c := cmp.Compare(x.A-x.B, y.A-y.B); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.A, y.A); c != 0 {
-			return c
-		}
-		return cmp.Compare(y.Score, x.Score)
+		return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B), cmp.Compare(y.Score, x.Score))
 	})
 	pairs = slices.CompactFunc(pairs, func(x, y Pair) bool { return x.A == y.A && x.B == y.B })
+	at := make(map[[2]int]int, len(pairs))
+	for i, p := range pairs {
+		at[[2]int{p.A, p.B}] = i
+	}
+	steps := stepsFor(gap)
+	used := make([]bool, len(pairs))
 	var runs []Run
-	for i := 0; i < len(pairs); {
-		j := i + 1
-		for j < len(pairs) && pairs[j].A == pairs[j-1].A+1 && pairs[j].B == pairs[j-1].B+1 {
-			j++
+	for i := range pairs {
+		if used[i] {
+			continue
 		}
-		if j-i >= max(minLen, 1) {
-			sum := 0.0
-			for _, p := range pairs[i:j] {
-				sum += p.Score
+		used[i] = true
+		r := Run{StartA: pairs[i].A, StartB: pairs[i].B, First: pairs[i], Length: 1, Score: pairs[i].Score}
+		cur := pairs[i]
+	extend:
+		for {
+			for _, s := range steps {
+				j, ok := at[[2]int{cur.A + s[0], cur.B + s[1]}]
+				if ok && !used[j] {
+					used[j] = true
+					cur = pairs[j]
+					r.Length++
+					r.Score += cur.Score
+					continue extend
+				}
 			}
-			runs = append(runs, Run{
-				StartA: pairs[i].A, StartB: pairs[i].B, Length: j - i,
-				First: i, Last: j - 1, Score: sum / float64(j-i),
-			})
+			break
 		}
-		i = j
+		if r.Length >= max(minLen, 1) {
+			r.EndA, r.EndB, r.Last = cur.A, cur.B, cur
+			r.Score /= float64(r.Length)
+			runs = append(runs, r)
+		}
 	}
 	slices.SortFunc(runs, func(x, y Run) int {
-		if c := cmp.Compare(x.StartA, y.StartA); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.StartB, y.StartB)
+		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
 	})
-	return pairs, runs
+	return runs
+}
+
+// stepsFor lists the moves (da, db) a run may make, nearest first.
+func stepsFor(gap int) [][2]int {
+	var steps [][2]int
+	for da := 1; da <= gap+1; da++ {
+		for db := 1; db <= gap+1; db++ {
+			steps = append(steps, [2]int{da, db})
+		}
+	}
+	abs := func(x int) int { return max(x, -x) }
+	slices.SortStableFunc(steps, func(x, y [2]int) int {
+		return cmp.Or(cmp.Compare(x[0]+x[1], y[0]+y[1]), cmp.Compare(abs(x[0]-x[1]), abs(y[0]-y[1])), cmp.Compare(x[0], y[0]))
+	})
+	return steps
 }

@@ -2,6 +2,7 @@ package diagonal
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -29,7 +30,7 @@ func TestFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, runs := Find(tt.pairs, tt.minLen)
+			runs := Find(tt.pairs, tt.minLen, 0)
 			var got []span
 			for _, r := range runs {
 				got = append(got, span{r.StartA, r.StartB, r.Length})
@@ -42,7 +43,7 @@ func TestFind(t *testing.T) {
 }
 
 func TestFindScoreAndEnds(t *testing.T) {
-	pairs, runs := Find([]Pair{{A: 5, B: 1, Score: 1}, {A: 6, B: 2, Score: 0.9}, {A: 7, B: 3, Score: 0.8}}, 3)
+	runs := Find([]Pair{{A: 5, B: 1, Score: 1}, {A: 6, B: 2, Score: 0.9}, {A: 7, B: 3, Score: 0.8}}, 3, 0)
 	if len(runs) != 1 {
 		t.Fatalf("got %d runs, want 1", len(runs))
 	}
@@ -50,8 +51,8 @@ func TestFindScoreAndEnds(t *testing.T) {
 	if d := r.Score - 0.9; d > 1e-12 || d < -1e-12 {
 		t.Errorf("score = %v, want mean 0.9", r.Score)
 	}
-	if pairs[r.First].A != 5 || pairs[r.Last].A != 7 {
-		t.Errorf("first/last = %v/%v, want A 5 and 7", pairs[r.First], pairs[r.Last])
+	if r.First.A != 5 || r.Last.A != 7 || r.EndA != 7 || r.EndB != 3 {
+		t.Errorf("run %+v, want A 5..7, B 1..3", r)
 	}
 }
 
@@ -64,21 +65,42 @@ func TestEachPairInOneRun(t *testing.T) {
 			}
 		}
 	}
-	ps, runs := Find(pairs, 1)
-	seen := make(map[[2]int]int)
-	total := 0
-	for _, r := range runs {
-		for i := r.First; i <= r.Last; i++ {
-			seen[[2]int{ps[i].A, ps[i].B}]++
-			total++
+	for _, gap := range []int{0, 1, 2} {
+		runs := Find(slices.Clone(pairs), 1, gap)
+		total := 0
+		for _, r := range runs {
+			total += r.Length
+		}
+		if total != len(pairs) {
+			t.Errorf("gap %d: runs hold %d pairs, want each of the %d pairs exactly once", gap, total, len(pairs))
 		}
 	}
-	if total != len(ps) {
-		t.Errorf("runs cover %d pairs, want %d", total, len(ps))
+}
+
+func TestFindGap(t *testing.T) {
+	type span struct{ a, b, ea, eb, n int }
+	tests := []struct {
+		name  string
+		pairs []Pair
+		gap   int
+		want  []span
+	}{
+		{"rewritten sentence bridged", []Pair{{A: 0, B: 10}, {A: 1, B: 11}, {A: 3, B: 13}, {A: 4, B: 14}}, 1, []span{{0, 10, 4, 14, 4}}},
+		{"rewritten sentence splits without gap", []Pair{{A: 0, B: 10}, {A: 1, B: 11}, {A: 3, B: 13}, {A: 4, B: 14}}, 0, nil},
+		{"dropped sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 2}, {A: 4, B: 3}}, 1, []span{{0, 0, 4, 3, 4}}},
+		{"inserted sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 3}, {A: 3, B: 4}}, 1, []span{{0, 0, 3, 4, 4}}},
+		{"gap too wide", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}},
+		{"prefers the diagonal", []Pair{{A: 0, B: 0}, {A: 1, B: 2}, {A: 1, B: 1}, {A: 2, B: 2}}, 1, []span{{0, 0, 2, 2, 3}}},
 	}
-	for p, n := range seen {
-		if n != 1 {
-			t.Errorf("pair %v in %d runs", p, n)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []span
+			for _, r := range Find(tt.pairs, 3, tt.gap) {
+				got = append(got, span{r.StartA, r.StartB, r.EndA, r.EndB, r.Length})
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -111,10 +111,13 @@ func AppendJSON(dst []byte, d *Doc) []byte {
 	} else {
 		j.Text = d.Text
 	}
-	b, err := json.Marshal(j)
-	if err != nil { // only invalid UTF-8 could do it; Marshal replaces that, so never
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(j); err != nil { // strings always encode
 		panic(err)
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
 	if d.IsHTML && d.HTML == "" {
 		b = append(b[:len(b)-1], `,"html":""}`...)
 	} else if !d.IsHTML && d.Text == "" {

@@ -26,6 +26,9 @@ type Config struct {
 	// Gap is the number of sentences a diagonal may skip on either side
 	// (0: the paper's exact diagonals).
 	Gap int
+	// MinTokens: sentences with fewer tokens are not indexed (they keep
+	// their place in the sentence numbering, and a gap can cross them).
+	MinTokens int
 	// MaxDF is the longest posting list that is joined; longer lists are
 	// reported as boilerplate.
 	MaxDF int
@@ -46,17 +49,46 @@ type Config struct {
 	Extract string
 }
 
-// Default returns the paper's defaults.
+// DefaultTau returns the default Jaccard threshold of a signature method:
+// 0.6 for token sets (words), where it lets ~10% of words per sentence
+// differ, and the paper's 0.9 for the signature methods.
+func DefaultTau(m signature.Method) float64 {
+	if m == signature.Words {
+		return 0.6
+	}
+	return 0.9
+}
+
+// Default returns the defaults chosen from the evaluation (README,
+// "Detection quality"): token-set join at tau 0.6, spans of 3+ sentence
+// pairs that may skip one sentence, site templates and sentences under 3
+// tokens left out. Paper returns the paper's exact configuration.
 func Default() Config {
+	sig := signature.DefaultConfig()
+	sig.Method = signature.Words
+	sig.Tau = DefaultTau(sig.Method)
 	return Config{
-		Signature:   signature.DefaultConfig(),
-		Tau:         0.9,
+		Signature:   sig,
+		Tau:         sig.Tau,
+		Gap:         1,
 		Lambda:      3,
+		MinTokens:   3,
 		MaxDF:       1000,
 		MaxSiteDF:   4,
 		MaxDocBytes: 8 << 20,
 		Extract:     "all",
 	}
+}
+
+// Paper returns PDC-MR's configuration (SIGIR 2010): I-Match sentence
+// signatures with IDF range [0.1, 1.0], tau 0.9, exact diagonals of 3+
+// sentences, every sentence and every site kept.
+func Paper() Config {
+	c := Default()
+	c.Signature.Method = signature.IMatch
+	c.Tau, c.Signature.Tau = 0.9, 0.9
+	c.Gap, c.MinTokens, c.MaxSiteDF = 0, 1, 0
+	return c
 }
 
 // Validate reports a parameter out of range.
@@ -73,6 +105,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gap must be >= 0, got %d", c.Gap)
 	case c.MaxDF < 2:
 		return fmt.Errorf("max-df must be >= 2, got %d", c.MaxDF)
+	case c.MinTokens < 1:
+		return fmt.Errorf("min-tokens must be >= 1, got %d", c.MinTokens)
 	case c.MaxSiteDF < 0:
 		return fmt.Errorf("max-site-df must be >= 0, got %d", c.MaxSiteDF)
 	case c.MaxDocBytes < 0:
@@ -96,6 +130,7 @@ func (c Config) Env() map[string]string {
 		"PDC_TAU":             fmtFloat(c.Tau),
 		"PDC_LAMBDA":          strconv.Itoa(c.Lambda),
 		"PDC_GAP":             strconv.Itoa(c.Gap),
+		"PDC_MIN_TOKENS":      strconv.Itoa(c.MinTokens),
 		"PDC_MAX_DF":          strconv.Itoa(c.MaxDF),
 		"PDC_MAX_SITE_DF":     strconv.Itoa(c.MaxSiteDF),
 		"PDC_MAX_DOC_BYTES":   strconv.Itoa(c.MaxDocBytes),
@@ -134,9 +169,11 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	p.int("PDC_ANTECEDENTS", &c.Signature.Antecedents)
 	p.int("PDC_SPOT_CHAIN", &c.Signature.SpotChain)
 	p.int("PDC_SPOT_DISTANCE", &c.Signature.SpotDistance)
+	c.Tau = DefaultTau(c.Signature.Method)
 	p.float("PDC_TAU", &c.Tau)
 	p.int("PDC_LAMBDA", &c.Lambda)
 	p.int("PDC_GAP", &c.Gap)
+	p.int("PDC_MIN_TOKENS", &c.MinTokens)
 	p.int("PDC_MAX_DF", &c.MaxDF)
 	p.int("PDC_MAX_SITE_DF", &c.MaxSiteDF)
 	p.int("PDC_MAX_DOC_BYTES", &c.MaxDocBytes)
@@ -156,6 +193,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if p.err != nil {
 		return c, p.err
 	}
+	c.Signature.Tau = c.Tau
 	return c, c.Validate()
 }
 

@@ -10,7 +10,10 @@
 //     closing quotes and brackets ( " ' ” ’ ) ] » 」 ... ) ends a sentence
 //     when whitespace or the end of text follows, except when
 //     (a) the next word (after whitespace and opening quotes) starts with a
-//     lowercase letter: "I was... thinking", "“Stop!” she said";
+//     lowercase letter: "I was... thinking", "“Stop!” she said", unless
+//     the run is a single '.' after an ordinary word of 2+ letters that is
+//     not an abbreviation ("for all. we are" splits: copies often change
+//     the case of a sentence start);
 //     (b) the run is a single '.' with no closing mark after it, ending
 //     an abbreviation: a listed one (Mr. Dr. St. vs. etc. No. Inc. Jan.
 //     ..., see abbrev.go), a single capital initial other than "I"
@@ -198,7 +201,7 @@ run:
 	s.visible(i, ri, j, rj)
 	// An abbreviation's dot does not take closing marks: "'No.' Done".
 	abbrevDot := dots == 1 && others == 0 && j == runEnd
-	if cjk || s.boundaryAfter(i, j, abbrevDot, dots > 0 && others == 0) {
+	if cjk || s.boundaryAfter(i, j, abbrevDot, dots > 0 && others == 0 && j == runEnd) {
 		s.emit()
 	}
 	return j, rj
@@ -207,7 +210,7 @@ run:
 // boundaryAfter reports whether the non-CJK terminator run text[i:j]
 // (closers included) ends a sentence. abbrevDot says the run is a single
 // '.' that may end an abbreviation; onlyDots that it has no other
-// terminators.
+// terminators and no closing marks.
 func (s *splitter) boundaryAfter(i, j int, abbrevDot, onlyDots bool) bool {
 	text := s.text
 	if j == len(text) {
@@ -224,10 +227,28 @@ func (s *splitter) boundaryAfter(i, j int, abbrevDot, onlyDots bool) bool {
 	if !unicode.IsSpace(r) {
 		return false
 	}
-	if startsLower(text[j:]) {
+	word := text[s.wordStart:i]
+	if abbrevDot && isAbbrev(word) {
 		return false
 	}
-	return !(abbrevDot && isAbbrev(text[s.wordStart:i]))
+	if startsLower(text[j:]) {
+		// A plain full stop after an ordinary word still ends the sentence
+		// ("...for all. we are"): copies often change the case of the next
+		// word. Ellipses, ! and ? before lowercase do not ("Stop!" she said).
+		return abbrevDot && utf8.RuneCountInString(word) >= 2 && isWordLike(word)
+	}
+	return true
+}
+
+// isWordLike reports whether w is letters only (with apostrophes): not a
+// number, code or a dotted name.
+func isWordLike(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) && r != '\'' && r != '’' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // startsLower reports whether the first word of s, after whitespace and

@@ -177,3 +177,22 @@ func FuzzSplit(f *testing.F) {
 		checkSpans(t, text, Split(nil, text))
 	})
 }
+
+func TestSplitLowercaseAfterFullStop(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"The benefit of all. we are determined to go on.", 2},
+		{"It was fine, e.g. not bad at all.", 1},
+		{"I was... thinking of you.", 1},
+		{"“Stop!” she said and left.", 1},
+		{"See version 3. then continue.", 1},
+		{"Call Mr. smith tomorrow.", 1},
+	}
+	for _, tt := range tests {
+		if got := Split(nil, tt.text); len(got) != tt.want {
+			t.Errorf("Split(%q) = %d sentences, want %d", tt.text, len(got), tt.want)
+		}
+	}
+}

@@ -25,20 +25,29 @@ const (
 	IMatch  Method = "imatch"
 	Shingle Method = "shingle"
 	SpotSig Method = "spotsig"
+	// Words is the sentence's set of distinct tokens, joined exactly by
+	// token-set Jaccard with PPJoin's prefix, positional and size filters
+	// (Xiao et al., WWW 2008): only a prefix of each set is indexed.
+	Words Method = "words"
 )
 
 // ParseMethod parses a --signature flag value.
 func ParseMethod(s string) (Method, error) {
 	switch m := Method(strings.ToLower(s)); m {
-	case IMatch, Shingle, SpotSig:
+	case IMatch, Shingle, SpotSig, Words:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown signature method %q (want imatch, shingle or spotsig)", s)
+	return "", fmt.Errorf("unknown signature method %q (want words, imatch, shingle or spotsig)", s)
 }
 
 // NeedsStats reports whether the method needs collection statistics
 // (document frequencies) from the stats job.
-func (m Method) NeedsStats() bool { return m == IMatch || m == SpotSig }
+func (m Method) NeedsStats() bool { return m != Shingle }
+
+// Prefixed reports whether the method indexes a prefix of each set and
+// verifies candidate pairs on their whole sets (PPJoin) rather than
+// counting shared signatures.
+func (m Method) Prefixed() bool { return m == Words }
 
 // Config holds the signature parameters. The zero value is not useful; start
 // from DefaultConfig.
@@ -58,6 +67,9 @@ type Config struct {
 	// SpotDistance is the distance, in non-antecedent tokens, between chained
 	// tokens.
 	SpotDistance int
+	// Tau is the join's Jaccard threshold, which sets the prefix length of
+	// the words method.
+	Tau float64
 }
 
 // DefaultConfig returns the paper's defaults: I-Match with IDF range
@@ -72,6 +84,7 @@ func DefaultConfig() Config {
 		Antecedents:  10000,
 		SpotChain:    2,
 		SpotDistance: 1,
+		Tau:          0.9,
 	}
 }
 
@@ -126,6 +139,8 @@ func (g *Generator) Append(dst []uint64, tokens []uint64) []uint64 {
 		dst = shingles(dst, tokens, g.cfg.ShingleN)
 	case SpotSig:
 		dst = g.spotsigs(dst, tokens)
+	case Words:
+		dst = g.words(dst, tokens)
 	}
 	sig := dst[n:]
 	slices.Sort(sig)
@@ -240,4 +255,76 @@ func NormalizedIDF(df, n int64) float64 {
 		return 1
 	}
 	return math.Log(float64(n)/float64(df)) / math.Log(float64(n))
+}
+
+// Ordered returns a sentence's distinct tokens as order keys sorted
+// ascending, rarest token first: the set the words method joins. The key of
+// a token is its document frequency (capped at 2^24-1) in the top 24 bits
+// and the low 40 bits of its hash, so sorting keys sorts tokens by the
+// global frequency order PPJoin's prefix filter needs, and equal keys mean
+// equal tokens (up to a 2^-40 chance among tokens of equal df).
+func (g *Generator) Ordered(dst []uint64, tokens []uint64) []uint64 {
+	n := len(dst)
+	dst = g.words(dst, tokens)
+	return dst[:n+len(slices.Compact(dst[n:]))]
+}
+
+func (g *Generator) words(dst, tokens []uint64) []uint64 {
+	n := len(dst)
+	for _, t := range tokens {
+		dst = append(dst, g.stats.Key(t))
+	}
+	slices.Sort(dst[n:])
+	return dst
+}
+
+// PrefixLen is the number of leading elements of a set of size n that
+// must be indexed so that any pair with Jaccard >= tau shares one of them:
+// n - ceil(tau*n) + 1.
+func PrefixLen(n int, tau float64) int {
+	if n == 0 {
+		return 0
+	}
+	return n - int(math.Ceil(tau*float64(n)-1e-9)) + 1
+}
+
+// MinOverlap is the overlap two sets of sizes na and nb need for Jaccard
+// >= tau: ceil(tau/(1+tau) * (na+nb)).
+func MinOverlap(na, nb int, tau float64) int {
+	return int(math.Ceil(tau/(1+tau)*float64(na+nb) - 1e-9))
+}
+
+// Overlap counts the common elements of two ascending sets.
+func Overlap(a, b []uint64) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			n++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return n
+}
+
+// FirstCommon returns the smallest element two ascending sets share, and
+// false if they share none.
+func FirstCommon(a, b []uint64) (uint64, bool) {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			return a[i], true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return 0, false
 }

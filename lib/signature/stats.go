@@ -30,6 +30,24 @@ type Stats struct {
 	// onceIn is the in-range status of a token with df = 1.
 	onceIn      bool
 	antecedents map[uint64]struct{}
+	// df holds the document frequency of every token seen in at least two
+	// documents (words method only).
+	df map[uint64]int64
+}
+
+// DF returns the document frequency of token t (1 when unknown).
+func (s *Stats) DF(t uint64) int64 {
+	if df, ok := s.df[t]; ok {
+		return df
+	}
+	return 1
+}
+
+// Key returns the order key of token t for the words method (see
+// Generator.Ordered).
+func (s *Stats) Key(t uint64) uint64 {
+	df := min(s.DF(t), 1<<24-1)
+	return uint64(df)<<40 | t&(1<<40-1)
 }
 
 // InIDFRange reports whether token t's normalized IDF lies in [lo, hi].
@@ -107,7 +125,7 @@ func (b *StatsBuilder) add(line []byte) error {
 	if b.cfg.Method == SpotSig {
 		b.pushTop(t, n)
 	}
-	if b.cfg.Method == IMatch {
+	if b.cfg.Method == IMatch || b.cfg.Method == Words {
 		b.dfs[t] = n
 	}
 	return nil
@@ -134,6 +152,10 @@ func (b *StatsBuilder) Build() *Stats {
 		return idf >= b.cfg.IDFLow-1e-12 && idf <= b.cfg.IDFHigh+1e-12
 	}
 	s.onceIn = in(1)
+	if b.cfg.Method == Words {
+		s.df = b.dfs
+		return s
+	}
 	for t, df := range b.dfs {
 		if in(df) != s.onceIn {
 			s.flip[t] = struct{}{}

@@ -10,11 +10,22 @@
 // sent is the 7-digit zero-padded sentence index, nsig the sentence's
 // number of distinct signatures, charStart/charEnd its rune offsets, site
 // the 8-hex-digit hash of the document URL's host ("-" without a URL).
+//
+// With the words method (PPJoin) only the prefix of each sentence's
+// ordered token set is indexed, and each posting carries two more fields:
+//
+//	... TAB site TAB pos TAB set
+//
+// pos is the prefix element's position in the set and set the whole
+// ordered set (base64, 8 bytes little endian per element), so the join can
+// apply the positional filter and verify pairs exactly.
 package index
 
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
@@ -50,10 +61,11 @@ func Map(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return run(t, gen)
+	return run(t, gen, cfg)
 }
 
-func run(t *mr.Task, gen *signature.Generator) error {
+func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config) error {
+	prefixed := cfg.Signature.Method.Prefixed()
 	c := mr.NewCounters(t.Stderr)
 	out := bufio.NewWriterSize(t.Stdout, 1<<16)
 	var (
@@ -77,6 +89,10 @@ func run(t *mr.Task, gen *signature.Generator) error {
 		}
 		site := Site(f[1])
 		for i, s := range sents {
+			if len(s.Tokens) < cfg.MinTokens {
+				c.Add("index.sentences.short", 1)
+				continue
+			}
 			sigs = gen.Append(sigs[:0], s.Tokens)
 			if len(sigs) == 0 {
 				c.Add("index.sentences.unsigned", 1)
@@ -96,6 +112,12 @@ func run(t *mr.Task, gen *signature.Generator) error {
 			tail = strconv.AppendInt(tail, int64(s.End), 10)
 			tail = append(tail, '\t')
 			tail = append(tail, site...)
+			if prefixed {
+				if err := writePrefix(out, sigs, tail, cfg.Tau, &line, &scratch); err != nil {
+					return err
+				}
+				continue
+			}
 			tail = append(tail, '\n')
 			for _, sig := range sigs {
 				line = stats.AppendHex(line[:0], sig)
@@ -113,6 +135,30 @@ func run(t *mr.Task, gen *signature.Generator) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
+}
+
+// writePrefix writes the postings of a set's prefix elements.
+func writePrefix(out *bufio.Writer, set []uint64, tail []byte, tau float64, line, scratch *[]byte) error {
+	enc := (*scratch)[:0]
+	for _, k := range set {
+		enc = binary.LittleEndian.AppendUint64(enc, k)
+	}
+	*scratch = enc
+	setB64 := base64.RawStdEncoding.EncodeToString(enc)
+	for pos, sig := range set[:signature.PrefixLen(len(set), tau)] {
+		b := stats.AppendHex((*line)[:0], sig)
+		b = append(b, tail...)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(pos), 10)
+		b = append(b, '\t')
+		b = append(b, setB64...)
+		b = append(b, '\n')
+		*line = b
+		if _, err := out.Write(b); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	return nil
 }
 
 // Site returns the 8-hex-digit site of an escaped URL: the FNV-1a hash of

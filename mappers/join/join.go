@@ -8,14 +8,21 @@
 //	docA TAB docB TAB sentA TAB sentB TAB count TAB nA TAB nB TAB csA TAB ceA TAB csB TAB ceB
 //
 // The key is the first four fields (docA < docB bytewise, 7-digit sentence
-// indexes); count is 1 (a combiner may sum it); nA, nB are the sentences'
-// signature counts and cs/ce their rune offsets.
+// indexes); count is 1 (a combiner may sum it) or, with the words method,
+// the exact overlap of the two token sets, verified here: PPJoin's size and
+// positional filters prune the pair first, and a pair is verified only in
+// the posting list of the first token its sets share, so it is emitted once.
+// nA, nB are the sentences' set sizes and cs/ce their rune offsets.
 package join
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/jobconf"
@@ -27,23 +34,48 @@ import (
 type Posting struct {
 	Doc, Sent, CS, CE, Site []byte
 	NSig                    int
+	// Pos and Set are the prefix position and the whole ordered set (words
+	// method only).
+	Pos int
+	Set []uint64
 }
 
-// ParsePosting parses `sent,nsig,cs,ce,site,doc`.
-func ParsePosting(b []byte) (Posting, error) {
-	var f [5][]byte
-	for i := range f {
+// ParsePosting parses `sent,nsig,cs,ce,site,doc`, or with prefixed set
+// `sent,nsig,cs,ce,site,pos,set,doc`. set is decoded into setBuf (reused).
+func ParsePosting(b []byte, prefixed bool, setBuf []uint64) (Posting, []uint64, error) {
+	var f [7][]byte
+	nf := 5
+	if prefixed {
+		nf = 7
+	}
+	for i := range nf {
 		j := bytes.IndexByte(b, ',')
 		if j < 0 {
-			return Posting{}, fmt.Errorf("malformed posting %q", b)
+			return Posting{}, setBuf, fmt.Errorf("malformed posting %q", b)
 		}
 		f[i], b = b[:j], b[j+1:]
 	}
 	n, err := strconv.Atoi(string(f[1]))
 	if err != nil || n < 1 {
-		return Posting{}, fmt.Errorf("malformed posting signature count %q", f[1])
+		return Posting{}, setBuf, fmt.Errorf("malformed posting signature count %q", f[1])
 	}
-	return Posting{Sent: f[0], NSig: n, CS: f[2], CE: f[3], Site: f[4], Doc: b}, nil
+	p := Posting{Sent: f[0], NSig: n, CS: f[2], CE: f[3], Site: f[4], Doc: b}
+	if !prefixed {
+		return p, setBuf, nil
+	}
+	if p.Pos, err = strconv.Atoi(string(f[5])); err != nil || p.Pos < 0 || p.Pos >= n {
+		return p, setBuf, fmt.Errorf("malformed posting position %q", f[5])
+	}
+	raw, err := base64.RawStdEncoding.DecodeString(string(f[6]))
+	if err != nil || len(raw) != 8*n {
+		return p, setBuf, fmt.Errorf("malformed posting set")
+	}
+	start := len(setBuf)
+	for i := 0; i < len(raw); i += 8 {
+		setBuf = append(setBuf, binary.LittleEndian.Uint64(raw[i:]))
+	}
+	p.Set = setBuf[start:len(setBuf):len(setBuf)]
+	return p, setBuf, nil
 }
 
 // Map runs the join mapper.
@@ -58,7 +90,10 @@ func Map(t *mr.Task) error {
 		fields [][]byte
 		ps     []Posting
 		line   []byte
+		sets   []uint64
+		st     stats
 	)
+	prefixed := cfg.Signature.Method.Prefixed()
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		fields = mr.Fields(fields[:0], r.Line())
@@ -68,43 +103,53 @@ func Map(t *mr.Task) error {
 		if fields[1][0] != 'P' {
 			continue
 		}
-		ps = ps[:0]
+		ps, sets = ps[:0], sets[:0]
 		for _, f := range fields[3:] {
-			p, err := ParsePosting(f)
+			var p Posting
+			var err error
+			p, sets, err = ParsePosting(f, prefixed, sets)
 			if err != nil {
 				return fmt.Errorf("join mapper: line %d: %w", r.LineNumber(), err)
 			}
 			ps = append(ps, p)
 		}
-		var n, filtered, site int64
+		var key uint64
+		if prefixed {
+			k, err := strconv.ParseUint(string(fields[0]), 16, 64)
+			if err != nil {
+				return fmt.Errorf("join mapper: line %d: bad signature %q", r.LineNumber(), fields[0])
+			}
+			key = k
+		}
+		// Sorted by size, the length filter ends the inner loop.
+		slices.SortStableFunc(ps, func(x, y Posting) int { return cmp.Compare(x.NSig, y.NSig) })
 		for i := range ps {
 			a := &ps[i]
 			for j := i + 1; j < len(ps); j++ {
 				b := &ps[j]
+				if !signature.LengthOK(a.NSig, b.NSig, cfg.Tau) {
+					st.lengthFiltered += int64(len(ps) - j)
+					break
+				}
 				if bytes.Equal(a.Doc, b.Doc) {
 					continue
 				}
-				if !signature.LengthOK(a.NSig, b.NSig, cfg.Tau) {
-					filtered++
+				count, ok := st.check(a, b, cfg, prefixed, key)
+				if !ok {
 					continue
 				}
-				if cfg.CrossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" {
-					site++
-					continue
+				x, y := a, b
+				if bytes.Compare(x.Doc, y.Doc) > 0 {
+					x, y = y, x
 				}
-				n++
-				line = appendPair(line[:0], a, b)
+				line = appendPair(line[:0], x, y, count)
 				if _, err := out.Write(line); err != nil {
 					return fmt.Errorf("write: %w", err)
 				}
 			}
 		}
-		c.Add("join.candidates", n)
-		c.Add("join.length-filtered", filtered)
-		if site > 0 {
-			c.Add("join.same-site-dropped", site)
-		}
 	}
+	st.report(c, prefixed)
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("join mapper: read: %w", err)
 	}
@@ -114,9 +159,58 @@ func Map(t *mr.Task) error {
 	return c.Flush()
 }
 
-// appendPair writes the candidate pair line; postings arrive sorted by doc,
-// so a.Doc < b.Doc.
-func appendPair(b []byte, a, o *Posting) []byte {
+// stats counts what the filters did.
+type stats struct {
+	candidates, lengthFiltered, sameSite, positionFiltered, seenElsewhere, verifyFailed, emitted int64
+}
+
+// check applies the filters to a cross-document pair and returns the count
+// to emit: 1 (one shared signature) for counting methods, the exact set
+// overlap for prefixed ones.
+func (s *stats) check(a, b *Posting, cfg jobconf.Config, prefixed bool, key uint64) (int, bool) {
+	s.candidates++
+	if cfg.CrossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" {
+		s.sameSite++
+		return 0, false
+	}
+	if !prefixed {
+		s.emitted++
+		return 1, true
+	}
+	need := signature.MinOverlap(a.NSig, b.NSig, cfg.Tau)
+	if 1+min(a.NSig-a.Pos-1, b.NSig-b.Pos-1) < need {
+		s.positionFiltered++
+		return 0, false
+	}
+	if first, _ := signature.FirstCommon(a.Set, b.Set); first != key {
+		s.seenElsewhere++ // verified in the list of their first common token
+		return 0, false
+	}
+	o := signature.Overlap(a.Set, b.Set)
+	if o < need {
+		s.verifyFailed++
+		return 0, false
+	}
+	s.emitted++
+	return o, true
+}
+
+func (s *stats) report(c *mr.Counters, prefixed bool) {
+	c.Add("join.candidates", s.candidates)
+	c.Add("join.length-filtered", s.lengthFiltered)
+	c.Add("join.emitted", s.emitted)
+	if s.sameSite > 0 {
+		c.Add("join.same-site-dropped", s.sameSite)
+	}
+	if prefixed {
+		c.Add("join.position-filtered", s.positionFiltered)
+		c.Add("join.verified-elsewhere", s.seenElsewhere)
+		c.Add("join.verify-failed", s.verifyFailed)
+	}
+}
+
+// appendPair writes the candidate pair line; a.Doc < b.Doc.
+func appendPair(b []byte, a, o *Posting, count int) []byte {
 	b = append(b, a.Doc...)
 	b = append(b, '\t')
 	b = append(b, o.Doc...)
@@ -124,7 +218,9 @@ func appendPair(b []byte, a, o *Posting) []byte {
 	b = append(b, a.Sent...)
 	b = append(b, '\t')
 	b = append(b, o.Sent...)
-	b = append(b, "\t1\t"...)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(count), 10)
+	b = append(b, '\t')
 	b = strconv.AppendInt(b, int64(a.NSig), 10)
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, int64(o.NSig), 10)

@@ -7,7 +7,8 @@
 //	sig TAB P TAB df TAB posting TAB posting ...
 //
 // with postings sorted by (docid, sentence), each
-// `sent,nsig,charStart,charEnd,site,docid` (docid last: it may hold commas).
+// `sent,nsig,charStart,charEnd,site,docid` (docid last: it may hold commas),
+// or with the words method `sent,nsig,charStart,charEnd,site,pos,set,docid`.
 // A list longer than PDC_MAX_DF is not joined; instead
 //
 //	sig TAB B TAB df TAB posting
@@ -73,8 +74,8 @@ type reducer struct {
 }
 
 func (r *reducer) add(v []byte) error {
-	if bytes.Count(v, []byte{'\t'}) != 5 {
-		return fmt.Errorf("want 6 posting fields")
+	if n := bytes.Count(v, []byte{'\t'}); n != 5 && n != 7 {
+		return fmt.Errorf("want 6 or 8 posting fields, got %d", n+1)
 	}
 	r.n++
 	if r.n > r.maxDF+1 {
@@ -159,8 +160,11 @@ func singleDoc(vals [][]byte) bool {
 	return bytes.Equal(first, last)
 }
 
-// dropTemplates removes the postings of every site that holds the signature
-// in more than maxSiteDF documents, writing a T record per such site.
+// dropTemplates removes the postings of every site that holds the same
+// sentence in more than maxSiteDF documents, writing a T record per such
+// site. For counting methods the list's signature stands for the sentence;
+// for prefixed sets (words) postings are grouped by their whole set, since a
+// list is keyed by one token.
 func (r *reducer) dropTemplates() error {
 	type siteDocs struct {
 		docs    int
@@ -168,16 +172,16 @@ func (r *reducer) dropTemplates() error {
 	}
 	sites := map[string]*siteDocs{}
 	for _, v := range r.vals {
-		doc, site := postingDoc(v), postingSite(v)
-		if string(site) == "-" {
+		key, ok := templateKey(v)
+		if !ok {
 			continue
 		}
-		s := sites[string(site)]
+		s := sites[key]
 		if s == nil {
 			s = &siteDocs{}
-			sites[string(site)] = s
+			sites[key] = s
 		}
-		if !bytes.Equal(doc, s.lastDoc) {
+		if doc := postingDoc(v); !bytes.Equal(doc, s.lastDoc) {
 			s.docs++
 			s.lastDoc = doc
 		}
@@ -185,15 +189,15 @@ func (r *reducer) dropTemplates() error {
 	kept := r.vals[:0]
 	written := map[string]bool{}
 	for _, v := range r.vals {
-		site := string(postingSite(v))
-		s := sites[site]
+		key, _ := templateKey(v)
+		s := sites[key]
 		if s == nil || s.docs <= r.maxSiteDF {
 			kept = append(kept, v)
 			continue
 		}
 		r.c.Add("index.postings.site-template", 1)
-		if !written[site] {
-			written[site] = true
+		if !written[key] {
+			written[key] = true
 			r.c.Add("index.lists.site-template", 1)
 			n := r.n
 			r.n = s.docs
@@ -208,11 +212,20 @@ func (r *reducer) dropTemplates() error {
 	return nil
 }
 
+// templateKey is what a posting is grouped by to count a site's documents:
+// its site, plus its set for prefixed postings. ok is false without a site.
+func templateKey(v []byte) (string, bool) {
+	f := bytes.Split(v, []byte{'\t'})
+	if string(f[5]) == "-" {
+		return "", false
+	}
+	if len(f) == 8 {
+		return string(f[5]) + "|" + string(f[7]), true
+	}
+	return string(f[5]), true
+}
+
 func postingDoc(v []byte) []byte {
 	doc, _, _ := bytes.Cut(v, []byte{'\t'})
 	return doc
-}
-
-func postingSite(v []byte) []byte {
-	return v[bytes.LastIndexByte(v, '\t')+1:]
 }

@@ -10,7 +10,9 @@
 //
 // docA < docB bytewise (ids escaped as in lib/mr); startA/startB are 0-based
 // sentence indexes (the sentence table of `pdc text`), length the number of
-// sentence pairs; char offsets are Unicode code points into each document's
+// duplicated sentence pairs in the span (with --gap 0 the span covers
+// sentences startA..startA+length-1; with gaps the char offsets give its
+// exact extent on each side); char offsets are Unicode code points into each document's
 // extracted text, end exclusive, from the first sentence's start to the last
 // sentence's end; score is the mean Jaccard of the span's sentence pairs
 // (4 decimals).
@@ -107,9 +109,9 @@ func (m *reducer) emit() error {
 	}
 	m.c.Add("match.doc-pairs", 1)
 	m.c.Add("match.sentence-pairs", int64(len(m.pairs)))
-	pairs, runs := diagonal.Find(m.pairs, m.cfg.Lambda)
+	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap)
 	for _, run := range runs {
-		first, last := pairs[run.First], pairs[run.Last]
+		first, last := run.First, run.Last
 		o1, o2 := m.offs[[2]int{first.A, first.B}], m.offs[[2]int{last.A, last.B}]
 		b := append(m.line[:0], m.key...)
 		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB} {

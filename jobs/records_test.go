@@ -1,0 +1,306 @@
+package jobs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/pdc-mr/pdc/lib/avroio"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// warcFixture is a file of lib/warc's test data: four HTML responses, a
+// conversion record, and warcinfo, request, 404, text/css and metadata
+// records.
+func warcFixture(name string) string { return filepath.Join("..", "lib", "warc", "testdata", name) }
+
+var fixtureIDs = []string{
+	"urn:uuid:00000000-0000-4000-8000-000000000003",
+	"urn:uuid:00000000-0000-4000-8000-000000000004",
+	"urn:uuid:00000000-0000-4000-8000-000000000005",
+	"clueweb-0001",
+	"urn:uuid:00000000-0000-4000-8000-000000000010",
+}
+
+const fixtureSkips = "10 records, 5 documents, 5 skipped (http status not 2xx 1, not html 1, record type metadata 1, record type request 1, record type warcinfo 1)"
+
+// captureRecordStderr redirects recordStderr for the test.
+func captureRecordStderr(t *testing.T) *bytes.Buffer {
+	t.Helper()
+	var b bytes.Buffer
+	old := recordStderr
+	recordStderr = &b
+	t.Cleanup(func() { recordStderr = old })
+	return &b
+}
+
+// readSplit reads a recordSplit to the end and parses its lines.
+func readSplit(t *testing.T, path string) ([]doc.Doc, []byte) {
+	t.Helper()
+	rc, err := recordSplit(path).Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(rc)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parseLines(t, raw), raw
+}
+
+func parseLines(t *testing.T, raw []byte) []doc.Doc {
+	t.Helper()
+	var docs []doc.Doc
+	r := mr.NewReader(bytes.NewReader(raw))
+	for r.Next() {
+		d, err := doc.ParseJSON(r.Line())
+		if err != nil {
+			t.Fatalf("line %d: %v: %s", r.LineNumber(), err, r.Line())
+		}
+		docs = append(docs, d)
+	}
+	if len(raw) > 0 && raw[len(raw)-1] != '\n' {
+		t.Error("output does not end with a newline")
+	}
+	return docs
+}
+
+func docIDs(docs []doc.Doc) []string {
+	var ids []string
+	for _, d := range docs {
+		ids = append(ids, d.ID)
+	}
+	return ids
+}
+
+func TestRecordSplitWARC(t *testing.T) {
+	var first []doc.Doc
+	for _, name := range []string{"pages.warc", "pages.warc.gz", "pages-whole.warc.gz"} {
+		t.Run(name, func(t *testing.T) {
+			stderr := captureRecordStderr(t)
+			path := warcFixture(name)
+			docs, raw := readSplit(t, path)
+			if got := docIDs(docs); !slices.Equal(got, fixtureIDs) {
+				t.Fatalf("ids %q, want %q", got, fixtureIDs)
+			}
+			for i, d := range docs {
+				if d.IsHTML != (i < 4) || d.URL == "" || d.Body() == "" {
+					t.Errorf("doc %s: html %v, url %q, %d body bytes", d.ID, d.IsHTML, d.URL, len(d.Body()))
+				}
+			}
+			if !strings.Contains(docs[4].Text, "Lorem ipsum\ndolor sit") {
+				t.Errorf("conversion text %q", docs[4].Text)
+			}
+			if first == nil {
+				first = docs
+			} else if !slices.Equal(first, docs) {
+				t.Error("documents differ between the plain and the gzip fixture")
+			}
+			want := fmt.Sprintf("pdc: input %s: %s\n", path, fixtureSkips)
+			if stderr.String() != want {
+				t.Errorf("recordStderr %q, want %q", stderr, want)
+			}
+			rc, err := recordSplit(path).Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			if err := iotest.TestReader(rc, raw); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// warcRecord renders one WARC/1.0 record.
+func warcRecord(typ, id string, fields []string, block string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "WARC/1.0\r\nWARC-Type: %s\r\nWARC-Record-ID: <%s>\r\n", typ, id)
+	for _, f := range fields {
+		b.WriteString(f + "\r\n")
+	}
+	fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n%s\r\n\r\n", len(block), block)
+	return b.String()
+}
+
+func httpResponse(contentType, body string) string {
+	h := "HTTP/1.1 200 OK\r\n"
+	if contentType != "" {
+		h += "Content-Type: " + contentType + "\r\n"
+	}
+	return h + "\r\n" + body
+}
+
+func writeFile(t *testing.T, path, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRecordCharsets(t *testing.T) {
+	const ct = "Content-Type: application/http; msgtype=response"
+	tests := []struct {
+		name, contentType, body string
+	}{
+		{"http charset", "text/html; charset=windows-1252", "<p>caf\xe9 \x93ok\x94</p>"},
+		{"meta charset", "text/html", `<meta charset="iso-8859-1"><p>caf` + "\xe9</p>"},
+		{"utf-8 sniffed", "", "<!DOCTYPE html><p>café</p>"},
+		{"http charset beats meta", "text/html; charset=utf-8", `<meta charset="iso-8859-1"><p>café</p>`},
+	}
+	var warc strings.Builder
+	for i, tc := range tests {
+		warc.WriteString(warcRecord("response", fmt.Sprint("r", i),
+			[]string{"WARC-Target-URI: http://x/" + fmt.Sprint(i), ct}, httpResponse(tc.contentType, tc.body)))
+	}
+	path := writeFile(t, filepath.Join(t.TempDir(), "cs.warc"), warc.String())
+	var docs []doc.Doc
+	err := eachRecordDoc(path, func(d *doc.Doc, where string) error {
+		docs = append(docs, *d)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != len(tests) {
+		t.Fatalf("got %d documents, want %d", len(docs), len(tests))
+	}
+	for i, tc := range tests {
+		d := docs[i]
+		if !d.IsHTML || !strings.Contains(d.HTML, "café") || d.ID != fmt.Sprint("r", i) {
+			t.Errorf("%s: got %+v, want UTF-8 html with café", tc.name, d)
+		}
+	}
+	if !strings.Contains(docs[0].HTML, "“ok”") {
+		t.Errorf("windows-1252 quotes not decoded: %q", docs[0].HTML)
+	}
+}
+
+// truncatedWARC writes lib/warc's plain fixture cut inside its fifth
+// record: warcinfo, request and two HTML responses survive.
+func truncatedWARC(t *testing.T, dir string) string {
+	t.Helper()
+	plain, err := os.ReadFile(warcFixture("pages.warc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec5 := bytes.Index(plain, []byte("WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000005>"))
+	if rec5 < 0 {
+		t.Fatal("fixture record 5 not found")
+	}
+	return writeFile(t, filepath.Join(dir, "cut.warc"), string(plain[:rec5+300]))
+}
+
+func TestRecordDamaged(t *testing.T) {
+	stderr := captureRecordStderr(t)
+	path := truncatedWARC(t, t.TempDir())
+	docs, _ := readSplit(t, path)
+	if got := docIDs(docs); !slices.Equal(got, fixtureIDs[:2]) {
+		t.Errorf("ids %q, want %q", got, fixtureIDs[:2])
+	}
+	want := fmt.Sprintf("pdc: input %s: 4 records, 2 documents, 2 skipped (record type request 1, record type warcinfo 1), damage skipped (truncated record 1)\n", path)
+	if stderr.String() != want {
+		t.Errorf("recordStderr\n%q, want\n%q", stderr, want)
+	}
+	c, err := eachRecord(path, recordOptions{strict: true}, nil, func(*doc.Doc, string) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "truncated record") {
+		t.Errorf("strict: err %v, want one naming %s and the damage", err, path)
+	}
+	if c.docs != 2 {
+		t.Errorf("strict: %d documents before the damage, want 2", c.docs)
+	}
+}
+
+// writeAvroDocs writes documents {id, url, html, text} with avroio.DocWriter.
+func writeAvroDocs(t *testing.T, path string, docs [][4]string) string {
+	t.Helper()
+	var b bytes.Buffer
+	w, err := avroio.NewDocWriter(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if err := w.Write(d[0], d[1], d[2], d[3]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, path, b.String())
+}
+
+var avroDocs = [][4]string{
+	{"a1", "http://a/1", "<p>one</p>", ""},
+	{"a2", "", "", "two"},
+	{"a3", "http://a/3", "", ""}, // no body: skipped
+	{"a4", "", "<p>four</p>", "four"},
+}
+
+func TestRecordSplitAvro(t *testing.T) {
+	stderr := captureRecordStderr(t)
+	path := writeAvroDocs(t, filepath.Join(t.TempDir(), "docs.avro"), avroDocs)
+	docs, _ := readSplit(t, path)
+	want := []doc.Doc{
+		{ID: "a1", URL: "http://a/1", HTML: "<p>one</p>", IsHTML: true},
+		{ID: "a2", Text: "two"},
+		{ID: "a4", HTML: "<p>four</p>", IsHTML: true},
+	}
+	if !slices.Equal(docs, want) {
+		t.Errorf("got %+v\nwant %+v", docs, want)
+	}
+	wantErr := fmt.Sprintf("pdc: input %s: 4 records, 3 documents, 1 skipped (neither html nor text 1)\n", path)
+	if stderr.String() != wantErr {
+		t.Errorf("recordStderr %q, want %q", stderr, wantErr)
+	}
+	var where []string
+	err := eachRecordDoc(path, func(d *doc.Doc, w string) error {
+		where = append(where, strings.TrimPrefix(w, path))
+		return nil
+	})
+	if err != nil || !slices.Equal(where, []string{"#1", "#2", "#4"}) {
+		t.Errorf("eachRecordDoc: where %q, err %v", where, err)
+	}
+}
+
+func TestRecordErrors(t *testing.T) {
+	dir := t.TempDir()
+	notWARC := writeFile(t, filepath.Join(dir, "x.warc"), "hello\nworld\n")
+	notAvro := writeFile(t, filepath.Join(dir, "x.avro"), "Obj\x01garbage")
+	if _, err := recordSplit(filepath.Join(dir, "missing.warc")).Open(); err == nil || !strings.Contains(err.Error(), "missing.warc") {
+		t.Errorf("missing file: err %v", err)
+	}
+	rc, err := recordSplit(notWARC).Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.ReadAll(rc)
+	rc.Close()
+	if err == nil || !strings.Contains(err.Error(), "not a warc file") || !strings.Contains(err.Error(), notWARC) {
+		t.Errorf("not a warc: err %v", err)
+	}
+	if _, err := recordSplit(notAvro).Open(); err == nil || !strings.Contains(err.Error(), notAvro) {
+		t.Errorf("not avro: err %v", err)
+	}
+	stop := errors.New("stop")
+	n := 0
+	err = eachRecordDoc(warcFixture("pages.warc.gz"), func(*doc.Doc, string) error { n++; return stop })
+	if !errors.Is(err, stop) || n != 1 {
+		t.Errorf("callback error: got %v after %d calls", err, n)
+	}
+}

@@ -1,0 +1,184 @@
+package eval
+
+// File formats read and written here.
+//
+// Truth JSONL (ReadTruthJSONL, WriteTruthJSONL), one case per line:
+//
+//	{"susp":"d1","susp_offset":10,"susp_length":50,"src":"d2","src_offset":0,"src_length":48,"class":"verbatim"}
+//
+// PAN text-alignment XML (ReadPANXML, WritePANXML), one file per suspicious
+// document; offsets and lengths in code points:
+//
+//	<document reference="d1.txt">
+//	<feature name="plagiarism" obfuscation="verbatim" this_offset="10" this_length="50"
+//	         source_reference="d2.txt" source_offset="0" source_length="48"/>
+//	</document>
+//
+// As in the PAN evaluator, a trailing ".txt" is stripped from references when
+// reading and added when writing, so document ids round-trip.
+//
+// pdc spans (ReadSpans), tab-separated, doc ids escaped as in lib/mr:
+//
+//	docA docB startA startB length charStartA charEndA charStartB charEndB score
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// truthRecord is one line of truth JSONL.
+type truthRecord struct {
+	Susp       string `json:"susp"`
+	SuspOffset int    `json:"susp_offset"`
+	SuspLength int    `json:"susp_length"`
+	Src        string `json:"src"`
+	SrcOffset  int    `json:"src_offset"`
+	SrcLength  int    `json:"src_length"`
+	Class      string `json:"class"`
+}
+
+// ReadTruthJSONL reads cases from truth JSONL; blank lines are skipped.
+func ReadTruthJSONL(r io.Reader) ([]Case, error) {
+	var cases []Case
+	err := eachLine(r, func(n int, line string) error {
+		var t truthRecord
+		if err := json.Unmarshal([]byte(line), &t); err != nil {
+			return fmt.Errorf("truth line %d: %w", n, err)
+		}
+		c := Case{Susp: t.Susp, Src: t.Src, SuspStart: t.SuspOffset, SuspLen: t.SuspLength,
+			SrcStart: t.SrcOffset, SrcLen: t.SrcLength, Class: t.Class}
+		if err := c.check(); err != nil {
+			return fmt.Errorf("truth line %d: %w", n, err)
+		}
+		cases = append(cases, c)
+		return nil
+	})
+	return cases, err
+}
+
+// WriteTruthJSONL writes cases as truth JSONL in the given order.
+func WriteTruthJSONL(w io.Writer, cases []Case) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, c := range cases {
+		t := truthRecord{Susp: c.Susp, SuspOffset: c.SuspStart, SuspLength: c.SuspLen,
+			Src: c.Src, SrcOffset: c.SrcStart, SrcLength: c.SrcLen, Class: c.Class}
+		if err := enc.Encode(t); err != nil {
+			return fmt.Errorf("write truth: %w", err)
+		}
+	}
+	return nil
+}
+
+func (c Case) check() error {
+	if c.Susp == "" || c.Src == "" {
+		return fmt.Errorf("empty document reference")
+	}
+	if c.SuspStart < 0 || c.SuspLen < 0 || c.SrcStart < 0 || c.SrcLen < 0 {
+		return fmt.Errorf("negative offset or length")
+	}
+	return nil
+}
+
+// ReadSpans reads pdc output spans; blank lines are skipped. Each span becomes
+// a Detection with Susp=docA over [charStartA, charEndA) and Src=docB over
+// [charStartB, charEndB).
+func ReadSpans(r io.Reader) ([]Detection, error) {
+	var dets []Detection
+	err := eachLine(r, func(n int, line string) error {
+		d, err := parseSpan(line)
+		if err != nil {
+			return fmt.Errorf("span line %d: %w", n, err)
+		}
+		dets = append(dets, d)
+		return nil
+	})
+	return dets, err
+}
+
+func parseSpan(line string) (Detection, error) {
+	f := strings.Split(line, "\t")
+	if len(f) != 10 {
+		return Detection{}, fmt.Errorf("want 10 fields, got %d", len(f))
+	}
+	var num [7]int
+	for i := range num {
+		v, err := strconv.Atoi(f[2+i])
+		if err != nil || v < 0 {
+			return Detection{}, fmt.Errorf("field %d: bad count %q", 3+i, f[2+i])
+		}
+		num[i] = v
+	}
+	if _, err := strconv.ParseFloat(f[9], 64); err != nil {
+		return Detection{}, fmt.Errorf("field 10: bad score %q", f[9])
+	}
+	csA, ceA, csB, ceB := num[3], num[4], num[5], num[6]
+	if ceA < csA || ceB < csB {
+		return Detection{}, fmt.Errorf("char range ends before it starts")
+	}
+	a, err := unescape(f[0])
+	if err != nil {
+		return Detection{}, fmt.Errorf("field 1: %w", err)
+	}
+	b, err := unescape(f[1])
+	if err != nil {
+		return Detection{}, fmt.Errorf("field 2: %w", err)
+	}
+	return Detection{Susp: a, Src: b, SuspStart: csA, SuspLen: ceA - csA,
+		SrcStart: csB, SrcLen: ceB - csB}, nil
+}
+
+// unescape reverses lib/mr's field escaping (\\, \t, \n, \r).
+func unescape(s string) (string, error) {
+	if !strings.Contains(s, `\`) {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 == len(s) {
+			return "", fmt.Errorf("dangling backslash in %q", s)
+		}
+		i++
+		switch s[i] {
+		case '\\':
+			b.WriteByte('\\')
+		case 't':
+			b.WriteByte('\t')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		default:
+			return "", fmt.Errorf("bad escape \\%c in %q", s[i], s)
+		}
+	}
+	return b.String(), nil
+}
+
+// eachLine calls fn with each non-blank line (1-based numbers), without the
+// line terminator. Lines may be arbitrarily long.
+func eachLine(r io.Reader, fn func(n int, line string) error) error {
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		line, err := br.ReadString('\n')
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("read line %d: %w", n, err)
+		}
+		if s := strings.TrimRight(line, "\r\n"); strings.TrimSpace(s) != "" {
+			if ferr := fn(n, s); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}

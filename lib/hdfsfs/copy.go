@@ -1,0 +1,144 @@
+package hdfsfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+)
+
+// chunk is the unit of copying between checks of the context and progress reports.
+const chunk = 1 << 20
+
+// Progress is told the bytes copied so far and the total to copy.
+type Progress func(done, total int64)
+
+// Upload copies the local file or directory tree src to dstPath on dst.
+func Upload(ctx context.Context, dst FS, dstPath, src string, progress Progress) error {
+	return Copy(ctx, dst, dstPath, Local(), src, progress)
+}
+
+// Download copies the file or directory tree srcPath on src to the local path dst.
+func Download(ctx context.Context, dst string, src FS, srcPath string, progress Progress) error {
+	return Copy(ctx, Local(), dst, src, srcPath, progress)
+}
+
+// Copy copies the file or directory tree srcPath on src to dstPath on dst. Directories are
+// created as needed; existing files are replaced. Each file is written to
+// dstPath+"._COPYING_" and renamed when complete, so a failed copy leaves no partial file
+// under its final name. progress may be nil.
+func Copy(ctx context.Context, dst FS, dstPath string, src FS, srcPath string, progress Progress) error {
+	files, total, err := plan(src, srcPath, dstPath)
+	if err != nil {
+		return err
+	}
+	c := copier{ctx: ctx, dst: dst, src: src, total: total, progress: progress}
+	for _, f := range files {
+		if err := c.item(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyItem is one directory to create or file to copy.
+type copyItem struct {
+	src, dst string
+	dir      bool
+}
+
+// plan lists what to copy, parents before children, in name order, and the total bytes.
+func plan(src FS, srcPath, dstPath string) ([]copyItem, int64, error) {
+	fi, err := src.Stat(srcPath)
+	if err != nil {
+		return nil, 0, fmt.Errorf("copy: %w", err)
+	}
+	if !fi.IsDir() {
+		return []copyItem{{src: srcPath, dst: dstPath}}, fi.Size(), nil
+	}
+	items := []copyItem{{src: srcPath, dst: dstPath, dir: true}}
+	infos, err := src.ReadDir(srcPath)
+	if err != nil {
+		return nil, 0, fmt.Errorf("copy: %w", err)
+	}
+	var total int64
+	for _, info := range infos {
+		sub, n, err := plan(src, path.Join(srcPath, info.Name()), path.Join(dstPath, info.Name()))
+		if err != nil {
+			return nil, 0, err
+		}
+		items = append(items, sub...)
+		total += n
+	}
+	return items, total, nil
+}
+
+type copier struct {
+	ctx         context.Context
+	dst, src    FS
+	done, total int64
+	progress    Progress
+}
+
+func (c *copier) item(it copyItem) error {
+	if it.dir {
+		if err := c.dst.MkdirAll(it.dst, 0o755); err != nil {
+			return fmt.Errorf("copy: %w", err)
+		}
+		return nil
+	}
+	tmp := it.dst + "._COPYING_"
+	if err := c.file(it.src, tmp); err != nil {
+		if rerr := c.dst.RemoveAll(tmp); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return fmt.Errorf("copy %s to %s: %w", it.src, it.dst, err)
+	}
+	if err := c.dst.Rename(tmp, it.dst); err != nil {
+		return fmt.Errorf("copy %s to %s: %w", it.src, it.dst, err)
+	}
+	return nil
+}
+
+func (c *copier) file(srcName, dstName string) error {
+	r, err := c.src.Open(srcName)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	w, err := c.dst.Create(dstName)
+	if err != nil {
+		return err
+	}
+	err = c.stream(w, r)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (c *copier) stream(w io.Writer, r io.Reader) error {
+	buf := make([]byte, chunk)
+	for {
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
+		n, err := io.ReadFull(r, buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return werr
+			}
+			c.done += int64(n)
+			if c.progress != nil {
+				c.progress(c.done, c.total)
+			}
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,67 @@
+// Package hdfsfs is the file system pdc reads inputs from and writes outputs to: one small
+// interface, FS, with an implementation for the local disk (Local) and one for HDFS (New,
+// FromEnv) built on github.com/colinmarc/hdfs/v2. Resolve picks one from a path such as
+// "hdfs://namenode:8020/data/in" or "/tmp/in".
+//
+// Errors are *fs.PathError values wrapping the os sentinel errors where one applies, so
+// callers test them with errors.Is(err, fs.ErrNotExist) on either implementation.
+package hdfsfs
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// FS is the file system pdc reads inputs from and writes outputs to. Names are slash
+// separated; HDFS names are absolute.
+type FS interface {
+	// Open opens the named file for reading.
+	Open(name string) (io.ReadCloser, error)
+	// Create creates the named file, truncating it if it exists; its parent directory
+	// must exist. The data is only safe once Close has returned nil: callers must check
+	// the Close error.
+	Create(name string) (io.WriteCloser, error)
+	// Stat describes the named file or directory.
+	Stat(name string) (fs.FileInfo, error)
+	// ReadDir lists the named directory, sorted by name.
+	ReadDir(name string) ([]fs.FileInfo, error)
+	// MkdirAll creates a directory and any missing parents.
+	MkdirAll(name string, perm fs.FileMode) error
+	// Rename renames (moves) a file or directory, replacing an existing file at newname.
+	Rename(oldname, newname string) error
+	// RemoveAll removes name and everything below it; a missing name is not an error.
+	RemoveAll(name string) error
+}
+
+// ReadFile reads the whole named file.
+func ReadFile(fsys FS, name string) ([]byte, error) {
+	r, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(r)
+	if cerr := r.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return data, nil
+}
+
+// WriteFile creates (or truncates) the named file and writes data to it.
+func WriteFile(fsys FS, name string, data []byte) error {
+	w, err := fsys.Create(name)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,199 @@
+package hdfsfs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"path"
+	"reflect"
+	"testing"
+)
+
+// testFS runs the behaviour every FS must share under root, an existing empty directory.
+func testFS(t *testing.T, fsys FS, root string) {
+	t.Helper()
+	dir := path.Join(root, "a", "b")
+	if err := fsys.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("MkdirAll: %v", err)
+	}
+	for _, name := range []string{"z.txt", "m.txt", "a.txt"} {
+		if err := WriteFile(fsys, path.Join(dir, name), []byte(name)); err != nil {
+			t.Fatalf("WriteFile: %v", err)
+		}
+	}
+	t.Run("ReadDirSorted", func(t *testing.T) {
+		infos, err := fsys.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, fi := range infos {
+			names = append(names, fi.Name())
+		}
+		if want := []string{"a.txt", "m.txt", "z.txt"}; !reflect.DeepEqual(names, want) {
+			t.Errorf("ReadDir names = %v, want %v", names, want)
+		}
+	})
+	t.Run("CreateTruncates", func(t *testing.T) {
+		name := path.Join(dir, "m.txt")
+		if err := WriteFile(fsys, name, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(fsys, name)
+		if err != nil || string(got) != "x" {
+			t.Errorf("ReadFile = %q, %v; want \"x\"", got, err)
+		}
+	})
+	t.Run("StatAndRename", func(t *testing.T) {
+		from, to := path.Join(dir, "z.txt"), path.Join(root, "a", "moved.txt")
+		if err := fsys.Rename(from, to); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fsys.Stat(from); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Stat(old) err = %v, want ErrNotExist", err)
+		}
+		fi, err := fsys.Stat(to)
+		if err != nil || fi.Size() != 5 || fi.IsDir() {
+			t.Errorf("Stat(new) = %v, %v; want a 5-byte file", fi, err)
+		}
+	})
+	t.Run("NotExist", func(t *testing.T) {
+		missing := path.Join(root, "missing")
+		_, errOpen := fsys.Open(missing)
+		_, errStat := fsys.Stat(missing)
+		_, errDir := fsys.ReadDir(missing)
+		errRename := fsys.Rename(missing, path.Join(root, "other"))
+		_, errCreate := fsys.Create(path.Join(missing, "f"))
+		for i, err := range []error{errOpen, errStat, errDir, errRename, errCreate} {
+			if !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("op %d: err = %v, want ErrNotExist", i, err)
+			}
+		}
+		if err := fsys.RemoveAll(missing); err != nil {
+			t.Errorf("RemoveAll(missing) = %v, want nil", err)
+		}
+	})
+	t.Run("ReadDirOfFile", func(t *testing.T) {
+		if _, err := fsys.ReadDir(path.Join(dir, "a.txt")); err == nil {
+			t.Error("ReadDir of a file: no error")
+		}
+	})
+	t.Run("RemoveAll", func(t *testing.T) {
+		if err := fsys.RemoveAll(path.Join(root, "a")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fsys.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Stat after RemoveAll err = %v, want ErrNotExist", err)
+		}
+	})
+}
+
+func TestLocal(t *testing.T) {
+	testFS(t, Local(), t.TempDir())
+}
+
+// randomBytes is n deterministic pseudo-random bytes.
+func randomBytes(n int) []byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// testCopyTree uploads a local tree to dst under root, downloads it back and compares.
+func testCopyTree(t *testing.T, dst FS, root string, big int) {
+	t.Helper()
+	src := t.TempDir()
+	files := map[string][]byte{
+		"big.bin":       randomBytes(big),
+		"sub/one.txt":   []byte("one\n"),
+		"sub/empty.txt": nil,
+	}
+	local := Local()
+	if err := local.MkdirAll(path.Join(src, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for name, data := range files {
+		if err := WriteFile(local, path.Join(src, name), data); err != nil {
+			t.Fatal(err)
+		}
+		total += int64(len(data))
+	}
+	var last, lastTotal int64
+	progress := func(done, total int64) { last, lastTotal = done, total }
+	ctx := context.Background()
+	if err := Upload(ctx, dst, path.Join(root, "up"), src, progress); err != nil {
+		t.Fatalf("Upload: %v", err)
+	}
+	if last != total || lastTotal != total {
+		t.Errorf("progress ended at %d/%d, want %d/%d", last, lastTotal, total, total)
+	}
+	back := path.Join(t.TempDir(), "back")
+	if err := Download(ctx, back, dst, path.Join(root, "up"), nil); err != nil {
+		t.Fatalf("Download: %v", err)
+	}
+	for name, want := range files {
+		got, err := ReadFile(local, path.Join(back, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: round trip changed the bytes (%d bytes, want %d)", name, len(got), len(want))
+		}
+	}
+}
+
+func TestCopyLocal(t *testing.T) {
+	testCopyTree(t, Local(), t.TempDir(), 3*chunk+17)
+}
+
+func TestCopyCancelled(t *testing.T) {
+	src := path.Join(t.TempDir(), "f")
+	if err := WriteFile(Local(), src, randomBytes(10)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dst := path.Join(t.TempDir(), "g")
+	if err := Upload(ctx, Local(), dst, src, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Upload err = %v, want context.Canceled", err)
+	}
+	if _, err := Local().Stat(dst + "._COPYING_"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("partial file left behind: %v", err)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		in          string
+		defaultHDFS bool
+		wantPath    string
+	}{
+		{"rel/p", true, "rel/p"},
+		{"/abs/p", false, "/abs/p"},
+		{"file:///abs/p", true, "/abs/p"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			fsys, p, err := Resolve(tt.in, tt.defaultHDFS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := fsys.(localFS); !ok || p != tt.wantPath {
+				t.Errorf("Resolve(%q) = %T, %q; want local, %q", tt.in, fsys, p, tt.wantPath)
+			}
+		})
+	}
+}
+
+func TestNonEmpty(t *testing.T) {
+	got := nonEmpty([]string{"", "localhost:9000"})
+	if !reflect.DeepEqual(got, []string{"localhost:9000"}) {
+		t.Errorf("nonEmpty = %v", got)
+	}
+}

@@ -60,7 +60,7 @@ func TestBadRecordsCounted(t *testing.T) {
 		"parse.docs.skipped.no-sentences": 1,
 		"parse.docs.skipped.duplicate-id": 1,
 		"parse.docs.truncated":            1,
-		"parse.docs.out":                  3,
+		"index.docs":                      3,
 		"match.spans":                     1,
 		"match.doc-pairs.with-spans":      1,
 	}
@@ -69,7 +69,7 @@ func TestBadRecordsCounted(t *testing.T) {
 			t.Errorf("counter %s = %d, want %d", k, c[k], v)
 		}
 	}
-	var read, accounted int64 = c["parse.docs.read"], c["parse.docs.out"]
+	var read, accounted int64 = c["parse.docs.read"], c["index.docs"]
 	for k, v := range c {
 		if strings.HasPrefix(k, "parse.docs.skipped.") {
 			accounted += v

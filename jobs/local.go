@@ -102,7 +102,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 	job := &local.Job{
 		Name:            st.Name,
 		Map:             p.mapper,
-		Reduce:          p.reducer,
+		Reduce:          p.reducer, // nil for map-only stages
 		KeyFields:       st.KeyFields,
 		PartitionFields: st.PartitionFields,
 		Reducers:        reducers,

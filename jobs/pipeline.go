@@ -5,8 +5,8 @@
 // Output directory layout of `pdc run --output OUT`:
 //
 //	OUT/_pdc.json        the run's configuration; a rerun must match it
-//	OUT/parsed/          parse job: parsed-document records (lib/doc)
-//	OUT/stats/           stats job: token document frequencies (imatch, spotsig)
+//	OUT/parsed/          parse job (map only): parsed-document records (lib/doc)
+//	OUT/stats/           stats job: token document frequencies, duplicate ids
 //	OUT/index/           index job: posting lists (reducers/index)
 //	OUT/pairs/           join job: duplicated sentence pairs (reducers/join)
 //	OUT/spans/           match job: the spans (reducers/match), pdc's result
@@ -20,7 +20,6 @@ package jobs
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -32,7 +31,6 @@ import (
 	indexred "github.com/pdc-mr/pdc/reducers/index"
 	joinred "github.com/pdc-mr/pdc/reducers/join"
 	matchred "github.com/pdc-mr/pdc/reducers/match"
-	parsered "github.com/pdc-mr/pdc/reducers/parse"
 	statsred "github.com/pdc-mr/pdc/reducers/stats"
 )
 
@@ -52,22 +50,19 @@ type Stage struct {
 	Combine bool
 	// SideStats tells whether the stage reads the stats job's output.
 	SideStats bool
+	// MapOnly stages have no reduce (Hadoop: -numReduceTasks 0).
+	MapOnly bool
 }
 
 // Stages returns the pipeline's jobs for a configuration.
 func Stages(cfg jobconf.Config) []Stage {
-	st := []Stage{
-		{Name: "parse", KeyFields: 1, PartitionFields: 1},
+	return []Stage{
+		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
 		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 4, Combine: true},
 		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2},
 	}
-	if !cfg.Signature.Method.NeedsStats() {
-		st = slices.Delete(st, 1, 2)
-		st[1].SideStats = false
-	}
-	return st
 }
 
 // OutputDir is the directory (under OUT) a stage writes.
@@ -88,7 +83,7 @@ type program struct {
 }
 
 var programs = map[string]program{
-	"parse": {mapper: parsemap.Map, reducer: parsered.Reduce},
+	"parse": {mapper: parsemap.Map},
 	"stats": {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
 	"index": {mapper: index.Map, reducer: indexred.Reduce},
 	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, combiner: joinred.Combine},

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -32,6 +33,7 @@ type runOptions struct {
 	print            bool
 	hadoop           bool
 	idfRange         string
+	cpuProfile       string
 }
 
 // addJobFlags registers the job parameters on fs, with cfg's values as
@@ -75,6 +77,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.tmpDir, "tmp", "", "local runner: directory for sort spills (default OUT/_tmp)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	fs.BoolVar(&o.print, "print", false, "print the spans with their text when done")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the local run to this file (go tool pprof)")
 	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
 	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 (flags given after it still apply)")
 	addJobFlags(fs, &cfg, &o.idfRange)
@@ -108,6 +111,19 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	}
 	if o.hadoop {
 		return m.runHadoop(ctx, cfg, &o)
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	return m.runLocal(ctx, cfg, &o)
 }

@@ -3,9 +3,12 @@ package doc
 // Parsed-document record: the output of the parse job and the input of the
 // stats and index jobs, one line per document:
 //
-//	docid TAB url TAB nsent TAB blob
+//	docid TAB srcpos TAB url TAB nsent TAB blob
 //
-// docid and url are escaped with mr.Escape (url is "" when unknown). nsent is
+// docid and url are escaped with mr.Escape (url is "" when unknown). srcpos
+// is the escaped input file name, "@" and the record's 16-digit byte offset
+// in it: among records with the same id, the one with the smallest srcpos
+// (the first in input order) is kept (see reducers/stats). nsent is
 // the number of sentences. blob is base64 (standard alphabet, no padding) of,
 // for each sentence in order:
 //

@@ -3,6 +3,7 @@ package signature
 // Stats file format (the output of the stats job, one record per line):
 //
 //	!N TAB <documents>          number of documents in the collection
+//	#docid TAB srcpos           a duplicate: this occurrence of docid is dropped
 //	<token16hex> TAB <df>       document frequency of a token, df >= 2
 //
 // Tokens absent from the file occur in exactly one document. The file may
@@ -73,8 +74,24 @@ type StatsBuilder struct {
 	n    int64
 	dfs  map[uint64]int64 // only tokens that may flip for some N: all with df >= 2, pruned in Build
 	top  tokenHeap
-	line int
+	dups *Duplicates
 }
+
+// Duplicates is the set of document occurrences to drop because an earlier
+// record had the same id.
+type Duplicates struct{ set map[string]bool }
+
+// IsDuplicate reports whether the record of docid at srcpos (both as in
+// the parsed-document record) is a later occurrence of its id.
+func (d *Duplicates) IsDuplicate(docid, srcpos []byte) bool {
+	if d == nil || len(d.set) == 0 {
+		return false
+	}
+	return d.set[string(docid)+"\t"+string(srcpos)]
+}
+
+// Duplicates returns the duplicate occurrences read.
+func (b *StatsBuilder) Duplicates() *Duplicates { return b.dups }
 
 // NewStatsBuilder returns a builder for the given configuration.
 func NewStatsBuilder(cfg Config) *StatsBuilder {
@@ -109,6 +126,13 @@ func (b *StatsBuilder) add(line []byte) error {
 	k, v, ok := bytes.Cut(line, []byte{'\t'})
 	if !ok {
 		return fmt.Errorf("stats record without a tab")
+	}
+	if len(k) > 0 && k[0] == '#' {
+		if b.dups == nil {
+			b.dups = &Duplicates{set: map[string]bool{}}
+		}
+		b.dups.set[string(k[1:])+"\t"+string(v)] = true
+		return nil
 	}
 	n, err := strconv.ParseInt(string(v), 10, 64)
 	if err != nil || n < 0 {

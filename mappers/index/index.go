@@ -51,20 +51,18 @@ func Map(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	var st *signature.Stats
-	if cfg.Signature.Method.NeedsStats() {
-		if st, err = LoadStats(cfg.Stats, cfg.Signature); err != nil {
-			return err
-		}
+	st, dups, err := LoadStats(cfg.Stats, cfg.Signature)
+	if err != nil {
+		return err
 	}
 	gen, err := signature.NewGenerator(cfg.Signature, st)
 	if err != nil {
 		return err
 	}
-	return run(t, gen, cfg)
+	return run(t, gen, cfg, dups)
 }
 
-func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config) error {
+func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signature.Duplicates) error {
 	prefixed := cfg.Signature.Method.Prefixed()
 	c := mr.NewCounters(t.Stderr)
 	out := bufio.NewWriterSize(t.Stdout, 1<<16)
@@ -79,15 +77,20 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config) error {
 	)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		f := bytes.SplitN(r.Line(), []byte{'\t'}, 4)
-		if len(f) != 4 {
-			return fmt.Errorf("index mapper: line %d: want 4 fields, got %d", r.LineNumber(), len(f))
+		f := bytes.SplitN(r.Line(), []byte{'\t'}, 5)
+		if len(f) != 5 {
+			return fmt.Errorf("index mapper: line %d: want 5 fields, got %d", r.LineNumber(), len(f))
 		}
-		sents, tokens, scratch, err = doc.DecodeBlob(f[3], sents, tokens, scratch)
+		if dups.IsDuplicate(f[0], f[1]) {
+			c.Add("parse.docs.skipped.duplicate-id", 1)
+			continue
+		}
+		c.Add("index.docs", 1)
+		sents, tokens, scratch, err = doc.DecodeBlob(f[4], sents, tokens, scratch)
 		if err != nil {
 			return fmt.Errorf("index mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
 		}
-		site := Site(f[1])
+		site := Site(f[2])
 		for i, s := range sents {
 			if len(s.Tokens) < cfg.MinTokens {
 				c.Add("index.sentences.short", 1)
@@ -183,13 +186,13 @@ func Site(escapedURL []byte) string {
 
 // LoadStats reads the stats job's output: a file, or a directory of part
 // files.
-func LoadStats(path string, cfg signature.Config) (*signature.Stats, error) {
+func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.Duplicates, error) {
 	if path == "" {
-		return nil, fmt.Errorf("signature %s needs the stats job's output (PDC_STATS is not set)", cfg.Method)
+		return nil, nil, fmt.Errorf("the index job needs the stats job's output (PDC_STATS is not set)")
 	}
 	files := []string{path}
 	if fi, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("read stats: %w", err)
+		return nil, nil, fmt.Errorf("read stats: %w", err)
 	} else if fi.IsDir() {
 		files = nil
 		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
@@ -202,22 +205,22 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("read stats: %w", err)
+			return nil, nil, fmt.Errorf("read stats: %w", err)
 		}
 	}
 	b := signature.NewStatsBuilder(cfg)
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, fmt.Errorf("read stats: %w", err)
+			return nil, nil, fmt.Errorf("read stats: %w", err)
 		}
 		err = b.Read(f, name)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("read stats: %w", err)
+			return nil, nil, fmt.Errorf("read stats: %w", err)
 		}
 	}
-	return b.Build(), nil
+	return b.Build(), b.Duplicates(), nil
 }
 
 func appendPadded(b []byte, n, width int) []byte {

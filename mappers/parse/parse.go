@@ -1,15 +1,12 @@
-// Package parse is the map side of the parse job: it reads JSON Lines
-// documents, extracts their text, splits sentences and tokenizes them, once
-// per document, and emits them keyed by document id so the reducer can drop
-// duplicate ids.
-//
-// Input: JSON Lines documents (lib/doc). Output, one line per document:
+// Package parse is the parse job, map only: it reads JSON Lines documents,
+// extracts their text, splits sentences and tokenizes them, once per
+// document, and writes parsed-document records (lib/doc/record.go):
 //
 //	docid TAB srcpos TAB url TAB nsent TAB blob
 //
-// docid, url and blob as in lib/doc's parsed-document record; srcpos is
-// escaped(input file) "@" 16-digit byte offset, so the smallest srcpos is the
-// first occurrence in input order.
+// Duplicate ids are resolved later without a shuffle of these records: the
+// stats job lists the ids seen twice and the index job skips all but the
+// first occurrence.
 package parse
 
 import (

@@ -5,6 +5,7 @@
 //
 //	token16hex TAB count    documents of this task containing the token
 //	!N TAB count            documents of this task
+//	#docid TAB srcpos       every document, to find duplicate ids
 //
 // Counts are aggregated in memory (an in-mapper combiner) and flushed
 // whenever MaxTokens distinct tokens are held, so memory stays bounded.
@@ -39,11 +40,14 @@ func Map(t *mr.Task) error {
 	)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		f := bytes.SplitN(r.Line(), []byte{'\t'}, 4)
-		if len(f) != 4 {
-			return fmt.Errorf("stats mapper: line %d: want 4 fields, got %d", r.LineNumber(), len(f))
+		f := bytes.SplitN(r.Line(), []byte{'\t'}, 5)
+		if len(f) != 5 {
+			return fmt.Errorf("stats mapper: line %d: want 5 fields, got %d", r.LineNumber(), len(f))
 		}
-		sents, tokens, scratch, err = doc.DecodeBlob(f[3], sents, tokens, scratch)
+		if _, err := fmt.Fprintf(out, "#%s\t%s\n", f[0], f[1]); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+		sents, tokens, scratch, err = doc.DecodeBlob(f[4], sents, tokens, scratch)
 		if err != nil {
 			return fmt.Errorf("stats mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
 		}

@@ -3,74 +3,147 @@
 // lib/signature (tokens seen in one document only are left out: a token
 // missing from the file has df 1).
 //
-// Input: token16hex TAB count, and !N TAB count (mappers/stats).
-// Output: token16hex TAB df (df >= 2), and !N TAB documents.
+// It also resolves duplicate document ids: of the occurrences of an id
+// (#docid TAB srcpos from the mapper) the smallest srcpos, the first in
+// input order, is kept, and each other one is written out for the index
+// job to skip.
+//
+// Input: token16hex TAB count, !N TAB count, #docid TAB srcpos (mappers/stats).
+// Output: token16hex TAB df (df >= 2), !N TAB documents, and
+// #docid TAB srcpos for each occurrence to drop.
 package stats
 
 import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
-// Reduce runs the stats reducer. It also serves as the stats job's combiner
-// when keepSingletons is set (see Combine).
+// Reduce runs the stats reducer.
 func Reduce(t *mr.Task) error { return sum(t, false) }
 
-// Combine sums counts without dropping df = 1 tokens (a combiner sees only
-// part of the data).
+// Combine sums counts without dropping df = 1 tokens and passes document
+// positions through (a combiner sees only part of the data).
 func Combine(t *mr.Task) error { return sum(t, true) }
 
-func sum(t *mr.Task, keepSingletons bool) error {
+// MaxReports is how many duplicate ids a task describes on stderr.
+const MaxReports = 5
+
+func sum(t *mr.Task, combining bool) error {
 	c := mr.NewCounters(t.Stderr)
 	out := bufio.NewWriterSize(t.Stdout, 1<<16)
-	var key []byte
-	var total int64
-	have := false
-	emit := func() error {
-		if !have {
-			return nil
-		}
-		if total < 2 && !keepSingletons && string(key) != "!N" {
-			c.Add("stats.tokens.singleton", 1)
-			return nil
-		}
-		if !keepSingletons {
-			c.Add("stats.tokens", 1)
-		}
-		b := append(key, '\t')
-		b = strconv.AppendInt(b, total, 10)
-		_, err := out.Write(append(b, '\n'))
-		key = b[:len(key)]
-		return err
-	}
+	g := &group{combining: combining, c: c, out: out, stderr: t.Stderr}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		k, v := mr.SplitKey(r.Line(), 1)
-		n, err := strconv.ParseInt(string(v), 10, 64)
-		if err != nil {
-			return fmt.Errorf("stats reducer: line %d: bad count %q", r.LineNumber(), v)
+		if !g.have || !bytes.Equal(k, g.key) {
+			if err := g.emit(); err != nil {
+				return fmt.Errorf("write: %w", err)
+			}
+			g.start(k)
 		}
-		if have && bytes.Equal(k, key) {
-			total += n
-			continue
+		if err := g.add(v); err != nil {
+			return fmt.Errorf("stats: line %d: %w", r.LineNumber(), err)
 		}
-		if err := emit(); err != nil {
-			return fmt.Errorf("write: %w", err)
-		}
-		key, total, have = append(key[:0], k...), n, true
 	}
 	if err := r.Err(); err != nil {
-		return fmt.Errorf("stats reducer: read: %w", err)
+		return fmt.Errorf("stats: read: %w", err)
 	}
-	if err := emit(); err != nil {
+	if err := g.emit(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
+}
+
+// group is the records of one key: a count to sum, or the source positions
+// of one document id.
+type group struct {
+	combining bool
+	c         *mr.Counters
+	out       *bufio.Writer
+	stderr    io.Writer
+	have      bool
+	key       []byte
+	total     int64
+	positions []string
+	reported  int
+	line      []byte
+}
+
+func (g *group) start(k []byte) {
+	g.key, g.total, g.positions, g.have = append(g.key[:0], k...), 0, g.positions[:0], true
+}
+
+func (g *group) isDoc() bool { return len(g.key) > 0 && g.key[0] == '#' }
+
+func (g *group) add(v []byte) error {
+	if g.isDoc() {
+		g.positions = append(g.positions, string(v))
+		return nil
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil {
+		return fmt.Errorf("bad count %q", v)
+	}
+	g.total += n
+	return nil
+}
+
+func (g *group) emit() error {
+	if !g.have {
+		return nil
+	}
+	if g.isDoc() {
+		return g.emitDoc()
+	}
+	if g.total < 2 && !g.combining && string(g.key) != "!N" {
+		g.c.Add("stats.tokens.singleton", 1)
+		return nil
+	}
+	if !g.combining && string(g.key) != "!N" {
+		g.c.Add("stats.tokens", 1)
+	}
+	b := append(g.line[:0], g.key...)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, g.total, 10)
+	g.line = append(b, '\n')
+	_, err := g.out.Write(g.line)
+	return err
+}
+
+// emitDoc passes positions through when combining; reducing, it writes
+// every occurrence but the first.
+func (g *group) emitDoc() error {
+	if !g.combining {
+		if len(g.positions) < 2 {
+			return nil
+		}
+		slices.Sort(g.positions)
+		g.c.Add("stats.duplicate-ids", 1)
+		for _, p := range g.positions[1:] {
+			if g.reported < MaxReports {
+				fmt.Fprintf(g.stderr, "pdc: duplicate id %s at %s (kept the one at %s)\n", g.key[1:], p, g.positions[0])
+				g.reported++
+			}
+		}
+		g.positions = g.positions[1:]
+	}
+	for _, p := range g.positions {
+		b := append(g.line[:0], g.key...)
+		b = append(b, '\t')
+		b = append(b, p...)
+		g.line = append(b, '\n')
+		if _, err := g.out.Write(g.line); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -21,6 +21,11 @@ func eachDoc(in *inputSet, fn func(d *doc.Doc, where string) error) error {
 			return err
 		}
 	}
+	for _, f := range in.remote {
+		if err := eachRemoteDoc(f, fn); err != nil {
+			return err
+		}
+	}
 	for _, p := range in.records {
 		if err := eachRecordDoc(p, fn); err != nil {
 			return err

@@ -102,6 +102,9 @@ func TestCLIErrors(t *testing.T) {
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
 		t.Fatal(stderr)
 	}
+	bare := filepath.Join(dir, "bare")
+	os.MkdirAll(filepath.Join(bare, "spans"), 0o755)
+	os.WriteFile(filepath.Join(bare, "spans", "_SUCCESS"), nil, 0o644)
 	tests := []struct {
 		name string
 		args []string
@@ -119,7 +122,7 @@ func TestCLIErrors(t *testing.T) {
 		{"bad signature", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--signature", "md5"}, 2, "md5"},
 		{"unknown job", []string{"map", "sort"}, 2, "unknown job"},
 		{"spans of nothing", []string{"spans", filepath.Join(dir, "none")}, 1, "none"},
-		{"spans text without input", []string{"spans", out, "--text"}, 2, "--input"},
+		{"spans text without input or manifest", []string{"spans", bare, "--text"}, 2, "--input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,7 +47,9 @@ type inputSet struct {
 	// records are container files (WARC, Avro) rendered as JSON Lines on
 	// the fly by recordSplit.
 	records []string
-	bytes   int64
+	// remote are JSON Lines files on HDFS (pdc spans --text, pdc text).
+	remote []remoteFile
+	bytes  int64
 }
 
 // findInputs expands --input paths. A missing path is an error naming it.

@@ -2,11 +2,13 @@ package jobs
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,7 +16,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/mr/local"
 )
 
@@ -185,12 +189,27 @@ func partFiles(dir string) ([]string, error) {
 }
 
 // Counters file: one `name TAB value` line per counter, sorted by name.
-func writeCounters(path string, c map[string]int64) error {
+func formatCounters(c map[string]int64) string {
 	var b strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(c)) {
 		fmt.Fprintf(&b, "%s\t%d\n", k, c[k])
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	return b.String()
+}
+
+func parseCounters(s string) map[string]int64 {
+	c := map[string]int64{}
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		k, v, ok := strings.Cut(line, "\t")
+		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil {
+			c[k] = n
+		}
+	}
+	return c
+}
+
+func writeCounters(path string, c map[string]int64) error {
+	if err := os.WriteFile(path, []byte(formatCounters(c)), 0o644); err != nil {
 		return fmt.Errorf("write counters: %w", err)
 	}
 	return nil
@@ -201,14 +220,7 @@ func readCounters(path string) (map[string]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := map[string]int64{}
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		k, v, ok := strings.Cut(line, "\t")
-		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil {
-			c[k] = n
-		}
-	}
-	return c, nil
+	return parseCounters(string(b)), nil
 }
 
 func printCounters(w io.Writer, c map[string]int64) {
@@ -222,54 +234,80 @@ func printCounters(w io.Writer, c map[string]int64) {
 	}
 }
 
-// writeBoilerplate collects the index job's B and T records into
-// OUT/boilerplate.tsv: `df TAB kind TAB signature TAB docid TAB sentence TAB
-// charStart TAB charEnd`, most frequent first, where kind is max-df (a
-// posting list over --max-df; df counts sentences) or site-template (df
-// counts one site's documents) and the doc and sentence are an example. Nothing is written when the
-// index output is gone (a resumed run that already removed it).
+// writeBoilerplate writes OUT/boilerplate.tsv from the index job's output
+// (see boilerplateReport). Nothing is written when the index output is gone
+// (a resumed run that already removed it).
 func writeBoilerplate(out string) error {
-	parts, err := partFiles(filepath.Join(out, "index"))
-	if err != nil {
+	dir := filepath.Join(out, "index")
+	if _, err := os.Stat(dir); err != nil {
 		return nil
+	}
+	report, err := boilerplateReport(hdfsfs.Local(), dir)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "boilerplate.tsv"), report, 0o644); err != nil {
+		return fmt.Errorf("boilerplate report: %w", err)
+	}
+	return nil
+}
+
+// boilerplateReport collects the index job's B and T records: `df TAB kind
+// TAB signature TAB docid TAB sentence TAB charStart TAB charEnd`, most
+// frequent first, where kind is max-df (a posting list over --max-df; df
+// counts sentences) or site-template (df counts one site's documents) and
+// the doc and sentence are an example.
+func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
+	ents, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("boilerplate report: %w", err)
 	}
 	type entry struct {
 		df   int64
 		line string
 	}
 	var es []entry
-	for _, p := range parts {
-		f, err := os.Open(p)
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "part-") {
+			continue
+		}
+		f, err := fsys.Open(path.Join(filepath.ToSlash(dir), e.Name()))
 		if err != nil {
-			return fmt.Errorf("boilerplate report: %w", err)
+			return nil, fmt.Errorf("boilerplate report: %w", err)
 		}
-		sc := bufio.NewReaderSize(f, 1<<16)
-		for {
-			line, err := sc.ReadString('\n')
-			if f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 5); len(f) == 4 && (f[1] == "B" || f[1] == "T") {
-				kind := "max-df"
-				if f[1] == "T" {
-					kind = "site-template"
-				}
-				df, _ := strconv.ParseInt(f[2], 10, 64)
-				pf := strings.SplitN(f[3], ",", 6)
-				if len(pf) == 6 {
-					sent := strings.TrimLeft(pf[0], "0")
-					if sent == "" {
-						sent = "0"
-					}
-					es = append(es, entry{df, fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", df, kind, f[0], pf[5], sent, pf[2], pf[3])})
-				}
+		r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
+		for r.Next() {
+			f := strings.SplitN(string(r.Line()), "\t", 5)
+			if len(f) != 4 || (f[1] != "B" && f[1] != "T") {
+				continue
 			}
-			if err != nil {
-				break
+			kind := "max-df"
+			if f[1] == "T" {
+				kind = "site-template"
 			}
+			df, _ := strconv.ParseInt(f[2], 10, 64)
+			pf := strings.SplitN(f[3], ",", 6)
+			if len(pf) != 6 {
+				continue
+			}
+			if strings.Count(pf[5], ",") >= 2 { // words postings: pos,set,doc
+				pf[5] = pf[5][strings.LastIndexByte(pf[5][:strings.IndexByte(pf[5], ',')+1+strings.IndexByte(pf[5][strings.IndexByte(pf[5], ',')+1:], ',')], ',')+1:]
+			}
+			sent := strings.TrimLeft(pf[0], "0")
+			if sent == "" {
+				sent = "0"
+			}
+			es = append(es, entry{df, fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", df, kind, f[0], pf[5], sent, pf[2], pf[3])})
 		}
+		err = r.Err()
 		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("boilerplate report: %w", err)
+		}
 	}
 	slices.SortStableFunc(es, func(a, b entry) int {
 		if a.df != b.df {
-			return int(b.df - a.df)
+			return cmp.Compare(b.df, a.df)
 		}
 		return strings.Compare(a.line, b.line)
 	})
@@ -279,10 +317,7 @@ func writeBoilerplate(out string) error {
 		b.WriteString(e.line)
 		b.WriteByte('\n')
 	}
-	if err := os.WriteFile(filepath.Join(out, "boilerplate.tsv"), []byte(b.String()), 0o644); err != nil {
-		return fmt.Errorf("boilerplate report: %w", err)
-	}
-	return nil
+	return []byte(b.String()), nil
 }
 
 // progress prints the local runner's progress on stderr: a bar rewritten in

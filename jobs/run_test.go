@@ -28,6 +28,11 @@ func TestRunSample(t *testing.T) {
 		t.Fatalf("only %d spans on the sample corpus", strings.Count(spans, "\n"))
 	}
 	golden(t, "sample.spans.tsv", spans)
+	// --text finds the documents through OUT/_pdc.json.
+	withText, stderr, code := runPDC(t, "spans", out, "--text")
+	if code != 0 || !strings.Contains(withText, "bzip2-compressed file") {
+		t.Errorf("spans --text without --input: exit %d %s", code, stderr)
+	}
 	// The reused std/core prose must be found.
 	if !strings.Contains(spans, "rust/core/option/index.html\trust/std/option/index.html") {
 		t.Error("no span between core::option and std::option")

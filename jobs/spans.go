@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -160,10 +161,53 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 		return usagef("spans: unknown --format %q (want tsv, jsonl or avro)", o.format)
 	}
 	if o.text && len(inputs) == 0 {
-		return usagef("spans: --text needs --input DOCS (the run's documents)")
+		var err error
+		if inputs, err = m.manifestInputs(fs.Arg(0)); err != nil {
+			return err
+		}
 	}
 	o.inputs = inputs
 	return m.printSpans(fs.Arg(0), o)
+}
+
+// manifestInputs returns the documents of the run in out, from its
+// _pdc.json: the uploaded copy (OUT/_input) for Hadoop runs when there is
+// one, else the inputs as given.
+func (m *Main) manifestInputs(out string) ([]string, error) {
+	if strings.HasSuffix(strings.TrimSuffix(out, "/"), "/spans") {
+		out = strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans")
+	}
+	var data []byte
+	var err error
+	remote := m.isRemote(out)
+	var fsys hdfsfs.FS
+	var p string
+	if remote {
+		if fsys, p, err = hdfsfs.Resolve(out, true); err == nil {
+			data, err = hdfsfs.ReadFile(fsys, p+"/_pdc.json")
+		}
+	} else {
+		data, err = os.ReadFile(filepath.Join(out, "_pdc.json"))
+	}
+	if err != nil {
+		return nil, &UsageError{Msg: fmt.Sprintf("spans: --text needs --input DOCS (the run's documents); %s has no readable _pdc.json: %v", out, unwrapPathErr(err))}
+	}
+	var man manifest
+	if err := json.Unmarshal(data, &man); err != nil {
+		return nil, fmt.Errorf("spans: %s/_pdc.json: %w", out, err)
+	}
+	if remote {
+		if _, err := fsys.Stat(p + "/_input/_SUCCESS"); err == nil {
+			var in []string
+			for _, i := range man.Inputs {
+				if m.isRemote(i) {
+					in = append(in, i)
+				}
+			}
+			return append(in, strings.TrimSuffix(out, "/")+"/_input"), nil
+		}
+	}
+	return man.Inputs, nil
 }
 
 // reorderArgs moves positional arguments after the flags, so that

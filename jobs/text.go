@@ -35,7 +35,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		fs.Usage()
 		return usagef("text: --input is required")
 	}
-	in, err := findInputs(inputs)
+	in, err := m.findAnyInputs(inputs)
 	if err != nil {
 		return err
 	}

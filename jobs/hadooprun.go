@@ -1,0 +1,392 @@
+package jobs
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pdc-mr/pdc/jobs/hadoop"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/jobconf"
+)
+
+// On Hadoop, `pdc run --hadoop --output OUT` keeps the local layout (see
+// the package comment) on HDFS, plus OUT/_input/ for documents uploaded
+// from the local disk. Each job writes OUT/_tmp/NAME and is renamed to its
+// directory only when it succeeds, so a job directory never holds partial
+// results.
+
+// hadoopRun is one pipeline run on a cluster.
+type hadoopRun struct {
+	m     *Main
+	o     *runOptions
+	cfg   jobconf.Config
+	fsys  hdfsfs.FS
+	out   string // OUT on fsys
+	sub   *hadoop.Submitter
+	pdc   string // local path of the static pdc binary shipped with -files
+	input []string
+}
+
+func (m *Main) runHadoop(ctx context.Context, cfg jobconf.Config, o *runOptions) error {
+	start := time.Now()
+	streaming, err := hadoop.FindStreaming(m.Getenv)
+	if err != nil {
+		return err
+	}
+	fsys, out, err := hdfsfs.Resolve(o.output, true)
+	if err != nil {
+		return fmt.Errorf("output %s: %w", o.output, err)
+	}
+	if !strings.HasPrefix(out, "/") {
+		return usagef("run --hadoop: --output must be an HDFS path (hdfs://HOST:PORT/PATH or /PATH), got %q", o.output)
+	}
+	bin, err := shippableBinary(m.Getenv)
+	if err != nil {
+		return err
+	}
+	h := &hadoopRun{m: m, o: o, cfg: cfg, fsys: fsys, out: out, pdc: bin,
+		sub: &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: m.progressWriter(o.quiet)}}
+	man := manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true}
+	resumed, err := prepareOutputFS(fsys, out, man, o.overwrite)
+	if err != nil {
+		return err
+	}
+	if resumed && !o.quiet {
+		fmt.Fprintf(m.Stderr, "pdc: resuming the unfinished run in %s\n", o.output)
+	}
+	if h.input, err = h.stageInputs(ctx); err != nil {
+		return err
+	}
+	stages := Stages(cfg)
+	var all []jobCounters
+	for _, st := range stages {
+		jc, err := h.runStage(ctx, st)
+		if err != nil {
+			return err
+		}
+		all = append(all, jc)
+	}
+	return m.finishFS(fsys, out, o, stages, all, time.Since(start))
+}
+
+func (m *Main) progressWriter(quiet bool) io.Writer {
+	if quiet {
+		return io.Discard
+	}
+	return m.Stderr
+}
+
+// shippableBinary returns the pdc binary to ship to the cluster:
+// PDC_BINARY, else this executable.
+func shippableBinary(getenv func(string) string) (string, error) {
+	if p := getenv("PDC_BINARY"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("PDC_BINARY %s: %w", p, unwrapPathErr(err))
+		}
+		return p, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find the pdc binary to ship (set PDC_BINARY): %w", err)
+	}
+	if filepath.Base(exe) != "pdc" {
+		return "", fmt.Errorf("this binary is %s; Hadoop tasks run `pdc map ...`: set PDC_BINARY to a static pdc (scripts/build.sh builds bin/pdc)", exe)
+	}
+	return exe, nil
+}
+
+// stageInputs returns the job input paths on HDFS: hdfs:// URIs and paths
+// missing from the local disk are read in place; local JSON Lines files are
+// uploaded as they are; other local inputs (directories of pages, WARC,
+// Avro) are converted to JSON Lines while uploading.
+func (h *hadoopRun) stageInputs(ctx context.Context) ([]string, error) {
+	var remote, local []string
+	for _, p := range h.o.inputs {
+		if _, err := os.Stat(p); err != nil || strings.HasPrefix(p, "hdfs://") {
+			fsys, rp, err := hdfsfs.Resolve(p, true)
+			if err != nil {
+				return nil, fmt.Errorf("input %s: %w", p, err)
+			}
+			if _, err := fsys.Stat(rp); err != nil {
+				return nil, fmt.Errorf("input %s: not on the local disk nor on HDFS: %w", p, unwrapPathErr(err))
+			}
+			remote = append(remote, p)
+			continue
+		}
+		local = append(local, p)
+	}
+	if len(local) == 0 {
+		return remote, nil
+	}
+	dst := path.Join(h.out, "_input")
+	if h.fsSucceeded(dst) {
+		return append(remote, dst), nil
+	}
+	in, err := findInputs(local)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.fsys.RemoveAll(dst); err != nil {
+		return nil, fmt.Errorf("upload: %w", err)
+	}
+	if err := h.fsys.MkdirAll(dst, 0o755); err != nil {
+		return nil, fmt.Errorf("upload: %w", err)
+	}
+	progress := func(done, total int64) {
+		if !h.o.quiet {
+			fmt.Fprintf(h.m.Stderr, "upload: %d/%d MB\n", done>>20, total>>20)
+		}
+	}
+	for i, p := range in.jsonl {
+		name := fmt.Sprintf("%s/part-%05d-%s", dst, i, path.Base(filepath.ToSlash(p)))
+		if err := hdfsfs.Upload(ctx, h.fsys, name, p, progress); err != nil {
+			return nil, fmt.Errorf("upload %s: %w", p, err)
+		}
+	}
+	if len(in.tree) > 0 || len(in.records) > 0 {
+		if err := h.uploadConverted(ctx, in, dst+"/part-converted.jsonl"); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeFileFS(h.fsys, dst+"/_SUCCESS", nil); err != nil {
+		return nil, err
+	}
+	return append(remote, dst), nil
+}
+
+// uploadConverted writes the tree and container documents of in as one
+// JSON Lines file on HDFS.
+func (h *hadoopRun) uploadConverted(ctx context.Context, in *inputSet, name string) error {
+	only := &inputSet{tree: in.tree, records: in.records}
+	w, err := h.fsys.Create(name + "._COPYING_")
+	if err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var line []byte
+	n := 0
+	err = eachDoc(only, func(d *doc.Doc, where string) error {
+		line = append(doc.AppendJSON(line[:0], d), '\n')
+		if _, err := bw.Write(line); err != nil {
+			return err
+		}
+		n++
+		return ctx.Err()
+	})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("upload converted documents: %w", err)
+	}
+	if !h.o.quiet {
+		fmt.Fprintf(h.m.Stderr, "upload: %d documents converted to JSON Lines\n", n)
+	}
+	return h.fsys.Rename(name+"._COPYING_", name)
+}
+
+func (h *hadoopRun) fsSucceeded(dir string) bool {
+	_, err := h.fsys.Stat(dir + "/_SUCCESS")
+	return err == nil
+}
+
+// runStage runs one job on the cluster, or skips it when a previous run
+// finished it.
+func (h *hadoopRun) runStage(ctx context.Context, st Stage) (jobCounters, error) {
+	dir := path.Join(h.out, st.OutputDir())
+	jc := jobCounters{job: st.Name}
+	if h.fsSucceeded(dir) {
+		jc.counters, _ = readCountersFS(h.fsys, dir+"/_counters.tsv")
+		if !h.o.quiet {
+			fmt.Fprintf(h.m.Stderr, "job %s: finished in an earlier run, skipped\n", st.Name)
+		}
+		return jc, nil
+	}
+	tmp := path.Join(h.out, "_tmp", st.OutputDir())
+	for _, d := range []string{dir, tmp} {
+		if err := h.fsys.RemoveAll(d); err != nil {
+			return jc, fmt.Errorf("job %s: %w", st.Name, err)
+		}
+	}
+	if err := h.fsys.MkdirAll(path.Dir(tmp), 0o755); err != nil {
+		return jc, fmt.Errorf("job %s: %w", st.Name, err)
+	}
+	job := h.job(st, tmp)
+	t0 := time.Now()
+	res, err := h.sub.Run(ctx, job)
+	if err != nil {
+		return jc, fmt.Errorf("job %s: %w", st.Name, err)
+	}
+	if err := h.fsys.Rename(tmp, dir); err != nil {
+		return jc, fmt.Errorf("job %s: commit output: %w", st.Name, err)
+	}
+	jc.counters = res.Counters
+	if err := writeCountersFS(h.fsys, dir+"/_counters.tsv", res.Counters); err != nil {
+		return jc, err
+	}
+	if !h.o.quiet {
+		fmt.Fprintf(h.m.Stderr, "job %s: %s done in %s\n", st.Name, res.JobID, elapsed(time.Since(t0)))
+		printCounters(h.m.Stderr, res.Counters)
+	}
+	return jc, nil
+}
+
+// job builds the Hadoop Streaming job of a stage.
+func (h *hadoopRun) job(st Stage, output string) *hadoop.Job {
+	cfg := h.cfg
+	reducers := h.o.reducers
+	if reducers < 1 {
+		reducers = 2
+	}
+	j := &hadoop.Job{
+		Name:              st.Name,
+		Mapper:            "pdc map " + st.Name,
+		KeyFields:         st.KeyFields,
+		PartitionFields:   st.PartitionFields,
+		Reducers:          reducers,
+		Files:             []string{h.pdc},
+		Output:            output,
+		CompressMapOutput: true,
+	}
+	if !st.MapOnly {
+		j.Reducer = "pdc reduce " + st.Name
+	}
+	if st.Combine {
+		j.Combiner = "pdc combine " + st.Name
+	}
+	if st.Input == "" {
+		j.Inputs = h.input
+	} else {
+		j.Inputs = []string{path.Join(h.out, st.Input)}
+	}
+	if st.SideStats {
+		j.CacheFiles = []string{h.uri(path.Join(h.out, "stats")) + "#stats"}
+		cfg.Stats = "stats"
+	}
+	j.Env = cfg.Env()
+	return j
+}
+
+// uri returns the hdfs:// URI of a path on the run's file system.
+func (h *hadoopRun) uri(p string) string {
+	if strings.HasPrefix(h.o.output, "hdfs://") {
+		host := strings.TrimPrefix(h.o.output, "hdfs://")
+		host, _, _ = strings.Cut(host, "/")
+		return "hdfs://" + host + p
+	}
+	return "hdfs://" + p
+}
+
+// prepareOutputFS is prepareOutput on any file system.
+func prepareOutputFS(fsys hdfsfs.FS, out string, man manifest, overwrite bool) (bool, error) {
+	mpath := out + "/_pdc.json"
+	want, _ := json.MarshalIndent(man, "", "  ")
+	if _, err := fsys.Stat(out); err == nil {
+		if overwrite {
+			if err := fsys.RemoveAll(out); err != nil {
+				return false, fmt.Errorf("output %s: %w", out, err)
+			}
+		} else {
+			old, rerr := hdfsfs.ReadFile(fsys, mpath)
+			_, serr := fsys.Stat(out + "/spans/_SUCCESS")
+			switch {
+			case rerr != nil:
+				return false, fmt.Errorf("output %s already exists and is not a pdc run (use --overwrite to replace it)", out)
+			case serr == nil:
+				return false, fmt.Errorf("output %s already holds a finished run (use --overwrite to replace it)", out)
+			case strings.TrimSpace(string(old)) != string(want):
+				return false, fmt.Errorf("output %s holds an unfinished run with other inputs or flags (use --overwrite to start over)", out)
+			}
+			return true, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("output %s: %w", out, err)
+	}
+	if err := fsys.MkdirAll(out, 0o755); err != nil {
+		return false, fmt.Errorf("output %s: %w", out, err)
+	}
+	return false, writeFileFS(fsys, mpath, append(want, '\n'))
+}
+
+// writeFileFS writes a file, empty ones included (an empty write can stall
+// an HDFS block allocation, so nothing is written for empty data).
+func writeFileFS(fsys hdfsfs.FS, name string, data []byte) error {
+	w, err := fsys.Create(name)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if len(data) > 0 {
+		if _, err := w.Write(data); err != nil {
+			w.Close()
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+func writeCountersFS(fsys hdfsfs.FS, name string, c map[string]int64) error {
+	return writeFileFS(fsys, name, []byte(formatCounters(c)))
+}
+
+func readCountersFS(fsys hdfsfs.FS, name string) (map[string]int64, error) {
+	b, err := hdfsfs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return parseCounters(string(b)), nil
+}
+
+// finishFS is finish for a run whose output is on fsys.
+func (m *Main) finishFS(fsys hdfsfs.FS, out string, o *runOptions, stages []Stage, all []jobCounters, took time.Duration) error {
+	report, err := boilerplateReport(fsys, out+"/index")
+	if err != nil {
+		return err
+	}
+	if err := writeFileFS(fsys, out+"/boilerplate.tsv", report); err != nil {
+		return err
+	}
+	merged := map[string]int64{}
+	for _, jc := range all {
+		maps.Copy(merged, jc.counters)
+	}
+	if err := writeCountersFS(fsys, out+"/counters.tsv", merged); err != nil {
+		return err
+	}
+	if !o.keepIntermediate {
+		for _, s := range stages {
+			if s.Name != "match" {
+				if err := fsys.RemoveAll(out + "/" + s.OutputDir()); err != nil {
+					return fmt.Errorf("remove intermediate output: %w", err)
+				}
+			}
+		}
+	}
+	if err := fsys.RemoveAll(out + "/_tmp"); err != nil {
+		return fmt.Errorf("remove temp output: %w", err)
+	}
+	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read, %s skipped) in %s\n",
+		plural(merged["match.spans"], "span"), plural(merged["match.doc-pairs.with-spans"], "document pair"),
+		o.output, plural(merged["parse.docs.read"], "document"), plural(skipped(merged), "document"), elapsed(took))
+	if o.print {
+		return m.printSpans(o.output, spanOptions{format: "tsv", text: true, inputs: o.inputs})
+	}
+	return nil
+}

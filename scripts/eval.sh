@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# eval.sh: score pdc on the graded planted corpus, in one command.
+#
+#   scripts/eval.sh [--runs N] [--seed S] [--distractors D] [--unmatched N] [--json]
+#                   [--out DIR] [--corpus DIR] [-- PDC_RUN_FLAGS...]
+#   scripts/eval.sh --prepare [--runs N] [--seed S] [--distractors D]
+#
+# Steps:
+#   1. scripts/sources.sh fetches the source texts (State of the Union
+#      addresses in English, two Debian books in Chinese; cached).
+#   2. lib/plant (mkcorpus) plants N runs (default 300) of every edit class
+#      into them, with the unplanted documents as distractors (default all),
+#      from seed S (default 1). The corpus is cached under
+#      $PDC_DATA/corpus/, keyed by the parameters, the sources and the
+#      mkcorpus binary (so it is rebuilt when lib/plant changes).
+#   3. pdc is built from this tree into a temporary directory (unless
+#      PDC_BIN names a pdc binary to use).
+#   4. `pdc run` runs on the corpus with its default flags plus
+#      PDC_RUN_FLAGS, timed, into --out (default $PDC_DATA/eval/out,
+#      replaced on every run).
+#   5. `pdc eval` prints the score table and the longest unmatched
+#      detections with their text (--unmatched, default 5).
+#
+# --json prints one JSON object instead: {"corpus", "flags", "seconds",
+# "counters" (OUT/counters.tsv), "eval" (pdc eval --format json)}.
+# --prepare only does steps 1-2 and prints the corpus directory
+# (docs.jsonl, truth.jsonl, pan/, stats.txt); --corpus DIR skips them.
+#
+# Needs go, python3, and what scripts/sources.sh needs (npm, apt-get, dpkg).
+# Downloads and caches go to ${PDC_DATA:-$HOME/.cache/pdc-data}, never the repo.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
+
+runs=300 seed=1 distractors=-1 unmatched=5 json=0 prepare=0 out= corpus=
+usage() {
+	sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+die() {
+	echo "eval.sh: $*" >&2
+	exit 1
+}
+log() { echo "eval.sh: $*" >&2; }
+int() {
+	case $2 in '' | - | *[!0-9-]* | ?*-*)
+		echo "eval.sh: $1 wants an integer, not '$2'" >&2
+		exit 2
+		;;
+	esac
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) runs=${2-}; int "$1" "$runs"; shift 2 ;;
+	--seed) seed=${2-}; int "$1" "$seed"; shift 2 ;;
+	--distractors) distractors=${2-}; int "$1" "$distractors"; shift 2 ;;
+	--unmatched) unmatched=${2-}; int "$1" "$unmatched"; shift 2 ;;
+	--out) out=${2-}; [ -n "$out" ] || usage; shift 2 ;;
+	--corpus) corpus=${2-}; [ -n "$corpus" ] || usage; shift 2 ;;
+	--json) json=1; shift ;;
+	--prepare) prepare=1; shift ;;
+	--) shift; break ;;
+	-h | --help) usage ;;
+	*) echo "eval.sh: unknown argument '$1' (pdc run flags go after --)" >&2; usage ;;
+	esac
+done
+flags=("$@")
+command -v go >/dev/null || die "go not found"
+command -v python3 >/dev/null || die "python3 not found"
+
+mkdir -p "$DATA/tmp"
+tmp=$(mktemp -d "$DATA/tmp/eval.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# prepare_corpus builds (or finds) the cached corpus and prints its directory.
+prepare_corpus() {
+	"$ROOT/scripts/sources.sh" >&2 || die "scripts/sources.sh failed"
+	(cd "$ROOT" && go build -trimpath -o "$tmp/mkcorpus" ./lib/plant/internal/mkcorpus) ||
+		die "go build mkcorpus failed"
+	local key dir
+	key=$(cat "$DATA/sources.jsonl" "$tmp/mkcorpus" | sha256sum | cut -c1-12)
+	dir=$DATA/corpus/runs$runs-seed$seed-distractors$distractors-$key
+	if [ ! -f "$dir/.done" ]; then
+		log "building corpus $dir"
+		rm -rf "$dir.tmp"
+		"$tmp/mkcorpus" -sources "$DATA/sources.jsonl" -pairs "$runs" -seed "$seed" \
+			-distractors "$distractors" -out "$dir.tmp" >"$tmp/stats.txt" || die "mkcorpus failed"
+		mv "$tmp/stats.txt" "$dir.tmp/stats.txt"
+		touch "$dir.tmp/.done"
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir"
+}
+
+if [ -z "$corpus" ]; then
+	corpus=$(prepare_corpus)
+fi
+[ -f "$corpus/docs.jsonl" ] && [ -f "$corpus/truth.jsonl" ] || die "$corpus: no docs.jsonl and truth.jsonl"
+if [ "$prepare" = 1 ]; then
+	echo "$corpus"
+	exit 0
+fi
+
+pdc=${PDC_BIN:-}
+if [ -z "$pdc" ]; then
+	(cd "$ROOT" && go build -o "$tmp/pdc" ./jobs/pdc) || die "go build pdc failed"
+	pdc=$tmp/pdc
+fi
+out=${out:-$DATA/eval/out}
+mkdir -p "$(dirname "$out")"
+
+log "pdc run ${flags[*]:-(default flags)} on $corpus"
+start=$(date +%s%N)
+"$pdc" run --input "$corpus/docs.jsonl" --output "$out" --overwrite --quiet "${flags[@]}" >&2 ||
+	die "pdc run ${flags[*]:-} failed"
+end=$(date +%s%N)
+seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+
+if [ "$json" = 1 ]; then
+	"$pdc" eval --truth "$corpus/truth.jsonl" --spans "$out" --format json >"$tmp/eval.json"
+	python3 - "$corpus" "$seconds" "$out/counters.tsv" "$tmp/eval.json" "${flags[@]}" <<'PY'
+import json, sys
+corpus, seconds, counters, evalfile, flags = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+c = {}
+with open(counters) as f:
+    for line in f:
+        k, _, v = line.rstrip("\n").partition("\t")
+        if v:
+            c[k] = int(v)
+with open(evalfile) as f:
+    ev = json.load(f)
+print(json.dumps({"corpus": corpus, "flags": flags, "seconds": float(seconds), "counters": c, "eval": ev}))
+PY
+	exit 0
+fi
+
+echo "corpus: $corpus"
+echo "        $(cat "$corpus/stats.txt" 2>/dev/null || echo "$(wc -l <"$corpus/docs.jsonl") documents")"
+echo "pdc run ${flags[*]:-(default flags)}: ${seconds}s"
+echo
+input=()
+[ "$unmatched" -gt 0 ] && input=(--input "$corpus/docs.jsonl")
+"$pdc" eval --truth "$corpus/truth.jsonl" --spans "$out" "${input[@]}" --unmatched "$unmatched"

@@ -22,7 +22,7 @@ import (
 )
 
 // On Hadoop, `pdc run --hadoop --output OUT` keeps the local layout (see
-// the package comment) on HDFS, plus OUT/_input/ for documents uploaded
+// the package comment) on HDFS, plus OUT/input/ for documents uploaded
 // from the local disk. Each job writes OUT/_tmp/NAME and is renamed to its
 // directory only when it succeeds, so a job directory never holds partial
 // results.
@@ -130,7 +130,7 @@ func (h *hadoopRun) stageInputs(ctx context.Context) ([]string, error) {
 	if len(local) == 0 {
 		return remote, nil
 	}
-	dst := path.Join(h.out, "_input")
+	dst := path.Join(h.out, "input")
 	if h.fsSucceeded(dst) {
 		return append(remote, dst), nil
 	}

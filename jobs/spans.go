@@ -171,7 +171,7 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 }
 
 // manifestInputs returns the documents of the run in out, from its
-// _pdc.json: the uploaded copy (OUT/_input) for Hadoop runs when there is
+// _pdc.json: the uploaded copy (OUT/input) for Hadoop runs when there is
 // one, else the inputs as given.
 func (m *Main) manifestInputs(out string) ([]string, error) {
 	if strings.HasSuffix(strings.TrimSuffix(out, "/"), "/spans") {
@@ -197,14 +197,14 @@ func (m *Main) manifestInputs(out string) ([]string, error) {
 		return nil, fmt.Errorf("spans: %s/_pdc.json: %w", out, err)
 	}
 	if remote {
-		if _, err := fsys.Stat(p + "/_input/_SUCCESS"); err == nil {
+		if _, err := fsys.Stat(p + "/input/_SUCCESS"); err == nil {
 			var in []string
 			for _, i := range man.Inputs {
 				if m.isRemote(i) {
 					in = append(in, i)
 				}
 			}
-			return append(in, strings.TrimSuffix(out, "/")+"/_input"), nil
+			return append(in, strings.TrimSuffix(out, "/")+"/input"), nil
 		}
 	}
 	return man.Inputs, nil

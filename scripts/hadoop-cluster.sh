@@ -21,7 +21,7 @@
 #   PDC_HDFS_BLOCK_SIZE  HDFS block size in bytes (default 134217728); small values (>= 4096,
 #                        a multiple of 512) make multi-block files cheap in tests
 #   PDC_HADOOP_NM_MB     NodeManager memory (default 8192); each task container takes 512 MB
-#   PDC_HADOOP_TIMEOUT   seconds to wait for start (default 180)
+#   PDC_HADOOP_TIMEOUT   seconds to wait for start (default 300)
 #
 # Ports (all must be free; RPC and web ports bind to localhost): HDFS 9000 (RPC) 9870 (web),
 # YARN 8032 8030 8031 8033 8088, job history 10020 10033 19888. Datanode and NodeManager
@@ -38,7 +38,7 @@ PIDFILE=$W/cluster.pid
 LOG=$W/minicluster.log
 BLOCK=${PDC_HDFS_BLOCK_SIZE:-134217728}
 NM_MB=${PDC_HADOOP_NM_MB:-8192}
-TIMEOUT=${PDC_HADOOP_TIMEOUT:-180}
+TIMEOUT=${PDC_HADOOP_TIMEOUT:-300}
 NN_PORT=9000
 PORTS="9000 9870 8032 8030 8031 8033 8088 10020 10033 19888"
 MAIN=org.apache.hadoop.mapreduce.MiniHadoopClusterManager
@@ -201,6 +201,7 @@ start() {
 		-D yarn.minicluster.yarn.nodemanager.resource.memory-mb="$NM_MB" \
 		-D yarn.nodemanager.resource.memory-mb="$NM_MB" \
 		-D yarn.scheduler.minimum-allocation-mb=256 \
+		-D yarn.scheduler.capacity.maximum-am-resource-percent=0.5 \
 		-D yarn.nodemanager.vmem-check-enabled=false \
 		-D yarn.log-aggregation-enable=true \
 		-D yarn.app.mapreduce.am.resource.mb=512 \

@@ -48,6 +48,23 @@ func FromEnv() (FS, error) {
 	if conf == nil {
 		return nil, errors.New("no hadoop configuration: set HADOOP_CONF_DIR")
 	}
+	return fromConf(conf)
+}
+
+// FromConfDir is FromEnv with the Hadoop configuration of dir (core-site.xml,
+// hdfs-site.xml, mapred-site.xml) instead of HADOOP_CONF_DIR.
+func FromConfDir(dir string) (FS, error) {
+	conf, err := hadoopconf.Load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load hadoop conf: %w", err)
+	}
+	if conf == nil {
+		return nil, fmt.Errorf("no hadoop configuration in %s", dir)
+	}
+	return fromConf(conf)
+}
+
+func fromConf(conf hadoopconf.HadoopConf) (FS, error) {
 	opts := hdfs.ClientOptionsFromConf(conf)
 	opts.Addresses = nonEmpty(opts.Addresses)
 	if len(opts.Addresses) == 0 {

@@ -20,10 +20,10 @@ func clusterFS(t *testing.T) (FS, string) {
 	if conf == "" {
 		t.Skip("PDC_HADOOP_CONF_DIR not set; start a cluster with scripts/hadoop-cluster.sh start")
 	}
-	t.Setenv("HADOOP_CONF_DIR", conf)
-	fsys, err := FromEnv()
+	t.Setenv("HADOOP_CONF_DIR", conf) // for Resolve
+	fsys, err := FromConfDir(conf)
 	if err != nil {
-		t.Fatalf("FromEnv: %v", err)
+		t.Fatalf("FromConfDir: %v", err)
 	}
 	root := fmt.Sprintf("/tmp/hdfsfs-test-%d", time.Now().UnixNano())
 	if err := fsys.MkdirAll(root, 0o755); err != nil {

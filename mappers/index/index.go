@@ -28,7 +28,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -194,18 +193,20 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.
 	if fi, err := os.Stat(path); err != nil {
 		return nil, nil, fmt.Errorf("read stats: %w", err)
 	} else if fi.IsDir() {
-		files = nil
-		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasPrefix(d.Name(), "part-") {
-				files = append(files, p)
-			}
-			return nil
-		})
+		// ReadDir, not WalkDir: on Hadoop the directory is a symlink
+		// made by -files, which WalkDir would not enter.
+		ents, err := os.ReadDir(path)
 		if err != nil {
 			return nil, nil, fmt.Errorf("read stats: %w", err)
+		}
+		files = nil
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), "part-") {
+				files = append(files, filepath.Join(path, e.Name()))
+			}
+		}
+		if len(files) == 0 {
+			return nil, nil, fmt.Errorf("read stats: no part files in %s", path)
 		}
 	}
 	b := signature.NewStatsBuilder(cfg)

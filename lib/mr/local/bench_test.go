@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -60,6 +61,32 @@ func BenchmarkSortMerge(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(tasks*perTask)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
+}
+
+// BenchmarkSortBuffer measures sorting a full sort buffer of 16-hex-digit
+// keys (many repeated) and of keys sharing a long prefix.
+func BenchmarkSortBuffer(b *testing.B) {
+	keys := map[string]func(r *rand.Rand) string{
+		"hex": func(r *rand.Rand) string { return fmt.Sprintf("%016x", r.Uint64N(100_000)) },
+		"docpair": func(r *rand.Rand) string {
+			return fmt.Sprintf("rust/src/core/doc-%04d.html\tdoc-%04d\t%07d\t%07d", r.IntN(2000), r.IntN(2000), r.IntN(100), r.IntN(100))
+		},
+	}
+	for _, name := range []string{"hex", "docpair"} {
+		b.Run(name, func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			buf := &sortBuffer{keyFields: 4, reducers: 4, limit: 1 << 30}
+			for range 500_000 {
+				buf.add(fmt.Appendf(nil, "%s\tvalue", keys[name](r)))
+			}
+			orig := slices.Clone(buf.ents)
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(buf.ents, orig)
+				buf.sort()
+			}
 		})
 	}
 }

@@ -45,6 +45,36 @@ type Runner struct {
 	TempDir  string // spill directory; default os.TempDir()
 	Stderr   io.Writer
 	Progress func(job, phase string, done, total int64) // optional; phase "map" or "reduce"
+
+	mu   sync.Mutex
+	free []*sortBuffer // idle sort buffers, reused by later map tasks and jobs
+}
+
+// getBuffer returns an empty sort buffer, reusing an idle one whose memory
+// fits in limit, so that map tasks do not regrow their buffers from scratch.
+func (r *Runner) getBuffer(limit int) *sortBuffer {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for len(r.free) > 0 {
+		b := r.free[len(r.free)-1]
+		r.free = r.free[:len(r.free)-1]
+		if b.capacity() <= limit {
+			return b
+		}
+	}
+	return &sortBuffer{}
+}
+
+// putBuffer keeps b for reuse, at most keep buffers in all; the buffers in
+// use and kept never hold more than SortMem between them.
+func (r *Runner) putBuffer(b *sortBuffer, keep int) {
+	b.reset()
+	b.spill = nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.free) < keep {
+		r.free = append(r.free, b)
+	}
 }
 
 // DefaultSortMem is the default Runner.SortMem.

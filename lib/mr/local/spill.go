@@ -18,12 +18,10 @@ package local
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -56,6 +54,9 @@ type sortBuffer struct {
 
 func (b *sortBuffer) size() int { return len(b.arena) + entrySize*len(b.ents) }
 
+// capacity is the memory the buffer holds.
+func (b *sortBuffer) capacity() int { return cap(b.arena) + entrySize*cap(b.ents) }
+
 // add appends one map output line.
 func (b *sortBuffer) add(line []byte) error {
 	key, value := mr.SplitKey(line, b.keyFields)
@@ -69,6 +70,7 @@ func (b *sortBuffer) add(line []byte) error {
 		return fmt.Errorf("map output record of %d bytes is too large", n)
 	}
 	b.grow(n)
+	b.growEnts()
 	off := len(b.arena)
 	b.arena = append(append(b.arena, key...), value...)
 	b.ents = append(b.ents, entry{
@@ -82,17 +84,33 @@ func (b *sortBuffer) add(line []byte) error {
 }
 
 // grow makes room for n more arena bytes without letting append double the
-// arena far past the limit.
+// arena (with the entries) past the limit.
 func (b *sortBuffer) grow(n int) {
 	need := len(b.arena) + n
 	if need <= cap(b.arena) {
 		return
 	}
 	c := max(2*cap(b.arena), 64<<10, need)
-	if c > b.limit && need <= b.limit {
-		c = b.limit
+	if room := b.limit - entrySize*cap(b.ents); c > room && need <= room {
+		c = room
 	}
 	b.arena = append(make([]byte, 0, c), b.arena...)
+}
+
+// growEnts makes room for one more entry, keeping the capacity of arena and
+// entries together within the limit when it can, so that the buffer can be
+// reused (Runner.getBuffer).
+func (b *sortBuffer) growEnts() {
+	if len(b.ents) < cap(b.ents) {
+		return
+	}
+	c := max(2*cap(b.ents), 1024)
+	if room := (b.limit - cap(b.arena)) / entrySize; c > room && room > len(b.ents) {
+		c = room
+	}
+	ents := make([]entry, len(b.ents), c)
+	copy(ents, b.ents)
+	b.ents = ents
 }
 
 func keyPrefix(key []byte) uint64 {
@@ -105,23 +123,6 @@ func (b *sortBuffer) key(e *entry) []byte { return b.arena[e.off : e.off+e.klen]
 
 func (b *sortBuffer) value(e *entry) []byte {
 	return b.arena[e.off+e.klen : e.off+e.klen+e.vlen]
-}
-
-// sort orders the entries by partition, key and arrival (arena offset), so
-// the unstable sort gives the result of a stable one.
-func (b *sortBuffer) sort() {
-	slices.SortFunc(b.ents, func(x, y entry) int {
-		if c := cmp.Compare(x.part, y.part); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.prefix, y.prefix); c != 0 {
-			return c
-		}
-		if c := bytes.Compare(b.key(&x), b.key(&y)); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.off, y.off)
-	})
 }
 
 func (b *sortBuffer) reset() {
@@ -233,7 +234,7 @@ type runWriter struct {
 }
 
 func newRunWriter(w io.Writer) *runWriter {
-	return &runWriter{bw: bufio.NewWriterSize(w, 64<<10)}
+	return &runWriter{bw: bufio.NewWriterSize(w, 256<<10)}
 }
 
 func (w *runWriter) write(key, value []byte) error {

@@ -130,10 +130,10 @@ func (st *state) writePart(name string, fill func(*bufio.Writer) error) error {
 // mapSort collects the map output into sorted runs.
 func (st *state) mapSort(ctx context.Context, t *taskIO, i int, in io.Reader) error {
 	var runs []*run
-	buf := &sortBuffer{
-		keyFields: st.j.KeyFields, partFields: st.j.PartitionFields,
-		reducers: st.reducers, limit: st.share,
-	}
+	buf := st.r.getBuffer(st.share)
+	defer st.r.putBuffer(buf, min(st.workers, len(st.j.Inputs)))
+	buf.keyFields, buf.partFields = st.j.KeyFields, st.j.PartitionFields
+	buf.reducers, buf.limit = st.reducers, st.share
 	var combine func(io.Reader, *runWriter) error
 	if st.j.Combine != nil {
 		combine = func(in io.Reader, w *runWriter) error {
@@ -165,7 +165,6 @@ func (st *state) mapSort(ctx context.Context, t *taskIO, i int, in io.Reader) er
 			return err
 		}
 	}
-	buf.arena, buf.ents = nil, nil
 	st.mu.Lock()
 	st.runs[i] = runs
 	st.mu.Unlock()

@@ -279,6 +279,9 @@ func (h *hadoopRun) job(st Stage, output string) *hadoop.Job {
 		cfg.Stats = "stats"
 	}
 	j.Env = cfg.Env()
+	if f := h.m.Getenv("PDC_FAULT"); f != "" {
+		j.Env["PDC_FAULT"] = f // fault injection for tests (jobs/program.go)
+	}
 	return j
 }
 

@@ -51,6 +51,7 @@ Usage:
   pdc ingest --input SRC... --output DIR|hdfs://...
                                                  convert WARC, Avro, dirs to JSON Lines
   pdc eval --truth TRUTH --spans OUT             score spans against ground truth
+  pdc fs put|get|cat|ls|rm ...                   copy documents and results to and from HDFS
   pdc map|reduce|combine JOB                     the Hadoop Streaming programs
   pdc version
 
@@ -81,6 +82,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.ingestCmd(ctx, rest)
 	case "eval":
 		return m.evalCmd(ctx, rest)
+	case "fs":
+		return m.fsCmd(ctx, rest)
 	case "version":
 		fmt.Fprintln(m.Stdout, "pdc", Version)
 		return nil

@@ -50,7 +50,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&s.Antecedents, "antecedents", s.Antecedents, "SpotSigs: number of most frequent tokens used as antecedents")
 	fs.IntVar(&s.SpotChain, "spot-chain", s.SpotChain, "SpotSigs: tokens chained after an antecedent")
 	fs.IntVar(&s.SpotDistance, "spot-distance", s.SpotDistance, "SpotSigs: distance between chained tokens")
-	fs.Float64Var(&cfg.Tau, "tau", 0, "sentence Jaccard threshold and length filter |A|/|B| >= tau (default 0.6 for words, 0.9 otherwise)")
+	fs.Float64Var(&cfg.Tau, "tau", 0, "sentence Jaccard threshold and length filter |A|/|B| >= tau (default 0.7 for words, 0.9 otherwise)")
 	fs.IntVar(&cfg.Lambda, "lambda", cfg.Lambda, "minimum span length in sentences")
 	fs.IntVar(&cfg.Gap, "gap", cfg.Gap, "sentences a span may skip on either side (0: exact diagonals)")
 	fs.IntVar(&cfg.MinTokens, "min-tokens", cfg.MinTokens, "sentences with fewer tokens are not matched (a gap can cross them)")

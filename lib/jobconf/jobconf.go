@@ -50,17 +50,17 @@ type Config struct {
 }
 
 // DefaultTau returns the default Jaccard threshold of a signature method:
-// 0.6 for token sets (words), where it lets ~10% of words per sentence
+// 0.7 for token sets (words), where it lets ~10% of words per sentence
 // differ, and the paper's 0.9 for the signature methods.
 func DefaultTau(m signature.Method) float64 {
 	if m == signature.Words {
-		return 0.6
+		return 0.7
 	}
 	return 0.9
 }
 
 // Default returns the defaults chosen from the evaluation (README,
-// "Detection quality"): token-set join at tau 0.6, spans of 3+ sentence
+// "Detection quality"): token-set join at tau 0.7, spans of 3+ sentence
 // pairs that may skip one sentence, site templates and sentences under 3
 // tokens left out. Paper returns the paper's exact configuration.
 func Default() Config {

@@ -1,0 +1,151 @@
+package jobs
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests run the pipeline on a real Hadoop cluster (HDFS + YARN +
+// Hadoop Streaming): scripts/hadoop-cluster.sh start, then
+// eval "$(scripts/hadoop-cluster.sh env)". They are skipped without
+// PDC_HADOOP_CONF_DIR.
+
+// hadoopEnv returns the environment for a pdc process talking to the
+// cluster, with a static pdc binary to ship, or skips the test.
+func hadoopEnv(t *testing.T) []string {
+	t.Helper()
+	conf := os.Getenv("PDC_HADOOP_CONF_DIR")
+	if conf == "" {
+		t.Skip("no Hadoop cluster (set PDC_HADOOP_CONF_DIR: scripts/hadoop-cluster.sh start && eval \"$(scripts/hadoop-cluster.sh env)\")")
+	}
+	bin := filepath.Join(t.TempDir(), "pdc")
+	build := exec.Command("go", "build", "-o", bin, "./pdc")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build pdc: %v\n%s", err, out)
+	}
+	return []string{"HADOOP_CONF_DIR=" + conf, "PDC_BINARY=" + bin}
+}
+
+// runPDCEnv is runPDC with extra environment.
+func runPDCEnv(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := pdcCmd(args...)
+	cmd.Env = append(cmd.Env, env...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func hdfsDir(t *testing.T) string {
+	return fmt.Sprintf("/pdc-it/%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano())
+}
+
+// TestHadoopMatchesLocal: the full pipeline on YARN with 2 reducers, with
+// every first task attempt failing (Hadoop retries them), gives the local
+// runner's spans and counters; pdc spans reads them back from HDFS.
+func TestHadoopMatchesLocal(t *testing.T) {
+	env := hadoopEnv(t)
+	out := hdfsDir(t)
+	_, stderr, code := runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), "run", "--hadoop", "--input", sample, "--output", out, "--reducers", "2", "--keep-intermediate")
+	if code != 0 {
+		t.Fatalf("pdc run --hadoop: exit %d\n%s", code, stderr)
+	}
+	local := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", local, "--reducers", "2", "--quiet", "--keep-intermediate"); code != 0 {
+		t.Fatal(stderr)
+	}
+	want, _, _ := runPDC(t, "spans", local)
+	got, stderr, code := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out)
+	if code != 0 {
+		t.Fatalf("pdc spans from HDFS: %s", stderr)
+	}
+	if got != want || strings.Count(got, "\n") < 20 {
+		t.Errorf("Hadoop spans (%d lines) differ from local spans (%d lines)", strings.Count(got, "\n"), strings.Count(want, "\n"))
+	}
+	// Part files are identical too: the partitioner is Hadoop's, bit for bit.
+	for _, part := range []string{"part-00000", "part-00001"} {
+		h, _, _ := runPDCEnv(t, env, "fs", "cat", out+"/spans/"+part)
+		l, err := os.ReadFile(filepath.Join(local, "spans", "part-r-"+strings.TrimPrefix(part, "part-")))
+		if err != nil || h != string(l) {
+			t.Errorf("spans %s differs between Hadoop and local (%v)", part, err)
+		}
+	}
+	hc, _, _ := runPDCEnv(t, env, "fs", "cat", out+"/counters.tsv")
+	lc, _ := os.ReadFile(filepath.Join(local, "counters.tsv"))
+	if !reflect.DeepEqual(parseCounters(hc), parseCounters(string(lc))) {
+		t.Errorf("counters differ:\nhadoop:\n%s\nlocal:\n%s", hc, lc)
+	}
+	text, stderr, code := runPDCEnv(t, env, "spans", out, "--text")
+	if code != 0 || !strings.Contains(text, "bzip2-compressed file") {
+		t.Errorf("pdc spans --text from HDFS: exit %d %s", code, stderr)
+	}
+}
+
+// TestHadoopFailingMapper: a mapper that fails on every attempt gives a
+// one-line error with the job id, the stage and the task's stderr, and no
+// final output.
+func TestHadoopFailingMapper(t *testing.T) {
+	env := hadoopEnv(t)
+	out := hdfsDir(t)
+	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", badInput(t), "--output", out, "--strict", "--quiet")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	for _, want := range []string{"job parse", "job_", "map", "bad-json (strict mode)"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("error lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, _, code := runPDCEnv(t, env, "spans", out); code == 0 {
+		t.Error("a failed run left readable spans")
+	}
+	if ls, _, _ := runPDCEnv(t, env, "fs", "ls", out); strings.Contains(ls, "parsed") {
+		t.Errorf("a failed job left its output directory:\n%s", ls)
+	}
+}
+
+// TestHDFSRoundTrip: a file larger than one HDFS block (the test cluster
+// runs with PDC_HDFS_BLOCK_SIZE=1048576) goes up with pdc fs put and comes
+// back byte-identical with pdc fs get and pdc fs cat.
+func TestHDFSRoundTrip(t *testing.T) {
+	env := hadoopEnv(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "big.bin")
+	data := make([]byte, 3<<20+12345)
+	for i := range data {
+		data[i] = byte(i*7 + i>>11)
+	}
+	if err := os.WriteFile(src, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dst := hdfsDir(t) + "/big.bin"
+	if _, stderr, code := runPDCEnv(t, env, "fs", "put", src, "hdfs://localhost:9000"+dst); code != 0 {
+		t.Fatalf("fs put: %s", stderr)
+	}
+	back := filepath.Join(dir, "back.bin")
+	if _, stderr, code := runPDCEnv(t, env, "fs", "get", dst, back); code != 0 {
+		t.Fatalf("fs get: %s", stderr)
+	}
+	got, err := os.ReadFile(back)
+	if err != nil || string(got) != string(data) {
+		t.Fatalf("round trip changed the file (%d vs %d bytes, %v)", len(got), len(data), err)
+	}
+	cat, _, code := runPDCEnv(t, env, "fs", "cat", dst)
+	if code != 0 || cat != string(data) {
+		t.Error("fs cat differs from the original")
+	}
+}

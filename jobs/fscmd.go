@@ -137,4 +137,3 @@ func (m *Main) copyProgress(name string) hdfsfs.Progress {
 		fmt.Fprintf(m.Stderr, "%s: %d%% (%d/%d bytes)\n", strings.TrimPrefix(name, "./"), pct, done, total)
 	}
 }
-

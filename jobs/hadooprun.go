@@ -385,6 +385,9 @@ func (m *Main) finishFS(fsys hdfsfs.FS, out string, o *runOptions, stages []Stag
 	if err := fsys.RemoveAll(out + "/_tmp"); err != nil {
 		return fmt.Errorf("remove temp output: %w", err)
 	}
+	if err := m.writeAvroOutput(fsys, out+"/spans.avro", o); err != nil {
+		return err
+	}
 	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read, %s skipped) in %s\n",
 		plural(merged["match.spans"], "span"), plural(merged["match.doc-pairs.with-spans"], "document pair"),
 		o.output, plural(merged["parse.docs.read"], "document"), plural(skipped(merged), "document"), elapsed(took))

@@ -154,6 +154,9 @@ func (m *Main) finish(o *runOptions, stages []Stage, all []jobCounters, took tim
 			return err
 		}
 	}
+	if err := m.writeAvroOutput(hdfsfs.Local(), filepath.Join(o.output, "spans.avro"), o); err != nil {
+		return err
+	}
 	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read, %s skipped) in %s\n",
 		plural(merged["match.spans"], "span"), plural(merged["match.doc-pairs.with-spans"], "document pair"),
 		o.output, plural(merged["parse.docs.read"], "document"), plural(skipped(merged), "document"), elapsed(took))
@@ -377,4 +380,25 @@ func (p *progress) done() {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.shown = false
 	}
+}
+
+// writeAvroOutput writes OUT/spans.avro for --output-format avro, through a
+// temporary name so that a failure leaves no partial file.
+func (m *Main) writeAvroOutput(fsys hdfsfs.FS, name string, o *runOptions) error {
+	if o.outputFormat != "avro" {
+		return nil
+	}
+	w, err := fsys.Create(name + "._tmp")
+	if err != nil {
+		return fmt.Errorf("avro output: %w", err)
+	}
+	err = m.writeSpans(w, o.output, spanOptions{format: "avro", text: o.outputText, urls: true, inputs: o.inputs})
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fsys.RemoveAll(name + "._tmp")
+		return fmt.Errorf("avro output: %w", err)
+	}
+	return fsys.Rename(name+"._tmp", name)
 }

@@ -34,6 +34,8 @@ type runOptions struct {
 	hadoop           bool
 	idfRange         string
 	cpuProfile       string
+	outputFormat     string
+	outputText       bool
 }
 
 // addJobFlags registers the job parameters on fs, with cfg's values as
@@ -77,6 +79,8 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.tmpDir, "tmp", "", "local runner: directory for sort spills (default OUT/_tmp)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	fs.BoolVar(&o.print, "print", false, "print the spans with their text when done")
+	fs.StringVar(&o.outputFormat, "output-format", "tsv", "also write the spans as OUT/spans.avro when avro (Avro OCF, schema lib/avroio/span.avsc, with URLs)")
+	fs.BoolVar(&o.outputText, "output-text", false, "with --output-format avro, include the duplicated passages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the local run to this file (go tool pprof)")
 	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
 	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 (flags given after it still apply)")
@@ -108,6 +112,9 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	}
 	if o.workers < 1 {
 		o.workers = 1
+	}
+	if o.outputFormat != "tsv" && o.outputFormat != "avro" {
+		return usagef("run: --output-format must be tsv or avro, got %q", o.outputFormat)
 	}
 	if o.hadoop {
 		return m.runHadoop(ctx, cfg, &o)

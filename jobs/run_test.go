@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/lib/avroio"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/signature"
 )
@@ -147,4 +148,30 @@ func sortedLines(s string) string {
 	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
+}
+
+// TestRunAvroOutput: --output-format avro writes OUT/spans.avro with the
+// same spans as the TSV output, with URLs and passages.
+func TestRunAvroOutput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--output-format", "avro", "--output-text"); code != 0 {
+		t.Fatal(stderr)
+	}
+	f, err := os.Open(filepath.Join(out, "spans.avro"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := avroio.ReadSpans(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tsv, _, _ := runPDC(t, "spans", out)
+	if n := strings.Count(tsv, "\n"); len(got) != n || n == 0 {
+		t.Fatalf("avro has %d spans, tsv %d", len(got), n)
+	}
+	s := got[0]
+	if s.URLA == "" || s.TextA == nil || *s.TextA == "" {
+		t.Errorf("first span lacks url or text: %+v", s)
+	}
 }

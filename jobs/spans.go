@@ -138,6 +138,7 @@ func (localSpanFS) open(path string) (io.ReadCloser, error) { return os.Open(pat
 type spanOptions struct {
 	format string
 	text   bool
+	urls   bool // fill URLs (implied by text)
 	inputs []string
 }
 
@@ -242,6 +243,11 @@ func takesValue(flag string) bool {
 }
 
 func (m *Main) printSpans(out string, o spanOptions) error {
+	return m.writeSpans(m.Stdout, out, o)
+}
+
+// writeSpans writes the spans of the run in out to dst in o's format.
+func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 	fsys, dir, err := m.spanFS(out)
 	if err != nil {
 		return err
@@ -250,12 +256,17 @@ func (m *Main) printSpans(out string, o spanOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.text {
+	switch {
+	case o.text:
 		if err := m.addText(spans, o.inputs); err != nil {
 			return err
 		}
+	case o.urls:
+		if err := m.addURLs(spans, o.inputs); err != nil {
+			return err
+		}
 	}
-	w := bufio.NewWriter(m.Stdout)
+	w := bufio.NewWriter(dst)
 	switch o.format {
 	case "jsonl":
 		enc := json.NewEncoder(w)
@@ -285,6 +296,32 @@ func (m *Main) printSpans(out string, o spanOptions) error {
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// addURLs fills the spans' document URLs from the documents.
+func (m *Main) addURLs(spans []Span, inputs []string) error {
+	need := map[string]bool{}
+	for _, s := range spans {
+		need[s.DocA], need[s.DocB] = true, true
+	}
+	in, err := m.findAnyInputs(inputs)
+	if err != nil {
+		return err
+	}
+	urls := map[string]string{}
+	err = eachDoc(in, func(d *doc.Doc, where string) error {
+		if _, seen := urls[d.ID]; need[d.ID] && !seen {
+			urls[d.ID] = d.URL
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range spans {
+		spans[i].URLA, spans[i].URLB = urls[spans[i].DocA], urls[spans[i].DocB]
 	}
 	return nil
 }
@@ -333,4 +370,11 @@ func (m *Main) addText(spans []Span, inputs []string) error {
 		s.TextA, s.TextB, s.URLA, s.URLB = &a, &b, urls[s.DocA], urls[s.DocB]
 	}
 	return nil
+}
+
+// decodeSpanJSON parses one span of `pdc spans --format jsonl`.
+func decodeSpanJSON(line string) (Span, error) {
+	var s Span
+	err := json.Unmarshal([]byte(line), &s)
+	return s, err
 }

@@ -54,9 +54,12 @@ type jsonDoc struct {
 
 // ParseJSON parses one JSON Lines record.
 func ParseJSON(line []byte) (Doc, error) {
-	var j jsonDoc
-	if err := json.Unmarshal(line, &j); err != nil {
-		return Doc{}, fmt.Errorf("%w: %v", ErrBadJSON, err)
+	j, ok := parseFast(line)
+	if !ok {
+		j = jsonDoc{}
+		if err := json.Unmarshal(line, &j); err != nil {
+			return Doc{}, fmt.Errorf("%w: %v", ErrBadJSON, err)
+		}
 	}
 	id, err := parseID(j.ID)
 	if err != nil {

@@ -1,6 +1,8 @@
 package doc
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -110,4 +112,33 @@ func FuzzDecodeBlob(f *testing.F) {
 			t.Fatalf("re-encoding changed the sentences")
 		}
 	})
+}
+
+// FuzzParseFast: the fast parser agrees with encoding/json whenever it
+// accepts a record.
+func FuzzParseFast(f *testing.F) {
+	for _, s := range []string{`{"id":"a","html":"<p>x\u00e9\ud83d\ude00</p>"}`, `{"id":1.5e3,"text":"t","x":[1,{"a":null}]}`,
+		`{"ID":"a","text":"t"}`, `{"id":"a","text":"\u0000"}`, ` {"id" : "b" , "url":null, "text":"x\/y"} `, `{"id":01,"text":"t"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		fast, ok := parseFast(line)
+		if !ok {
+			return
+		}
+		var slow jsonDoc
+		if err := json.Unmarshal(line, &slow); err != nil {
+			t.Fatalf("fast parser accepted what encoding/json rejects (%v): %q", err, line)
+		}
+		if string(fast.ID) != string(bytes.TrimSpace(slow.ID)) || !eqPtr(fast.URL, slow.URL) || !eqPtr(fast.HTML, slow.HTML) || !eqPtr(fast.Text, slow.Text) {
+			t.Fatalf("fast %+v vs encoding/json %+v for %q", fast, slow, line)
+		}
+	})
+}
+
+func eqPtr(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }

@@ -1,0 +1,325 @@
+package doc
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// parseFast parses a flat JSON object with the fields of Doc without
+// reflection. It handles the common case only: ok is false for anything it
+// is not sure to decode exactly as encoding/json would (invalid UTF-8,
+// control characters, odd numbers, syntax errors), and ParseJSON then falls
+// back to encoding/json. FuzzParseFast checks both agree.
+func parseFast(b []byte) (j jsonDoc, ok bool) {
+	p := &scanner{b: b}
+	p.ws()
+	if !p.eat('{') {
+		return j, false
+	}
+	p.ws()
+	if p.eat('}') {
+		return j, p.end()
+	}
+	for {
+		key, ok := p.str()
+		if !ok {
+			return j, false
+		}
+		p.ws()
+		if !p.eat(':') {
+			return j, false
+		}
+		p.ws()
+		if !p.field(&j, key) {
+			return j, false
+		}
+		p.ws()
+		if p.eat(',') {
+			p.ws()
+			continue
+		}
+		if p.eat('}') {
+			return j, p.end()
+		}
+		return j, false
+	}
+}
+
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (p *scanner) ws() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *scanner) eat(c byte) bool {
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *scanner) end() bool {
+	p.ws()
+	return p.i == len(p.b)
+}
+
+// field decodes the value of key into j. Keys match exactly (encoding/json
+// also matches case-insensitively: such keys make ok false).
+func (p *scanner) field(j *jsonDoc, key string) bool {
+	var dst **string
+	switch key {
+	case "id":
+		start := p.i
+		if p.i < len(p.b) && p.b[p.i] == '"' {
+			if _, ok := p.str(); !ok {
+				return false
+			}
+		} else if !p.number() {
+			return false
+		}
+		j.ID = p.b[start:p.i:p.i]
+		return true
+	case "url":
+		dst = &j.URL
+	case "html":
+		dst = &j.HTML
+	case "text":
+		dst = &j.Text
+	default:
+		for i := 0; i < len(key); i++ {
+			if c := key[i]; c >= 'A' && c <= 'Z' {
+				return false // encoding/json would match keys case-insensitively
+			}
+		}
+		return p.skip()
+	}
+	if p.i < len(p.b) && p.b[p.i] == 'n' {
+		if !p.lit("null") {
+			return false
+		}
+		*dst = nil
+		return true
+	}
+	s, ok := p.str()
+	if !ok {
+		return false
+	}
+	*dst = &s
+	return true
+}
+
+func (p *scanner) lit(s string) bool {
+	if len(p.b)-p.i >= len(s) && string(p.b[p.i:p.i+len(s)]) == s {
+		p.i += len(s)
+		return true
+	}
+	return false
+}
+
+// number accepts a JSON number:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *scanner) number() bool {
+	b, i := p.b, p.i
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	p.i = i
+	return true
+}
+
+// str decodes a JSON string.
+func (p *scanner) str() (string, bool) {
+	if !p.eat('"') {
+		return "", false
+	}
+	start := p.i
+	// Fast path: no escapes.
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		if c == '"' {
+			s := p.b[start:p.i]
+			p.i++
+			if !utf8.Valid(s) {
+				return "", false
+			}
+			return string(s), true
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", false
+		}
+		p.i++
+	}
+	buf := make([]byte, 0, p.i-start+64)
+	buf = append(buf, p.b[start:p.i]...)
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if !utf8.Valid(buf) {
+				return "", false
+			}
+			return string(buf), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			j := p.i
+			for j < len(p.b) && p.b[j] != '"' && p.b[j] != '\\' && p.b[j] >= 0x20 {
+				j++
+			}
+			buf = append(buf, p.b[p.i:j]...)
+			p.i = j
+			continue
+		}
+		if p.i+1 >= len(p.b) {
+			return "", false
+		}
+		e := p.b[p.i+1]
+		p.i += 2
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", false
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u' {
+					p.i += 2
+					if r2, ok = p.hex4(); !ok {
+						return "", false
+					}
+				}
+				dec := utf16.DecodeRune(r, r2)
+				if dec == utf8.RuneError {
+					return "", false // lone surrogates: leave them to encoding/json
+				}
+				r = dec
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func (p *scanner) hex4() (rune, bool) {
+	if p.i+4 > len(p.b) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(p.b[p.i:p.i+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += 4
+	return rune(v), true
+}
+
+// skip skips any JSON value (depth-limited).
+func (p *scanner) skip() bool { return p.skipDepth(0) }
+
+func (p *scanner) skipDepth(depth int) bool {
+	if depth > 64 || p.i >= len(p.b) {
+		return false
+	}
+	switch c := p.b[p.i]; {
+	case c == '"':
+		_, ok := p.str()
+		return ok
+	case c == '{' || c == '[':
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		p.i++
+		p.ws()
+		if p.eat(closer) {
+			return true
+		}
+		for {
+			if c == '{' {
+				if _, ok := p.str(); !ok {
+					return false
+				}
+				p.ws()
+				if !p.eat(':') {
+					return false
+				}
+				p.ws()
+			}
+			if !p.skipDepth(depth + 1) {
+				return false
+			}
+			p.ws()
+			if p.eat(',') {
+				p.ws()
+				continue
+			}
+			return p.eat(closer)
+		}
+	case c == 't':
+		return p.lit("true")
+	case c == 'f':
+		return p.lit("false")
+	case c == 'n':
+		return p.lit("null")
+	}
+	return p.number()
+}

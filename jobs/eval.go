@@ -12,13 +12,28 @@ package jobs
 // Spans (--spans) are a run's output directory (OUT or OUT/spans, read as
 // `pdc spans` reads them) or a spans TSV file (`pdc spans OUT > FILE`).
 //
+// With --input (the run's documents) the unmatched detections, those that
+// detect no case, are told apart (lib/eval Classify): natural reuse (outside
+// every planted range and confirmed similar character by character: reuse
+// the real source texts share) or false positives. The table lists every
+// natural reuse (the first 200 characters of each passage) and the longest
+// false positives (--unmatched). "all (planted)" and "precision (planted)"
+// leave natural reuse out. --check checks the quality targets (lib/eval
+// Target) and fails when one is not met.
+//
 // --format json prints one object:
 //
-//	{"truth": PATH, "spans": PATH, "overall": SCORE, "classes": {CLASS: SCORE, ...},
-//	 "unmatched": N, "unmatched_spans": [SPAN, ...]}
+//	{"truth": PATH, "spans": PATH, "overall": SCORE, "planted": SCORE,
+//	 "classes": {CLASS: SCORE, ...}, "languages": {LANG: SCORE, ...},
+//	 "language_classes": {LANG: {CLASS: SCORE, ...}, ...},
+//	 "unmatched": N, "natural_reuse": N, "false_positives": N,
+//	 "natural_reuse_spans": [SPAN + "similarity", ...], "unmatched_spans": [SPAN, ...],
+//	 "targets": [{"name", "value", "op", "bound", "pass", "line"}, ...]}
 //
 // where SCORE is evalScore and SPAN is a Span as `pdc spans --format jsonl
-// --text` prints it (unmatched_spans only with --input).
+// --text` prints it (the spans lists only with --input; natural reuse text
+// shortened to 200 characters; unmatched_spans are the longest false
+// positives; targets only with --check).
 
 import (
 	"bufio"
@@ -44,26 +59,40 @@ type evalOptions struct {
 	inputs       listFlag
 	format       string
 	unmatched    int
+	check        bool
 }
 
-// defaultUnmatched is how many unmatched detections --input lists when
+// defaultUnmatched is how many false positives --input lists when
 // --unmatched is not given.
 const defaultUnmatched = 10
 
-// maxPassage is the longest passage, in runes, printed in the table format.
-const maxPassage = 600
+// maxPassage is the longest passage, in runes, printed for a false positive
+// in the table format; naturalPassage is the length of the beginning of a
+// natural-reuse passage printed (and put in the JSON).
+const (
+	maxPassage     = 600
+	naturalPassage = 200
+)
 
 func (m *Main) evalCmd(ctx context.Context, args []string) error {
 	var o evalOptions
-	fs := m.newFlagSet("eval", "--truth TRUTH --spans OUT [--input DOCS] [--format table|json] [--unmatched N]")
+	fs := m.newFlagSet("eval", "--truth TRUTH --spans OUT [--input DOCS] [--format table|json] [--unmatched N] [--check]")
 	fs.StringVar(&o.truth, "truth", "", "ground truth: PAN XML file or directory, or truth JSON Lines")
 	fs.StringVar(&o.spans, "spans", "", "the run's output directory, or a spans TSV file")
-	fs.Var(&o.inputs, "input", "the run's documents, to print unmatched detections with their text; repeatable")
+	fs.Var(&o.inputs, "input", "the run's documents, to tell natural reuse from false positives and print them with their text; repeatable")
 	fs.StringVar(&o.format, "format", "table", "output format: table or json")
-	fs.IntVar(&o.unmatched, "unmatched", defaultUnmatched, "with --input: list up to this many unmatched detections, longest first")
+	fs.IntVar(&o.unmatched, "unmatched", defaultUnmatched, "with --input: list up to this many false positives, longest first")
+	fs.BoolVar(&o.check, "check", false, "check the quality targets; fail if one is not met (needs --input)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := o.validate(fs); err != nil {
+		return err
+	}
+	return m.evaluate(o)
+}
+
+func (o *evalOptions) validate(fs *flag.FlagSet) error {
 	if fs.NArg() > 0 {
 		return usagef("eval: unexpected argument %q", fs.Arg(0))
 	}
@@ -82,10 +111,30 @@ func (m *Main) evalCmd(ctx context.Context, args []string) error {
 	if explicit && o.unmatched > 0 && len(o.inputs) == 0 {
 		return usagef("eval: --unmatched needs --input DOCS (the run's documents)")
 	}
+	if o.check && len(o.inputs) == 0 {
+		return usagef("eval: --check needs --input DOCS (the run's documents, to tell natural reuse from false positives)")
+	}
 	if len(o.inputs) == 0 {
 		o.unmatched = 0
 	}
-	return m.evaluate(o)
+	return nil
+}
+
+// evalResult is what pdc eval reports: the summary and the unmatched spans
+// (index-aligned with sum.Unmatched) split by kind.
+type evalResult struct {
+	sum       eval.Summary
+	natural   []naturalSpan // in span order
+	falsePos  []Span        // the longest false positives, longest first
+	nFalsePos int
+	targets   []eval.Target // with --check
+}
+
+// naturalSpan is a natural-reuse span with the similarity of its passages;
+// its text is the first naturalPassage runes of each passage.
+type naturalSpan struct {
+	Span
+	Similarity float64 `json:"similarity"`
 }
 
 func (m *Main) evaluate(o evalOptions) error {
@@ -99,26 +148,90 @@ func (m *Main) evaluate(o evalOptions) error {
 	}
 	dets := detections(spans)
 	unmatched := unmatchedSpans(spans, eval.Unmatched(cases, dets))
-	listed := slices.Clone(unmatched)
-	slices.SortStableFunc(listed, func(a, b Span) int {
-		return cmp.Compare(spanChars(b), spanChars(a))
-	})
-	listed = listed[:min(len(listed), o.unmatched)]
-	if len(listed) > 0 {
-		if err := m.addText(listed, o.inputs); err != nil {
+	var text eval.Passages
+	if len(o.inputs) > 0 && len(unmatched) > 0 {
+		if err := m.addText(unmatched, o.inputs); err != nil {
 			return err
 		}
+		text = spanPassages(unmatched)
+	}
+	res := evalResult{sum: eval.Summarize(cases, dets, text)}
+	res.split(unmatched, o.unmatched)
+	if o.check {
+		res.targets = res.sum.Targets()
 	}
 	w := bufio.NewWriter(m.Stdout)
 	if o.format == "json" {
-		err = writeEvalJSON(w, o, cases, dets, len(unmatched), listed)
+		err = writeEvalJSON(w, o, res)
 	} else {
-		err = writeEvalTable(w, cases, dets, len(unmatched), listed)
+		err = writeEvalTable(w, res)
 	}
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("write: %w", ferr)
 	}
+	if err == nil && o.check {
+		err = targetsError(res.targets)
+	}
 	return err
+}
+
+// targetsError returns an error naming the failed targets, if any.
+func targetsError(ts []eval.Target) error {
+	var failed []string
+	for _, t := range ts {
+		if !t.Pass() {
+			failed = append(failed, t.Name)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("eval: %d of %d quality targets not met: %s", len(failed), len(ts), strings.Join(failed, "; "))
+}
+
+// spanPassages reads the passages of unmatched detections from the text of
+// their spans (filled by addText).
+func spanPassages(spans []Span) eval.Passages {
+	text := make(map[eval.Detection][2]string, len(spans))
+	for _, s := range spans {
+		if s.TextA != nil && s.TextB != nil {
+			text[spanDetection(s)] = [2]string{*s.TextA, *s.TextB}
+		}
+	}
+	return func(d eval.Detection) (string, string, bool) {
+		t, ok := text[d]
+		return t[0], t[1], ok
+	}
+}
+
+// split sorts the unmatched spans (index-aligned with r.sum.Unmatched) into
+// natural reuse, with shortened text, and the longest n false positives.
+func (r *evalResult) split(unmatched []Span, n int) {
+	var fps []Span
+	for i, s := range unmatched {
+		u := r.sum.Unmatched[i]
+		if !u.Natural {
+			fps = append(fps, s)
+			continue
+		}
+		a, b := head(*s.TextA, naturalPassage), head(*s.TextB, naturalPassage)
+		s.TextA, s.TextB = &a, &b
+		r.natural = append(r.natural, naturalSpan{Span: s, Similarity: u.Similarity})
+	}
+	r.nFalsePos = len(fps)
+	slices.SortStableFunc(fps, func(a, b Span) int {
+		return cmp.Compare(spanChars(b), spanChars(a))
+	})
+	r.falsePos = fps[:min(len(fps), n)]
+}
+
+// head flattens s to one line and keeps its first n runes.
+func head(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }
 
 // readTruth reads the cases of a PAN XML file or directory or a truth JSON
@@ -243,22 +356,37 @@ func unmatchedSpans(spans []Span, unmatched []eval.Detection) []Span {
 
 func spanChars(s Span) int { return s.CharEndA - s.CharStartA + s.CharEndB - s.CharStartB }
 
-func writeEvalTable(w io.Writer, cases []eval.Case, dets []eval.Detection, nUnmatched int, listed []Span) error {
-	if err := eval.WriteReport(w, cases, dets); err != nil {
+func writeEvalTable(w io.Writer, r evalResult) error {
+	if err := eval.WriteReport(w, r.sum); err != nil {
 		return err
 	}
-	if len(listed) == 0 {
-		return nil
+	if len(r.natural) > 0 {
+		fmt.Fprintf(w, "\nnatural reuse (outside the planted text, passages confirmed similar), %d detections:\n", len(r.natural))
+		for i, s := range r.natural {
+			fmt.Fprintf(w, "\n%d. %s [%d,%d) ~ %s [%d,%d)  %d+%d chars, %d sentences, similarity %.4f\n", i+1,
+				s.DocA, s.CharStartA, s.CharEndA, s.DocB, s.CharStartB, s.CharEndB,
+				s.CharEndA-s.CharStartA, s.CharEndB-s.CharStartB, s.Length, s.Similarity)
+			fmt.Fprintf(w, "   A: %s\n   B: %s\n", *s.TextA, *s.TextB)
+		}
 	}
-	fmt.Fprintf(w, "\n%d of %d unmatched detections, longest first:\n", len(listed), nUnmatched)
-	for i, s := range listed {
-		fmt.Fprintf(w, "\n%d. %s [%d,%d) ~ %s [%d,%d)  %d sentences, score %.4f\n", i+1,
-			s.DocA, s.CharStartA, s.CharEndA, s.DocB, s.CharStartB, s.CharEndB, s.Length, s.Score)
-		fmt.Fprintf(w, "   A: %s\n   B: %s\n", passage(*s.TextA), passage(*s.TextB))
+	if len(r.falsePos) > 0 {
+		fmt.Fprintf(w, "\n%d of %d false positives, longest first:\n", len(r.falsePos), r.nFalsePos)
+		for i, s := range r.falsePos {
+			fmt.Fprintf(w, "\n%d. %s [%d,%d) ~ %s [%d,%d)  %d sentences, score %.4f\n", i+1,
+				s.DocA, s.CharStartA, s.CharEndA, s.DocB, s.CharStartB, s.CharEndB, s.Length, s.Score)
+			fmt.Fprintf(w, "   A: %s\n   B: %s\n", passage(*s.TextA), passage(*s.TextB))
+		}
 	}
-	_, err := fmt.Fprintln(w)
-	if err != nil {
-		return fmt.Errorf("write: %w", err)
+	if len(r.targets) > 0 {
+		fmt.Fprintln(w, "\nquality targets:")
+		if _, err := eval.WriteTargets(w, r.targets); err != nil {
+			return err
+		}
+	}
+	if len(r.natural)+len(r.falsePos)+len(r.targets) > 0 {
+		if _, err := fmt.Fprintln(w); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
 	}
 	return nil
 }
@@ -293,19 +421,56 @@ func jsonScore(s eval.Score) evalScore {
 }
 
 type evalReport struct {
-	Truth          string               `json:"truth"`
-	Spans          string               `json:"spans"`
-	Overall        evalScore            `json:"overall"`
-	Classes        map[string]evalScore `json:"classes"`
-	Unmatched      int                  `json:"unmatched"`
-	UnmatchedSpans []Span               `json:"unmatched_spans,omitempty"`
+	Truth           string                          `json:"truth"`
+	Spans           string                          `json:"spans"`
+	Overall         evalScore                       `json:"overall"`
+	Planted         evalScore                       `json:"planted"`
+	Classes         map[string]evalScore            `json:"classes"`
+	Languages       map[string]evalScore            `json:"languages"`
+	LanguageClasses map[string]map[string]evalScore `json:"language_classes"`
+	Unmatched       int                             `json:"unmatched"`
+	NaturalReuse    int                             `json:"natural_reuse"`
+	FalsePositives  int                             `json:"false_positives"`
+	NaturalSpans    []naturalSpan                   `json:"natural_reuse_spans,omitempty"`
+	UnmatchedSpans  []Span                          `json:"unmatched_spans,omitempty"`
+	Targets         []evalTarget                    `json:"targets,omitempty"`
 }
 
-func writeEvalJSON(w io.Writer, o evalOptions, cases []eval.Case, dets []eval.Detection, nUnmatched int, listed []Span) error {
-	rep := evalReport{Truth: o.truth, Spans: o.spans, Overall: jsonScore(eval.Evaluate(cases, dets)),
-		Classes: map[string]evalScore{}, Unmatched: nUnmatched, UnmatchedSpans: listed}
-	for class, s := range eval.EvaluateByClass(cases, dets) {
-		rep.Classes[class] = jsonScore(s) // encoding/json sorts the keys
+// evalTarget is the JSON form of an eval.Target.
+type evalTarget struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Op    string  `json:"op"`
+	Bound float64 `json:"bound"`
+	Pass  bool    `json:"pass"`
+	Line  string  `json:"line"`
+}
+
+func jsonScores(m map[string]eval.Score) map[string]evalScore {
+	out := make(map[string]evalScore, len(m))
+	for k, s := range m {
+		out[k] = jsonScore(s) // encoding/json sorts the keys
+	}
+	return out
+}
+
+func writeEvalJSON(w io.Writer, o evalOptions, r evalResult) error {
+	s := r.sum
+	rep := evalReport{Truth: o.truth, Spans: o.spans, Overall: jsonScore(s.Overall), Planted: jsonScore(s.Planted),
+		Classes: jsonScores(s.Classes), Languages: jsonScores(s.Langs),
+		LanguageClasses: make(map[string]map[string]evalScore, len(s.LangClasses)),
+		Unmatched:       len(s.Unmatched), NaturalReuse: len(r.natural), FalsePositives: r.nFalsePos,
+		NaturalSpans: r.natural, UnmatchedSpans: r.falsePos}
+	for l, m := range s.LangClasses {
+		rep.LanguageClasses[l] = jsonScores(m)
+	}
+	for _, t := range r.targets {
+		op := ">="
+		if t.AtMost {
+			op = "<="
+		}
+		rep.Targets = append(rep.Targets, evalTarget{Name: t.Name, Value: t.Value, Op: op, Bound: t.Bound,
+			Pass: t.Pass(), Line: t.String()})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

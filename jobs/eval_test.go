@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -182,11 +183,20 @@ func TestEvalTable(t *testing.T) {
 	// pan-noext holds only a.xml: cases c1 and c2. D4 now detects nothing.
 	// prec = (1+1+1+0+0)/5 = 0.6, rec = 1, gran = 3/2,
 	// plagdet = 0.75 / log2(2.5) = 0.567356; spanP = 3/5, spanF1 = 0.75.
-	want := `class     cases  dets  prec    rec     gran    plagdet  spanP   spanR   spanF1
-all       2      5     0.6000  1.0000  1.5000  0.5674   0.6000  1.0000  0.7500
-light     1      2     1.0000  1.0000  2.0000  0.6309   1.0000  1.0000  1.0000
-verbatim  1      1     1.0000  1.0000  1.0000  1.0000   1.0000  1.0000  1.0000
-unmatched detections: 2
+	// Without --input nothing is natural reuse, and no language is known.
+	want := `class          cases  dets  prec    rec     gran    plagdet  spanP   spanR   spanF1
+all            2      5     0.6000  1.0000  1.5000  0.5674   0.6000  1.0000  0.7500
+all (planted)  2      5     0.6000  1.0000  1.5000  0.5674   0.6000  1.0000  0.7500
+light          1      2     1.0000  1.0000  2.0000  0.6309   1.0000  1.0000  1.0000
+verbatim       1      1     1.0000  1.0000  1.0000  1.0000   1.0000  1.0000  1.0000
+lang (none)    2      5     0.6000  1.0000  1.5000  0.5674   0.6000  1.0000  0.7500
+unmatched detections: 2 (natural reuse 0, false positives 2; passages unknown, natural reuse not confirmed)
+precision 0.6000, precision (planted) 0.6000
+
+plagdet   (none)
+light     0.6309
+verbatim  1.0000
+all       0.5674
 `
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
@@ -201,7 +211,9 @@ func TestEvalUnmatchedText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "\n1 of 1 unmatched detections, longest first:\n\n" +
+	// D5 a [0,40) ~ e [0,40) has similar passages but overlaps the
+	// planted c1 in a: a false positive.
+	want := "\n1 of 1 false positives, longest first:\n\n" +
 		"1. a [0,40) ~ e [0,40)  1 sentences, score 1.0000\n" +
 		"   A: The quick brown fox jumps over the lazy\n" +
 		"   B: The quick brown fox jumps over the lazy\n\n"
@@ -260,5 +272,67 @@ func TestEvalErrors(t *testing.T) {
 				t.Errorf("error %q: want one line containing %q", err, tt.msg)
 			}
 		})
+	}
+}
+
+// TestEvalNaturalReuse: one planted case p [0,60) <- q [0,60), found; the
+// distractors x and y share a real paragraph (natural reuse), and "2. 3."
+// enumerations match across x and y (a false positive: too short to
+// confirm).
+func TestEvalNaturalReuse(t *testing.T) {
+	dir := t.TempDir()
+	para := "The public credit must be kept sound and the currency stable for every citizen of the land."
+	para2 := "The public credit must be kept sound, and the currency stable, for every citizen of this land!"
+	planted := "Planted sentence one is here. Planted sentence two is here." // 60 runes
+	files := map[string]string{
+		"truth.jsonl": `{"susp":"p","susp_offset":0,"susp_length":60,"src":"q","src_offset":0,"src_length":60,"class":"verbatim","lang":"en"}` + "\n",
+		"spans.tsv": "p\tq\t0\t0\t2\t0\t60\t0\t60\t1.0000\n" +
+			"x\ty\t0\t0\t1\t0\t91\t0\t95\t0.9000\n" +
+			"x\ty\t2\t2\t2\t92\t97\t96\t101\t1.0000\n",
+		"docs.jsonl": fmt.Sprintf(`{"id":"p","text":%q}`+"\n"+`{"id":"q","text":%q}`+"\n"+
+			`{"id":"x","text":%q}`+"\n"+`{"id":"y","text":%q}`+"\n",
+			planted+" More.", planted, para+" 2. 3.", para2+" 2. 3."),
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"--truth", filepath.Join(dir, "truth.jsonl"), "--spans", filepath.Join(dir, "spans.tsv"),
+		"--input", filepath.Join(dir, "docs.jsonl")}
+	out, err := runEval(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"unmatched detections: 2 (natural reuse 1, false positives 1)\nprecision 0.3333, precision (planted) 0.5000\n",
+		"natural reuse (outside the planted text, passages confirmed similar), 1 detections:\n\n" +
+			"1. x [0,91) ~ y [0,95)  91+95 chars, 1 sentences, similarity 0.97",
+		"   A: " + para + "\n   B: " + para2 + "\n",
+		"1 of 1 false positives, longest first:\n\n1. x [92,97) ~ y [96,101)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runEval(append(args, "--format", "json", "--check")...)
+	if ExitCode(err) != 1 || !strings.Contains(err.Error(), "quality targets not met: light plagdet") {
+		t.Errorf("--check on a corpus without most classes: %v", err)
+	}
+	var got evalReport
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got.NaturalReuse != 1 || got.FalsePositives != 1 || len(got.NaturalSpans) != 1 ||
+		got.NaturalSpans[0].Similarity < 0.8 || *got.NaturalSpans[0].TextA != para ||
+		got.Planted.Precision != 0.5 || got.Languages["en"].Cases != 1 || len(got.Targets) != 9 ||
+		!got.Targets[0].Pass || got.Targets[1].Pass {
+		t.Errorf("json: %+v", got)
+	}
+	if _, err := runEval(args[:4]...); err != nil {
+		t.Error(err)
+	}
+	if _, err := runEval(append(args[:4:4], "--check")...); ExitCode(err) != 2 {
+		t.Errorf("--check without --input: %v", err)
 	}
 }

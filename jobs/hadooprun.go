@@ -9,9 +9,11 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -268,6 +270,9 @@ func (h *hadoopRun) job(st Stage, output string) *hadoop.Job {
 	}
 	if st.Combine {
 		j.Combiner = "pdc combine " + st.Name
+	}
+	if st.WholeFiles {
+		j.Conf = map[string]string{"mapreduce.input.fileinputformat.split.minsize": strconv.FormatInt(math.MaxInt64, 10)}
 	}
 	if st.Input == "" {
 		j.Inputs = h.input

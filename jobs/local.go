@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -96,7 +97,11 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 		var parts []string
 		parts, err = partFiles(filepath.Join(o.output, st.Input))
 		if err == nil {
-			splits, err = local.FileSplits(parts, o.splitSize)
+			size := o.splitSize
+			if st.WholeFiles {
+				size = math.MaxInt64
+			}
+			splits, err = local.FileSplits(parts, size)
 		}
 	}
 	if err != nil {

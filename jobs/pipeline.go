@@ -30,7 +30,6 @@ import (
 	statsmap "github.com/pdc-mr/pdc/mappers/stats"
 	indexred "github.com/pdc-mr/pdc/reducers/index"
 	joinred "github.com/pdc-mr/pdc/reducers/join"
-	matchred "github.com/pdc-mr/pdc/reducers/match"
 	statsred "github.com/pdc-mr/pdc/reducers/stats"
 )
 
@@ -52,6 +51,9 @@ type Stage struct {
 	SideStats bool
 	// MapOnly stages have no reduce (Hadoop: -numReduceTasks 0).
 	MapOnly bool
+	// WholeFiles stages read each input file as one split (they rely on
+	// the sorted, grouped order of the previous job's part files).
+	WholeFiles bool
 }
 
 // Stages returns the pipeline's jobs for a configuration.
@@ -60,8 +62,8 @@ func Stages(cfg jobconf.Config) []Stage {
 		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
-		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 4, Combine: true},
-		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2},
+		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 2, Combine: true},
+		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2, MapOnly: true, WholeFiles: true},
 	}
 }
 
@@ -87,7 +89,7 @@ var programs = map[string]program{
 	"stats": {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
 	"index": {mapper: index.Map, reducer: indexred.Reduce},
 	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, combiner: joinred.Combine},
-	"match": {mapper: matchmap.Map, reducer: matchred.Reduce},
+	"match": {mapper: matchmap.Map},
 }
 
 // Program returns the streaming program for kind ("map", "reduce" or

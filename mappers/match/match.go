@@ -1,41 +1,145 @@
-// Package match is the map side of the match job: it passes the join's
-// duplicated sentence pairs through, so that the shuffle groups them by
-// document pair (key docA TAB docB). It checks each line's shape so that a
-// wrong input fails early with a line number.
+// Package match is the match job (PDC-MR Algorithm 2), map only: per
+// document pair it finds the diagonals of duplicated sentence pairs and
+// writes them as spans, pdc's final output.
+//
+// The paper notes that this reducer "can also be merged into the mapper to
+// trim the intermediate data": the join job partitions its output by
+// document pair, so each join part file holds every pair of its document
+// pairs, sorted. The match job reads each part file whole (one split per
+// file) and needs no shuffle. The mapper checks that its input is sorted.
+//
+// Input: duplicated sentence pairs (reducers/join), sorted, grouped by
+// docA TAB docB.
+// Output, one span per line, ordered by (docA, docB, startA, startB) within
+// a part file (one part per join part):
+//
+//	docA TAB docB TAB startA TAB startB TAB length TAB charStartA TAB charEndA TAB charStartB TAB charEndB TAB score
+//
+// docA < docB bytewise (ids escaped as in lib/mr); startA/startB are 0-based
+// sentence indexes (the sentence table of `pdc text`), length the number of
+// duplicated sentence pairs in the span (with --gap 0 the span covers
+// sentences startA..startA+length-1; with gaps the char offsets give its
+// exact extent on each side); char offsets are Unicode code points into each document's
+// extracted text, end exclusive, from the first sentence's start to the last
+// sentence's end; score is the mean Jaccard of the span's sentence pairs
+// (4 decimals).
 package match
 
 import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"strconv"
 
+	"github.com/pdc-mr/pdc/lib/diagonal"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
-// Fields is the number of fields of a duplicated sentence pair.
-const Fields = 9
+// Offsets are a sentence pair's rune offsets.
+type offsets struct{ csA, ceA, csB, ceB int }
 
 // Map runs the match mapper.
 func Map(t *mr.Task) error {
-	out := bufio.NewWriterSize(t.Stdout, 1<<16)
+	cfg, err := jobconf.FromEnv(t.Getenv)
+	if err != nil {
+		return err
+	}
+	m := &reducer{cfg: cfg, c: mr.NewCounters(t.Stderr), out: bufio.NewWriterSize(t.Stdout, 1<<16)}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		line := r.Line()
-		if n := bytes.Count(line, []byte{'\t'}) + 1; n != Fields {
-			return fmt.Errorf("match mapper: line %d: want %d fields, got %d", r.LineNumber(), Fields, n)
+		k, v := mr.SplitKey(r.Line(), 2)
+		if c := bytes.Compare(k, m.key); c < 0 && len(m.key) > 0 {
+			return fmt.Errorf("match: line %d: input not sorted by document pair (each join part file must be read whole)", r.LineNumber())
+		} else if c != 0 || len(m.pairs) == 0 {
+			if err := m.emit(); err != nil {
+				return err
+			}
+			m.key = append(m.key[:0], k...)
 		}
-		if _, err := out.Write(line); err != nil {
-			return fmt.Errorf("write: %w", err)
-		}
-		if err := out.WriteByte('\n'); err != nil {
-			return fmt.Errorf("write: %w", err)
+		if err := m.add(v); err != nil {
+			return fmt.Errorf("match: line %d: %w", r.LineNumber(), err)
 		}
 	}
 	if err := r.Err(); err != nil {
-		return fmt.Errorf("match mapper: read: %w", err)
+		return fmt.Errorf("match: read: %w", err)
 	}
-	if err := out.Flush(); err != nil {
+	if err := m.emit(); err != nil {
+		return err
+	}
+	if err := m.out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
+	return m.c.Flush()
+}
+
+type reducer struct {
+	cfg    jobconf.Config
+	c      *mr.Counters
+	out    *bufio.Writer
+	key    []byte
+	pairs  []diagonal.Pair
+	offs   map[[2]int]offsets
+	fields [][]byte
+	line   []byte
+}
+
+func (m *reducer) add(v []byte) error {
+	m.fields = mr.Fields(m.fields[:0], v)
+	if len(m.fields) != 7 {
+		return fmt.Errorf("want 9 fields, got %d", len(m.fields)+2)
+	}
+	var n [7]int
+	for i, f := range m.fields {
+		if i == 2 {
+			continue
+		}
+		x, err := strconv.Atoi(string(f))
+		if err != nil {
+			return fmt.Errorf("bad number %q", f)
+		}
+		n[i] = x
+	}
+	score, err := strconv.ParseFloat(string(m.fields[2]), 64)
+	if err != nil {
+		return fmt.Errorf("bad score %q", m.fields[2])
+	}
+	if m.offs == nil {
+		m.offs = make(map[[2]int]offsets)
+	}
+	m.pairs = append(m.pairs, diagonal.Pair{A: n[0], B: n[1], Score: score})
+	m.offs[[2]int{n[0], n[1]}] = offsets{n[3], n[4], n[5], n[6]}
+	return nil
+}
+
+func (m *reducer) emit() error {
+	if len(m.pairs) == 0 {
+		return nil
+	}
+	m.c.Add("match.doc-pairs", 1)
+	m.c.Add("match.sentence-pairs", int64(len(m.pairs)))
+	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap)
+	for _, run := range runs {
+		first, last := run.First, run.Last
+		o1, o2 := m.offs[[2]int{first.A, first.B}], m.offs[[2]int{last.A, last.B}]
+		b := append(m.line[:0], m.key...)
+		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB} {
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(x), 10)
+		}
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, run.Score, 'f', 4, 64)
+		b = append(b, '\n')
+		m.line = b
+		if _, err := m.out.Write(b); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	if len(runs) > 0 {
+		m.c.Add("match.spans", int64(len(runs)))
+		m.c.Add("match.doc-pairs.with-spans", 1)
+	}
+	m.pairs = m.pairs[:0]
+	clear(m.offs)
 	return nil
 }

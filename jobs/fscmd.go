@@ -41,6 +41,8 @@ func (m *Main) fsCmd(ctx context.Context, args []string) error {
 			target := dst
 			if fi, err := dstFS.Stat(dst); err == nil && fi.IsDir() {
 				target = path.Join(dst, path.Base(src))
+			} else if err := dstFS.MkdirAll(path.Dir(dst), 0o755); err != nil {
+				return fmt.Errorf("put %s: %w", src, err)
 			}
 			if err := hdfsfs.Upload(ctx, dstFS, target, src, m.copyProgress(src)); err != nil {
 				return fmt.Errorf("put %s: %w", src, err)

@@ -118,7 +118,7 @@ func TestHadoopFailingMapper(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, stderr)
 	}
-	for _, want := range []string{"job parse", "job_", "map", "bad-json (strict mode)"} {
+	for _, want := range []string{"job parse", "job_", "map task", "bad-json", "strict mode", "task stderr"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("error lacks %q:\n%s", want, stderr)
 		}

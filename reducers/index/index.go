@@ -215,11 +215,22 @@ func (r *reducer) dropTemplates() error {
 // templateKey is what a posting is grouped by to count a site's documents:
 // its site, plus its set for prefixed postings. ok is false without a site.
 func templateKey(v []byte) (string, bool) {
-	f := bytes.Split(v, []byte{'\t'})
-	if string(f[5]) == "-" {
+	var f [8][]byte
+	n := 0
+	for n < len(f)-1 {
+		i := bytes.IndexByte(v, '\t')
+		if i < 0 {
+			break
+		}
+		f[n], v = v[:i], v[i+1:]
+		n++
+	}
+	f[n] = v
+	n++
+	if n < 6 || string(f[5]) == "-" {
 		return "", false
 	}
-	if len(f) == 8 {
+	if n == 8 {
 		return string(f[5]) + "|" + string(f[7]), true
 	}
 	return string(f[5]), true

@@ -10,9 +10,11 @@
 # PDC_RUN_FLAGS appended. A configuration whose run fails (say, a flag this
 # build does not have yet) gets a row with the error instead of numbers.
 #
-# Prints two markdown tables: per configuration the span-level precision,
-# recall and F1, the character-level plagdet, the `pdc run` wall time and the
-# join counters (OUT/counters.tsv); then plagdet per edit class. Progress
+# Prints three markdown tables: per configuration the span-level precision,
+# recall and F1, the character-level precision over all detections and
+# without natural reuse ("planted"), the natural reuse and false positive
+# counts, plagdet, the `pdc run` wall time and the join counters
+# (OUT/counters.tsv); then plagdet per edit class; then plagdet per language. Progress
 # goes to stderr; $PDC_DATA as in scripts/eval.sh. PDC_COMPARE_CONFIGS, one
 # flag set per line (an empty line for the defaults), replaces the list below.
 set -euo pipefail
@@ -112,15 +114,17 @@ except OSError:
     pass
 print("corpus: %s  \npdc: %s  \n%s\n" % (corpus, rev, stats))
 
-print("| config | spans | precision | recall | F1 | plagdet | time (s) | " + " | ".join(JOIN) + " |")
-print("|---|" + "---:|" * (6 + len(JOIN)))
+print("| config | spans | span P | span R | span F1 | prec | prec (planted) | natural | false pos | plagdet | time (s) | " + " | ".join(JOIN) + " |")
+print("|---|" + "---:|" * (10 + len(JOIN)))
 for cfg, r, i in results:
     if r is None:
-        print("| `%s` | failed: %s |%s" % (name(cfg), error(i), " |" * (5 + len(JOIN))))
+        print("| `%s` | failed: %s |%s" % (name(cfg), error(i), " |" * (9 + len(JOIN))))
         continue
-    o, c = r["eval"]["overall"], r["counters"]
+    e, c = r["eval"], r["counters"]
+    o, pl = e["overall"], e["planted"]
     cells = [str(o["detections"]), "%.4f" % o["span_precision"], "%.4f" % o["span_recall"],
-             "%.4f" % o["span_f1"], "%.4f" % o["plagdet"], "%.2f" % r["seconds"]]
+             "%.4f" % o["span_f1"], "%.4f" % o["precision"], "%.4f" % pl["precision"],
+             str(e["natural_reuse"]), str(e["false_positives"]), "%.4f" % o["plagdet"], "%.2f" % r["seconds"]]
     cells += [str(c[k]) if k in c else "–" for k in JOIN]
     print("| `%s` | %s |" % (name(cfg), " | ".join(cells)))
 
@@ -135,4 +139,16 @@ for cfg, r, _ in results:
     cl = r["eval"]["classes"]
     cells = ["%.4f (%.2f)" % (cl[k]["plagdet"], cl[k]["span_f1"]) if k in cl else "–" for k in classes]
     print("| `%s` | %s | %d |" % (name(cfg), " | ".join(cells), r["eval"]["unmatched"]))
+
+langs = sorted({k for _, r, _ in results if r for k in r["eval"]["languages"]})
+print("\nplagdet per language (all classes, natural reuse left out; recall in parentheses)\n")
+print("| config | " + " | ".join(langs) + " |")
+print("|---|" + "---:|" * len(langs))
+for cfg, r, _ in results:
+    if r is None:
+        print("| `%s` | failed |%s" % (name(cfg), " |" * (len(langs) - 1)))
+        continue
+    la = r["eval"]["languages"]
+    cells = ["%.4f (%.4f)" % (la[k]["plagdet"], la[k]["recall"]) if k in la else "–" for k in langs]
+    print("| `%s` | %s |" % (name(cfg), " | ".join(cells)))
 PY

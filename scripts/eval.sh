@@ -2,7 +2,7 @@
 # eval.sh: score pdc on the graded planted corpus, in one command.
 #
 #   scripts/eval.sh [--runs N] [--seed S] [--distractors D] [--unmatched N] [--json]
-#                   [--out DIR] [--corpus DIR] [-- PDC_RUN_FLAGS...]
+#                   [--check] [--out DIR] [--corpus DIR] [-- PDC_RUN_FLAGS...]
 #   scripts/eval.sh --prepare [--runs N] [--seed S] [--distractors D]
 #
 # Steps:
@@ -18,8 +18,17 @@
 #   4. `pdc run` runs on the corpus with its default flags plus
 #      PDC_RUN_FLAGS, timed, into --out (default $PDC_DATA/eval/out,
 #      replaced on every run).
-#   5. `pdc eval` prints the score table and the longest unmatched
-#      detections with their text (--unmatched, default 5).
+#   5. `pdc eval --input` prints the score table (overall, per class, per
+#      language, per language and class), the natural reuse found outside
+#      the planted text (listed separately, not counted against
+#      "precision (planted)") and the longest false positives with their
+#      text (--unmatched, default 5).
+#
+# --check also checks the quality targets (lib/eval Target: verbatim and
+# light plagdet >= 0.97, word-edits plagdet >= 0.90, sentence-rewritten and
+# sentence-dropped recall >= 0.90 with granularity <= 1.05, precision
+# (planted) >= 0.97, zh plagdet >= en plagdet - 0.02), prints PASS/FAIL per
+# target and exits 1 when one fails.
 #
 # --json prints one JSON object instead: {"corpus", "flags", "seconds",
 # "counters" (OUT/counters.tsv), "eval" (pdc eval --format json)}.
@@ -33,7 +42,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 
-runs=300 seed=1 distractors=-1 unmatched=5 json=0 prepare=0 out= corpus=
+runs=300 seed=1 distractors=-1 unmatched=5 json=0 check=0 prepare=0 out= corpus=
 usage() {
 	sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
@@ -60,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2-}; [ -n "$out" ] || usage; shift 2 ;;
 	--corpus) corpus=${2-}; [ -n "$corpus" ] || usage; shift 2 ;;
 	--json) json=1; shift ;;
+	--check) check=1; shift ;;
 	--prepare) prepare=1; shift ;;
 	--) shift; break ;;
 	-h | --help) usage ;;
@@ -110,6 +120,8 @@ if [ -z "$pdc" ]; then
 	pdc=$tmp/pdc
 fi
 out=${out:-$DATA/eval/out}
+checkflag=()
+[ "$check" = 1 ] && checkflag=(--check)
 mkdir -p "$(dirname "$out")"
 
 log "pdc run ${flags[*]:-(default flags)} on $corpus"
@@ -120,7 +132,10 @@ end=$(date +%s%N)
 seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
 
 if [ "$json" = 1 ]; then
-	"$pdc" eval --truth "$corpus/truth.jsonl" --spans "$out" --format json >"$tmp/eval.json"
+	checked=0
+	"$pdc" eval --truth "$corpus/truth.jsonl" --spans "$out" --input "$corpus/docs.jsonl" \
+		--unmatched "$unmatched" --format json "${checkflag[@]}" >"$tmp/eval.json" || checked=$?
+	[ -s "$tmp/eval.json" ] || die "pdc eval failed"
 	python3 - "$corpus" "$seconds" "$out/counters.tsv" "$tmp/eval.json" "${flags[@]}" <<'PY'
 import json, sys
 corpus, seconds, counters, evalfile, flags = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
@@ -134,6 +149,7 @@ with open(evalfile) as f:
     ev = json.load(f)
 print(json.dumps({"corpus": corpus, "flags": flags, "seconds": float(seconds), "counters": c, "eval": ev}))
 PY
+	[ "$checked" = 0 ] || die "quality targets not met (see \"targets\" in the JSON)"
 	exit 0
 fi
 
@@ -141,6 +157,8 @@ echo "corpus: $corpus"
 echo "        $(cat "$corpus/stats.txt" 2>/dev/null || echo "$(wc -l <"$corpus/docs.jsonl") documents")"
 echo "pdc run ${flags[*]:-(default flags)}: ${seconds}s"
 echo
-input=()
-[ "$unmatched" -gt 0 ] && input=(--input "$corpus/docs.jsonl")
-"$pdc" eval --truth "$corpus/truth.jsonl" --spans "$out" "${input[@]}" --unmatched "$unmatched"
+"$pdc" eval --truth "$corpus/truth.jsonl" --spans "$out" --input "$corpus/docs.jsonl" \
+	--unmatched "$unmatched" "${checkflag[@]}" ||
+	die "$([ "$check" = 1 ] && echo "quality targets not met (FAIL lines above)" || echo "pdc eval failed")"
+[ "$check" = 1 ] && echo "eval.sh: all quality targets met" >&2
+exit 0

@@ -32,12 +32,14 @@ import (
 // [SuspStart, SuspStart+SuspLen) was copied from document Src at
 // [SrcStart, SrcStart+SrcLen). Offsets and lengths count Unicode code points.
 // Class names the edit applied ("verbatim", "light", "word-edits",
-// "sentence-rewritten", "sentence-dropped", "reordered", ...).
+// "sentence-rewritten", "sentence-dropped", "reordered", ...). Lang is the
+// language of the two documents ("en", "zh"), or empty when not known.
 type Case struct {
 	Susp, Src          string
 	SuspStart, SuspLen int
 	SrcStart, SrcLen   int
 	Class              string
+	Lang               string
 }
 
 // Detection is one detected span in the terms of Case. A pdc span

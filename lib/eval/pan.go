@@ -140,6 +140,7 @@ func panCase(ref string, f panFeature) (c Case, ok bool, err error) {
 	if c.Class, ok = f.attr("obfuscation"); !ok {
 		c.Class, _ = f.attr("type")
 	}
+	c.Lang, _ = f.attr("this_language")
 	if err := c.check(); err != nil {
 		return Case{}, false, err
 	}
@@ -193,13 +194,19 @@ func fileName(id string, used map[string]bool) string {
 	return name
 }
 
+// panXML renders one PAN XML document; a case's Lang becomes this_language
+// and source_language.
 func panXML(id string, cases []Case) []byte {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	fmt.Fprintf(&b, "<document reference=\"%s\">\n", xmlAttr(id+".txt"))
 	for _, c := range cases {
-		fmt.Fprintf(&b, "<feature name=\"plagiarism\" obfuscation=\"%s\" this_offset=\"%d\" this_length=\"%d\" source_reference=\"%s\" source_offset=\"%d\" source_length=\"%d\"/>\n",
-			xmlAttr(c.Class), c.SuspStart, c.SuspLen, xmlAttr(c.Src+".txt"), c.SrcStart, c.SrcLen)
+		lang := ""
+		if c.Lang != "" {
+			lang = fmt.Sprintf(" this_language=\"%s\" source_language=\"%[1]s\"", xmlAttr(c.Lang))
+		}
+		fmt.Fprintf(&b, "<feature name=\"plagiarism\" obfuscation=\"%s\"%s this_offset=\"%d\" this_length=\"%d\" source_reference=\"%s\" source_offset=\"%d\" source_length=\"%d\"/>\n",
+			xmlAttr(c.Class), lang, c.SuspStart, c.SuspLen, xmlAttr(c.Src+".txt"), c.SrcStart, c.SrcLen)
 	}
 	b.WriteString("</document>\n")
 	return []byte(b.String())

@@ -4,7 +4,9 @@ package eval
 //
 // Truth JSONL (ReadTruthJSONL, WriteTruthJSONL), one case per line:
 //
-//	{"susp":"d1","susp_offset":10,"susp_length":50,"src":"d2","src_offset":0,"src_length":48,"class":"verbatim"}
+//	{"susp":"d1","susp_offset":10,"susp_length":50,"src":"d2","src_offset":0,"src_length":48,"class":"verbatim","lang":"en"}
+//
+// "lang" (the documents' language) is optional.
 //
 // PAN text-alignment XML (ReadPANXML, WritePANXML), one file per suspicious
 // document; offsets and lengths in code points:
@@ -39,6 +41,7 @@ type truthRecord struct {
 	SrcOffset  int    `json:"src_offset"`
 	SrcLength  int    `json:"src_length"`
 	Class      string `json:"class"`
+	Lang       string `json:"lang,omitempty"`
 }
 
 // ReadTruthJSONL reads cases from truth JSONL; blank lines are skipped.
@@ -50,7 +53,7 @@ func ReadTruthJSONL(r io.Reader) ([]Case, error) {
 			return fmt.Errorf("truth line %d: %w", n, err)
 		}
 		c := Case{Susp: t.Susp, Src: t.Src, SuspStart: t.SuspOffset, SuspLen: t.SuspLength,
-			SrcStart: t.SrcOffset, SrcLen: t.SrcLength, Class: t.Class}
+			SrcStart: t.SrcOffset, SrcLen: t.SrcLength, Class: t.Class, Lang: t.Lang}
 		if err := c.check(); err != nil {
 			return fmt.Errorf("truth line %d: %w", n, err)
 		}
@@ -66,7 +69,7 @@ func WriteTruthJSONL(w io.Writer, cases []Case) error {
 	enc.SetEscapeHTML(false)
 	for _, c := range cases {
 		t := truthRecord{Susp: c.Susp, SuspOffset: c.SuspStart, SuspLength: c.SuspLen,
-			Src: c.Src, SrcOffset: c.SrcStart, SrcLength: c.SrcLen, Class: c.Class}
+			Src: c.Src, SrcOffset: c.SrcStart, SrcLength: c.SrcLen, Class: c.Class, Lang: c.Lang}
 		if err := enc.Encode(t); err != nil {
 			return fmt.Errorf("write truth: %w", err)
 		}

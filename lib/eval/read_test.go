@@ -49,6 +49,7 @@ func TestTruthRoundTrip(t *testing.T) {
 		cs("d<1>", "d&2", 3, 50, 0, 48, "verbatim"),
 		cs("中文", "b", 0, 1, 2, 3, "word-edits"),
 	}
+	cases[1].Lang = "zh"
 	var buf bytes.Buffer
 	if err := WriteTruthJSONL(&buf, cases); err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestReadPANXML(t *testing.T) {
 	}
 	want := []Case{
 		{Susp: "suspicious-document00042", Src: "source-document01234", SuspStart: 1204, SuspLen: 733,
-			SrcStart: 10, SrcLen: 690, Class: "random"},
+			SrcStart: 10, SrcLen: 690, Class: "random", Lang: "en"},
 		{Susp: "suspicious-document00042", Src: "source-document00007", SuspStart: 5, SuspLen: 6,
 			SrcStart: 7, SrcLen: 8, Class: "artificial"},
 	}
@@ -118,6 +119,7 @@ func TestPANRoundTrip(t *testing.T) {
 		cs("zh/页面\"1", "zh/b", 0, 7, 0, 7, "reordered"),
 		cs("sotu_1990", "x", 1, 2, 3, 4, "word-edits"), // file name collides with sotu/1990
 	}
+	cases[0].Lang, cases[2].Lang = "en", "zh"
 	dir := filepath.Join(t.TempDir(), "pan")
 	if err := WritePANXML(dir, cases); err != nil {
 		t.Fatal(err)

@@ -231,7 +231,7 @@ func (b *builder) plant(i int) error {
 	ins := insert{parts: parts}
 	for _, r := range ranges {
 		lo, hi := src.sents[r[0]].lo, src.sents[r[1]-1].hi
-		c := &eval.Case{Susp: tgt.id, Src: src.id, SrcStart: lo, SrcLen: hi - lo, Class: class}
+		c := &eval.Case{Susp: tgt.id, Src: src.id, SrcStart: lo, SrcLen: hi - lo, Class: class, Lang: p.lang}
 		ins.cases = append(ins.cases, c)
 		b.cases = append(b.cases, c)
 	}

@@ -141,6 +141,11 @@ func TestBuildTruth(t *testing.T) {
 	if b.stats.ByLang["en"] == 0 || b.stats.ByLang["zh"] == 0 {
 		t.Errorf("cases by language: %v", b.stats.ByLang)
 	}
+	for _, c := range b.cases {
+		if lang, _, _ := strings.Cut(c.Susp, "/"); c.Lang != lang || !strings.HasPrefix(c.Src, lang+"/") {
+			t.Errorf("case %s <- %s: lang %q", c.Susp, c.Src, c.Lang)
+		}
+	}
 	if b.stats.Distractors != 10 || b.stats.Docs != b.stats.Targets+b.stats.Sources+10 || len(b.docs) != b.stats.Docs {
 		t.Errorf("stats %+v, %d docs", b.stats, len(b.docs))
 	}

@@ -56,6 +56,10 @@ type Result struct {
 	// InvalidUTF8 is the number of invalid byte sequences replaced by U+FFFD
 	// while decoding (see decode for how they are counted).
 	InvalidUTF8 int
+	// Fallback is set by ExtractMain when it found no main content and
+	// returned the page's visible text (Extract's text) instead. Extract
+	// never sets it.
+	Fallback bool
 }
 
 // Extract decodes body and returns its visible text. The charset comes from

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# bench.sh: pdc's throughput and memory on real HTML, against the
+# tokenize-only floor, and the scaling when the corpus doubles.
+#
+#   scripts/bench.sh [MB]            (default 100: runs MB and 2*MB)
+#
+# 1. scripts/corpus.sh builds corpora of MB and 2*MB megabytes of real HTML
+#    pages (rust-doc, then other Debian HTML docs; pages in hash order so
+#    both sizes have the same mix), cached in ${PDC_DATA:-~/.cache/pdc-data}.
+# 2. The floor: scripts/floor runs the golang.org/x/net/html tokenizer over
+#    the same pages on all cores (pages pre-loaded; nothing else).
+# 3. pdc run (default flags, local runner, all cores) under /usr/bin/time:
+#    per job and end to end, MB/s of input HTML and documents/s; peak RSS.
+# Prints a markdown table (README "Performance") and the ratios.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
+MB=${1:-100}
+case $MB in ''|*[!0-9]*) echo "usage: scripts/bench.sh [MB]" >&2; exit 2;; esac
+command -v /usr/bin/time >/dev/null || { echo "bench.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$DATA/bench"
+(cd "$ROOT" && CGO_ENABLED=0 go build -o "$WORK/pdc" ./jobs/pdc && go build -o "$WORK/floor" ./scripts/floor)
+
+echo "| corpus | docs | floor s | floor MB/s | job | seconds | MB/s | docs/s |"
+echo "|---|---:|---:|---:|---|---:|---:|---:|"
+declare -A total
+for size in "$MB" "$((2 * MB))"; do
+	corpus="$DATA/bench/corpus-$size.jsonl"
+	[ -s "$corpus" ] || PDC_CORPUS_ORDER=hash "$ROOT/scripts/corpus.sh" bench "$corpus" "$size" >&2
+	read -r _ docs _ bytes _ _ _ fsec _ fmbs < <("$WORK/floor" "$corpus")
+	mb=$(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}')
+	/usr/bin/time -f "TIME %e %M" "$WORK/pdc" run --input "$corpus" --output "$WORK/out" --overwrite \
+		--cpuprofile "$DATA/bench/cpu-$size.prof" 2>"$WORK/log" || { cat "$WORK/log" >&2; exit 1; }
+	while read -r job secs; do
+		awk -v c="$size MB" -v d="$docs" -v f="$fsec" -v fm="$fmbs" -v j="$job" -v s="$secs" -v mb="$mb" \
+			'BEGIN{printf "| %s | %d | %.2f | %.0f | %s | %.2f | %.1f | %.0f |\n", c, d, f, fm, j, s, mb/s, d/s}'
+	done < <(sed -n 's/^job \([a-z]*\): done in \(.*\)$/\1 \2/p' "$WORK/log" | awk '{
+		t=$2; s=0
+		if (t ~ /m/) { split(t, a, "m"); s=a[1]*60; t=a[2] }
+		if (t ~ /ms$/) { sub("ms", "", t); s+=t/1000 } else { sub("s", "", t); s+=t }
+		print $1, s }')
+	read -r _ wall rss < <(grep '^TIME' "$WORK/log")
+	total[$size]=$wall
+	awk -v c="$size MB" -v d="$docs" -v f="$fsec" -v fm="$fmbs" -v s="$wall" -v mb="$mb" -v r="$rss" \
+		'BEGIN{printf "| %s | %d | %.2f | %.0f | **end to end** (peak RSS %d MiB, %.1fx floor) | %.2f | %.1f | %.0f |\n", c, d, f, fm, r/1024, s/f, s, mb/s, d/s}'
+done
+awk -v a="${total[$MB]}" -v b="${total[$((2 * MB))]}" -v n="$MB" 'BEGIN{
+	nlogn = 2 * log(2 * n) / log(n)
+	printf "\ndoubling %d MB -> %d MB: time x%.2f (linear x2.00, n log n x%.2f)\n", n, 2 * n, b / a, nlogn }'
+echo "CPU profiles: $DATA/bench/cpu-*.prof (go tool pprof -top $WORK/pdc PROFILE; binary removed on exit: rebuild with go build ./jobs/pdc)"

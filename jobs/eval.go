@@ -50,6 +50,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/eval"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -150,7 +151,8 @@ func (m *Main) evaluate(o evalOptions) error {
 	unmatched := unmatchedSpans(spans, eval.Unmatched(cases, dets))
 	var text eval.Passages
 	if len(o.inputs) > 0 && len(unmatched) > 0 {
-		if err := m.addText(unmatched, o.inputs); err != nil {
+		extract, maxBytes := m.runAnalyzer(o.spans)
+		if err := m.addText(unmatched, o.inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}); err != nil {
 			return err
 		}
 		text = spanPassages(unmatched)

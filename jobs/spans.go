@@ -15,6 +15,7 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -140,6 +141,10 @@ type spanOptions struct {
 	text   bool
 	urls   bool // fill URLs (implied by text)
 	inputs []string
+	// analyzer settings of the run, so passages are cut from the same text
+	// the offsets refer to (from OUT/_pdc.json)
+	extract     string
+	maxDocBytes int
 }
 
 func (m *Main) spansCmd(ctx context.Context, args []string) error {
@@ -169,6 +174,51 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	}
 	o.inputs = inputs
 	return m.printSpans(fs.Arg(0), o)
+}
+
+// runAnalyzer returns the --extract and --max-doc-bytes of the run in out
+// (defaults when its _pdc.json cannot be read).
+func (m *Main) runAnalyzer(out string) (extract string, maxDocBytes int) {
+	def := jobconf.Default()
+	man, err := m.readManifest(out)
+	if err != nil {
+		return def.Extract, def.MaxDocBytes
+	}
+	env := map[string]string{}
+	for _, kv := range man.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	cfg, err := jobconf.FromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		return def.Extract, def.MaxDocBytes
+	}
+	return cfg.Extract, cfg.MaxDocBytes
+}
+
+// readManifest reads OUT/_pdc.json, locally or on HDFS.
+func (m *Main) readManifest(out string) (*manifest, error) {
+	out = strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans")
+	var data []byte
+	var err error
+	if m.isRemote(out) {
+		var fsys hdfsfs.FS
+		var p string
+		if fsys, p, err = hdfsfs.Resolve(out, true); err == nil {
+			data, err = hdfsfs.ReadFile(fsys, p+"/_pdc.json")
+		}
+	} else {
+		data, err = os.ReadFile(filepath.Join(out, "_pdc.json"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	var man manifest
+	if err := json.Unmarshal(data, &man); err != nil {
+		return nil, fmt.Errorf("%s/_pdc.json: %w", out, err)
+	}
+	return &man, nil
 }
 
 // manifestInputs returns the documents of the run in out, from its
@@ -258,7 +308,10 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 	}
 	switch {
 	case o.text:
-		if err := m.addText(spans, o.inputs); err != nil {
+		if o.extract == "" {
+			o.extract, o.maxDocBytes = m.runAnalyzer(out)
+		}
+		if err := m.addText(spans, o.inputs, &doc.Analyzer{MaxBytes: o.maxDocBytes, Main: o.extract == "main"}); err != nil {
 			return err
 		}
 	case o.urls:
@@ -327,7 +380,7 @@ func (m *Main) addURLs(spans []Span, inputs []string) error {
 }
 
 // addText fills the spans' passages (and URLs) from the documents.
-func (m *Main) addText(spans []Span, inputs []string) error {
+func (m *Main) addText(spans []Span, inputs []string, an *doc.Analyzer) error {
 	need := map[string]bool{}
 	for _, s := range spans {
 		need[s.DocA], need[s.DocB] = true, true
@@ -337,7 +390,6 @@ func (m *Main) addText(spans []Span, inputs []string) error {
 		return err
 	}
 	texts, urls := map[string]string{}, map[string]string{}
-	an := &doc.Analyzer{}
 	err = eachDoc(in, func(d *doc.Doc, where string) error {
 		if !need[d.ID] {
 			return nil

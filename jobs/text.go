@@ -40,7 +40,10 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	w := bufio.NewWriter(m.Stdout)
-	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes}
+	if cfg.Extract != "all" && cfg.Extract != "main" {
+		return usagef("text: --extract must be all or main, got %q", cfg.Extract)
+	}
+	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
 	found := false
 	err = eachDoc(in, func(d *doc.Doc, where string) error {
 		if *id != "" && d.ID != *id {

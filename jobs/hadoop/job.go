@@ -71,6 +71,12 @@ func (s *Submitter) Argv(j *Job) []string {
 	def("mapreduce.job.reduces", strconv.Itoa(reducers))
 	if j.KeyFields > 0 {
 		def("stream.num.map.output.key.fields", strconv.Itoa(j.KeyFields))
+		if j.Combiner != "" {
+			// Streaming parses a combiner's output with the reduce output
+			// key spec: without this the combined records would be keyed
+			// (and sorted) by their first field only.
+			def("stream.num.reduce.output.key.fields", strconv.Itoa(j.KeyFields))
+		}
 	}
 	if reducers > 0 && j.PartitionFields > 0 {
 		def("mapreduce.partition.keypartitioner.options", "-k1,"+strconv.Itoa(j.PartitionFields))

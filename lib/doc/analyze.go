@@ -17,6 +17,9 @@ type Analysis struct {
 	Charset     string
 	InvalidUTF8 int
 	Truncated   bool
+	// Fallback tells that main-content extraction found nothing and the
+	// document's whole visible text was used.
+	Fallback bool
 }
 
 // Analyzer extracts text, splits sentences and tokenizes them. It reuses
@@ -25,6 +28,9 @@ type Analysis struct {
 type Analyzer struct {
 	// MaxBytes truncates larger document bodies (0: no limit).
 	MaxBytes int
+	// Main selects main-content extraction (htmltext.ExtractMain, the
+	// --extract main flag) instead of all visible text.
+	Main bool
 	// ContentType is the HTTP Content-Type to assume for HTML documents.
 	// Empty means UTF-8: HTML that arrived in a JSON string is already
 	// Unicode, whatever its <meta charset> says.
@@ -53,7 +59,14 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 		if ct == "" {
 			ct = "text/html; charset=utf-8"
 		}
-		r, err := htmltext.Extract([]byte(body), ct)
+		var r htmltext.Result
+		var err error
+		if a.Main {
+			r, err = htmltext.ExtractMain([]byte(body), ct, d.URL)
+			res.Fallback = r.Fallback
+		} else {
+			r, err = htmltext.Extract([]byte(body), ct)
+		}
 		if err != nil {
 			return res, err
 		}

@@ -43,7 +43,7 @@ func Map(t *mr.Task) error {
 		file:     mr.InputFile(t.Getenv),
 		start:    start,
 		offset:   start,
-		an:       doc.Analyzer{MaxBytes: cfg.MaxDocBytes},
+		an:       doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"},
 	}
 	m.fileEsc = mr.Escape(m.file)
 	r := mr.NewReader(t.Stdin)
@@ -152,6 +152,9 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 		if err := m.bad("truncated", where, fmt.Errorf("larger than --max-doc-bytes %d, the rest is ignored", m.cfg.MaxDocBytes)); err != nil {
 			return err
 		}
+	}
+	if a.Fallback {
+		m.counters.Add("parse.docs.extract-main-fallback", 1)
 	}
 	if a.InvalidUTF8 > 0 {
 		m.counters.Add("parse.invalid-utf8", int64(a.InvalidUTF8))

@@ -40,6 +40,11 @@ type Config struct {
 	MaxDocBytes int
 	// CrossSiteOnly drops sentence pairs whose documents' URLs share a host.
 	CrossSiteOnly bool
+	// NoFilter turns PPJoin's prefix and positional filters off for the
+	// words method: every token is indexed and every pair sharing a token
+	// is verified, to measure what the filters save. The result is the same
+	// except for pairs whose tokens' lists then exceed MaxDF.
+	NoFilter bool
 	// Strict makes the first bad input record fail the job.
 	Strict bool
 	// Stats is the path of the stats job's output, read by the index mapper.
@@ -136,6 +141,7 @@ func (c Config) Env() map[string]string {
 		"PDC_MAX_DOC_BYTES":   strconv.Itoa(c.MaxDocBytes),
 		"PDC_CROSS_SITE_ONLY": strconv.FormatBool(c.CrossSiteOnly),
 		"PDC_STRICT":          strconv.FormatBool(c.Strict),
+		"PDC_NO_FILTER":       strconv.FormatBool(c.NoFilter),
 		"PDC_STATS":           c.Stats,
 		"PDC_EXTRACT":         c.Extract,
 	}
@@ -179,6 +185,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	p.int("PDC_MAX_DOC_BYTES", &c.MaxDocBytes)
 	p.bool("PDC_CROSS_SITE_ONLY", &c.CrossSiteOnly)
 	p.bool("PDC_STRICT", &c.Strict)
+	p.bool("PDC_NO_FILTER", &c.NoFilter)
 	if v := getenv("PDC_IDF_RANGE"); v != "" {
 		lo, hi, err := ParseRange(v)
 		if err != nil {

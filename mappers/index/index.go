@@ -115,7 +115,12 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 			tail = append(tail, '\t')
 			tail = append(tail, site...)
 			if prefixed {
-				if err := writePrefix(out, sigs, tail, cfg.Tau, &line, &scratch); err != nil {
+				prefix := signature.PrefixLen(len(sigs), cfg.Tau)
+				if cfg.NoFilter {
+					prefix = len(sigs)
+				}
+				c.Add("index.postings.prefix", int64(prefix))
+				if err := writePrefix(out, sigs, prefix, tail, &line, &scratch); err != nil {
 					return err
 				}
 				continue
@@ -139,15 +144,15 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	return c.Flush()
 }
 
-// writePrefix writes the postings of a set's prefix elements.
-func writePrefix(out *bufio.Writer, set []uint64, tail []byte, tau float64, line, scratch *[]byte) error {
+// writePrefix writes the postings of the first prefix elements of a set.
+func writePrefix(out *bufio.Writer, set []uint64, prefix int, tail []byte, line, scratch *[]byte) error {
 	enc := (*scratch)[:0]
 	for _, k := range set {
 		enc = binary.LittleEndian.AppendUint64(enc, k)
 	}
 	*scratch = enc
 	setB64 := base64.RawStdEncoding.EncodeToString(enc)
-	for pos, sig := range set[:signature.PrefixLen(len(set), tau)] {
+	for pos, sig := range set[:prefix] {
 		b := stats.AppendHex((*line)[:0], sig)
 		b = append(b, tail...)
 		b = append(b, '\t')

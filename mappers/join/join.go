@@ -178,7 +178,7 @@ func (s *stats) check(a, b *Posting, cfg jobconf.Config, prefixed bool, key uint
 		return 1, true
 	}
 	need := signature.MinOverlap(a.NSig, b.NSig, cfg.Tau)
-	if 1+min(a.NSig-a.Pos-1, b.NSig-b.Pos-1) < need {
+	if !cfg.NoFilter && 1+min(a.NSig-a.Pos-1, b.NSig-b.Pos-1) < need {
 		s.positionFiltered++
 		return 0, false
 	}

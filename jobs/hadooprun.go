@@ -306,6 +306,10 @@ func prepareOutputFS(fsys hdfsfs.FS, out string, man manifest, overwrite bool) (
 	want, _ := json.MarshalIndent(man, "", "  ")
 	if _, err := fsys.Stat(out); err == nil {
 		if overwrite {
+			_, merr := fsys.Stat(mpath)
+			if ents, _ := fsys.ReadDir(out); merr != nil && len(ents) > 0 {
+				return false, fmt.Errorf("output %s exists and is not a pdc run: not removing it even with --overwrite (choose a new or empty directory)", out)
+			}
 			if err := fsys.RemoveAll(out); err != nil {
 				return false, fmt.Errorf("output %s: %w", out, err)
 			}

@@ -131,7 +131,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 		if ctx.Err() != nil {
 			return jc, fmt.Errorf("job %s: %w (rerun the same command to resume)", st.Name, errInterrupted)
 		}
-		return jc, fmt.Errorf("job %s: %w", st.Name, err)
+		return jc, err // the runner's error names the job and task
 	}
 	jc.counters = counters
 	if err := writeCounters(filepath.Join(dir, "_counters.tsv"), counters); err != nil {

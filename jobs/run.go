@@ -53,7 +53,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&s.SpotChain, "spot-chain", s.SpotChain, "SpotSigs: tokens chained after an antecedent")
 	fs.IntVar(&s.SpotDistance, "spot-distance", s.SpotDistance, "SpotSigs: distance between chained tokens")
 	fs.Float64Var(&cfg.Tau, "tau", 0, "sentence Jaccard threshold and length filter |A|/|B| >= tau (default 0.7 for words, 0.9 otherwise)")
-	fs.IntVar(&cfg.Lambda, "lambda", cfg.Lambda, "minimum span length in sentences")
+	fs.IntVar(&cfg.Lambda, "lambda", cfg.Lambda, "minimum span length in duplicated sentence pairs")
 	fs.IntVar(&cfg.Gap, "gap", cfg.Gap, "sentences a span may skip on either side (0: exact diagonals)")
 	fs.IntVar(&cfg.MinTokens, "min-tokens", cfg.MinTokens, "sentences with fewer tokens are not matched (a gap can cross them)")
 	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report)")
@@ -120,6 +120,9 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	if o.hadoop {
 		return m.runHadoop(ctx, cfg, &o)
 	}
+	if err := inputUnder(o.output, o.inputs); err != nil {
+		return err
+	}
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
@@ -174,6 +177,9 @@ func prepareOutput(out string, man manifest, overwrite bool) (resumed bool, err 
 	want, _ := json.MarshalIndent(man, "", "  ")
 	if _, err := os.Stat(out); err == nil {
 		if overwrite {
+			if err := safeToRemove(out); err != nil {
+				return false, err
+			}
 			if err := os.RemoveAll(out); err != nil {
 				return false, fmt.Errorf("output %s: %w", out, err)
 			}
@@ -197,6 +203,37 @@ func prepareOutput(out string, man manifest, overwrite bool) (resumed bool, err 
 		return false, fmt.Errorf("output %s: %w", out, unwrapPathErr(err))
 	}
 	return false, nil
+}
+
+// safeToRemove refuses to let --overwrite delete a directory that is not
+// a pdc run: only an empty directory or one holding _pdc.json is removed.
+func safeToRemove(out string) error {
+	if _, err := os.Stat(filepath.Join(out, "_pdc.json")); err == nil {
+		return nil
+	}
+	ents, err := os.ReadDir(out)
+	if err != nil || len(ents) > 0 {
+		return fmt.Errorf("output %s exists and is not a pdc run: not removing it even with --overwrite (choose a new or empty directory)", out)
+	}
+	return nil
+}
+
+// inputUnder reports an input that lies inside the output directory.
+func inputUnder(out string, inputs []string) error {
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return nil
+	}
+	for _, in := range inputs {
+		a, err := filepath.Abs(in)
+		if err != nil {
+			continue
+		}
+		if a == absOut || strings.HasPrefix(a, absOut+string(filepath.Separator)) {
+			return usagef("run: input %s is inside --output %s; choose another output directory", in, out)
+		}
+	}
+	return nil
 }
 
 func isComplete(out string) bool {

@@ -122,7 +122,11 @@ func (c *clientLog) read(r io.Reader) error {
 	for sc.Scan() {
 		c.line(sc.Text())
 	}
-	return sc.Err()
+	err := sc.Err()
+	// Keep draining after a scan error (a line over 4 MiB) so the client
+	// never blocks writing to the pipe.
+	io.Copy(io.Discard, r)
+	return err
 }
 
 func (c *clientLog) line(l string) {

@@ -21,7 +21,7 @@ type Config struct {
 	// Tau is the sentence Jaccard threshold of the join (and the length
 	// filter bound).
 	Tau float64
-	// Lambda is the minimum diagonal length, in sentences.
+	// Lambda is the minimum span length, in duplicated sentence pairs.
 	Lambda int
 	// Gap is the number of sentences a diagonal may skip on either side
 	// (0: the paper's exact diagonals).

@@ -48,10 +48,17 @@ func Map(t *mr.Task) error {
 	m := &reducer{cfg: cfg, c: mr.NewCounters(t.Stderr), out: bufio.NewWriterSize(t.Stdout, 1<<16)}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		k, v := mr.SplitKey(r.Line(), 2)
-		if c := bytes.Compare(k, m.key); c < 0 && len(m.key) > 0 {
-			return fmt.Errorf("match: line %d: input not sorted by document pair (each join part file must be read whole)", r.LineNumber())
-		} else if c != 0 || len(m.pairs) == 0 {
+		line := r.Line()
+		// The join sorted its output by its 4-field key; check that order
+		// (2-field prefixes alone may not be monotone: ids can hold bytes
+		// below TAB), and group by the document pair.
+		k4, _ := mr.SplitKey(line, 4)
+		if bytes.Compare(k4, m.last) < 0 {
+			return fmt.Errorf("match: line %d: input not sorted (each join part file must be read whole)", r.LineNumber())
+		}
+		m.last = append(m.last[:0], k4...)
+		k, v := mr.SplitKey(line, 2)
+		if !bytes.Equal(k, m.key) || len(m.pairs) == 0 {
 			if err := m.emit(); err != nil {
 				return err
 			}
@@ -78,6 +85,7 @@ type reducer struct {
 	c      *mr.Counters
 	out    *bufio.Writer
 	key    []byte
+	last   []byte // previous 4-field key, for the order check
 	pairs  []diagonal.Pair
 	offs   map[[2]int]offsets
 	fields [][]byte

@@ -78,12 +78,13 @@ type mapper struct {
 }
 
 // where names a record for humans: file:line when the split starts the
-// file (line numbers are known), else file@offset.
+// file (line numbers are known), else the split's start and the record's
+// number in the split.
 func (m *mapper) where(lineNo int64, off int64) string {
 	if m.start == 0 {
 		return fmt.Sprintf("%s:%d", m.file, lineNo)
 	}
-	return fmt.Sprintf("%s@%d", m.file, off)
+	return fmt.Sprintf("%s (split from byte %d, record %d)", m.file, m.start, lineNo)
 }
 
 // skip counts a skipped or damaged record, reports the first few, and in

@@ -71,6 +71,8 @@ type reducer struct {
 	vals      [][]byte // the first maxDF+1 postings (values), reordered
 	arena     []byte
 	line      []byte
+	// minPosting is the smallest posting of the current list.
+	minPosting []byte
 }
 
 func (r *reducer) add(v []byte) error {
@@ -78,6 +80,11 @@ func (r *reducer) add(v []byte) error {
 		return fmt.Errorf("want 6 or 8 posting fields, got %d", n+1)
 	}
 	r.n++
+	// The smallest posting is the example of a list over maxDF, so the
+	// report does not depend on the order values arrive in.
+	if r.n == 1 || bytes.Compare(v, r.minPosting) < 0 {
+		r.minPosting = append(r.minPosting[:0], v...)
+	}
 	if r.n > r.maxDF+1 {
 		return nil
 	}
@@ -100,7 +107,7 @@ func (r *reducer) emit() error {
 	case r.n > r.maxDF:
 		r.c.Add("index.lists.over-max-df", 1)
 		r.c.Add("index.postings.over-max-df", int64(r.n))
-		return r.write('B', r.vals[:1])
+		return r.write('B', [][]byte{r.minPosting})
 	}
 	if r.maxSiteDF > 0 {
 		if err := r.dropTemplates(); err != nil {

@@ -193,3 +193,48 @@ func TestSpansWithText(t *testing.T) {
 		t.Errorf("passage text missing: %s", jsonl)
 	}
 }
+
+// TestOverwriteSafety: --overwrite never deletes a directory that is not a
+// pdc run, nor an output that holds the input.
+func TestOverwriteSafety(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "precious.txt")
+	if err := os.WriteFile(keep, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runPDC(t, "run", "--input", sample, "--output", dir, "--overwrite", "--quiet")
+	if code != 1 || !strings.Contains(stderr, "not a pdc run") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Fatalf("--overwrite deleted a foreign directory: %v", err)
+	}
+	in := filepath.Join(dir, "in.jsonl")
+	data, _ := os.ReadFile(sample)
+	os.WriteFile(in, data, 0o644)
+	_, stderr, code = runPDC(t, "run", "--input", in, "--output", dir, "--overwrite", "--quiet")
+	if code != 2 || !strings.Contains(stderr, "inside --output") {
+		t.Errorf("input inside output: exit %d: %s", code, stderr)
+	}
+}
+
+// TestControlCharacterIDs: ids with bytes below TAB sort before the TAB
+// that ends them; the match job must still group them right.
+func TestControlCharacterIDs(t *testing.T) {
+	text := "The quick brown fox jumps over the lazy dog near the river. A second sentence follows with several more words. The third sentence closes the reused passage here."
+	lines := []string{
+		`{"id":"d","text":"` + text + `"}`,
+		`{"id":"x","text":"` + text + `"}`,
+		`{"id":"x\u0001","text":"` + text + `"}`,
+	}
+	in := filepath.Join(t.TempDir(), "ctl.jsonl")
+	os.WriteFile(in, []byte(strings.Join(lines, "\n")), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--quiet", "--reducers", "1"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	spans, _, _ := runPDC(t, "spans", out)
+	if n := strings.Count(spans, "\n"); n != 3 {
+		t.Errorf("want 3 spans (every pair), got %d:\n%s", n, spans)
+	}
+}

@@ -19,6 +19,9 @@ import (
 type Pair struct {
 	A, B  int
 	Score float64
+	// Tag is the caller's, carried through (e.g. an index into its own
+	// per-pair data).
+	Tag int
 }
 
 // Run is a span of duplicated sentence pairs: sentences StartA..EndA of the

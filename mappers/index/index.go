@@ -151,7 +151,10 @@ func writePrefix(out *bufio.Writer, set []uint64, prefix int, tail []byte, line,
 		enc = binary.LittleEndian.AppendUint64(enc, k)
 	}
 	*scratch = enc
-	setB64 := base64.RawStdEncoding.EncodeToString(enc)
+	n := len(enc)
+	buf := base64.RawStdEncoding.AppendEncode(enc, enc[:n:n])
+	setB64 := buf[n:]
+	*scratch = buf
 	for pos, sig := range set[:prefix] {
 		b := stats.AppendHex((*line)[:0], sig)
 		b = append(b, tail...)

@@ -66,13 +66,23 @@ func ParsePosting(b []byte, prefixed bool, setBuf []uint64) (Posting, []uint64, 
 	if p.Pos, err = strconv.Atoi(string(f[5])); err != nil || p.Pos < 0 || p.Pos >= n {
 		return p, setBuf, fmt.Errorf("malformed posting position %q", f[5])
 	}
-	raw, err := base64.RawStdEncoding.DecodeString(string(f[6]))
-	if err != nil || len(raw) != 8*n {
+	if base64.RawStdEncoding.DecodedLen(len(f[6])) != 8*n {
 		return p, setBuf, fmt.Errorf("malformed posting set")
 	}
+	var raw [384]byte
 	start := len(setBuf)
-	for i := 0; i < len(raw); i += 8 {
-		setBuf = append(setBuf, binary.LittleEndian.Uint64(raw[i:]))
+	for src := f[6]; len(src) > 0; {
+		// Decode without allocating, 512 base64 characters (384 bytes, 48
+		// elements) at a time: chunks of 4 characters decode on their own.
+		chunk := min(len(src), 512)
+		m, err := base64.RawStdEncoding.Decode(raw[:], src[:chunk])
+		if err != nil || m%8 != 0 {
+			return p, setBuf, fmt.Errorf("malformed posting set")
+		}
+		for i := 0; i < m; i += 8 {
+			setBuf = append(setBuf, binary.LittleEndian.Uint64(raw[i:]))
+		}
+		src = src[chunk:]
 	}
 	p.Set = setBuf[start:len(setBuf):len(setBuf)]
 	return p, setBuf, nil

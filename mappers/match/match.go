@@ -87,7 +87,7 @@ type reducer struct {
 	key    []byte
 	last   []byte // previous 4-field key, for the order check
 	pairs  []diagonal.Pair
-	offs   map[[2]int]offsets
+	offs   []offsets // by Pair.Tag
 	fields [][]byte
 	line   []byte
 }
@@ -112,11 +112,8 @@ func (m *reducer) add(v []byte) error {
 	if err != nil {
 		return fmt.Errorf("bad score %q", m.fields[2])
 	}
-	if m.offs == nil {
-		m.offs = make(map[[2]int]offsets)
-	}
-	m.pairs = append(m.pairs, diagonal.Pair{A: n[0], B: n[1], Score: score})
-	m.offs[[2]int{n[0], n[1]}] = offsets{n[3], n[4], n[5], n[6]}
+	m.pairs = append(m.pairs, diagonal.Pair{A: n[0], B: n[1], Score: score, Tag: len(m.offs)})
+	m.offs = append(m.offs, offsets{n[3], n[4], n[5], n[6]})
 	return nil
 }
 
@@ -129,7 +126,7 @@ func (m *reducer) emit() error {
 	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap)
 	for _, run := range runs {
 		first, last := run.First, run.Last
-		o1, o2 := m.offs[[2]int{first.A, first.B}], m.offs[[2]int{last.A, last.B}]
+		o1, o2 := m.offs[first.Tag], m.offs[last.Tag]
 		b := append(m.line[:0], m.key...)
 		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB} {
 			b = append(b, '\t')
@@ -147,7 +144,6 @@ func (m *reducer) emit() error {
 		m.c.Add("match.spans", int64(len(runs)))
 		m.c.Add("match.doc-pairs.with-spans", 1)
 	}
-	m.pairs = m.pairs[:0]
-	clear(m.offs)
+	m.pairs, m.offs = m.pairs[:0], m.offs[:0]
 	return nil
 }

@@ -36,8 +36,11 @@ type Run struct {
 	Score                      float64
 }
 
-// Find returns the runs of at least minLen pairs, ordered by (StartA,
-// StartB). A run continues from pair (a, b) to the unused pair (a', b')
+// Find returns the runs of at least minLen pairs, or of at least 2 pairs
+// that cover minLen sentences on one side by stepping over a gap (a run
+// missing one sentence of a copied passage), ordered by (StartA, StartB),
+// leaving out runs that lie inside a longer run on both sides. Callers may
+// want more evidence for runs shorter than minLen pairs (mappers/match). A run continues from pair (a, b) to the unused pair (a', b')
 // with a < a' <= a+1+gap and b < b' <= b+1+gap that is nearest (smallest
 // a'-a + b'-b, then closest to the diagonal). Each pair belongs to at most
 // one run. Duplicate pairs (same A and B) are merged, keeping the highest
@@ -75,16 +78,43 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 			}
 			break
 		}
-		if r.Length >= max(minLen, 1) {
+		if covered := max(cur.A-r.StartA, cur.B-r.StartB) + 1; covered >= max(minLen, 1) && r.Length >= 2 || r.Length >= max(minLen, 1) {
 			r.EndA, r.EndB, r.Last = cur.A, cur.B, cur
 			r.Score /= float64(r.Length)
 			runs = append(runs, r)
 		}
 	}
+	runs = dropContained(runs)
 	slices.SortFunc(runs, func(x, y Run) int {
 		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
 	})
 	return runs
+}
+
+// dropContained removes runs lying inside a longer run on both sides: the
+// off-diagonal echoes that sentences repeated within a reused passage
+// create. They would report the same passage twice.
+func dropContained(runs []Run) []Run {
+	if len(runs) < 2 {
+		return runs
+	}
+	slices.SortStableFunc(runs, func(x, y Run) int {
+		return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
+	})
+	kept := runs[:0]
+	for _, r := range runs {
+		inside := false
+		for _, k := range kept {
+			if r.StartA >= k.StartA && r.EndA <= k.EndA && r.StartB >= k.StartB && r.EndB <= k.EndB {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 // stepsFor lists the moves (da, db) a run may make, nearest first.

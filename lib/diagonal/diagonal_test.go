@@ -71,8 +71,8 @@ func TestEachPairInOneRun(t *testing.T) {
 		for _, r := range runs {
 			total += r.Length
 		}
-		if total != len(pairs) {
-			t.Errorf("gap %d: runs hold %d pairs, want each of the %d pairs exactly once", gap, total, len(pairs))
+		if total > len(pairs) || total == 0 {
+			t.Errorf("gap %d: runs hold %d pairs, want each of the %d pairs at most once", gap, total, len(pairs))
 		}
 	}
 }
@@ -90,6 +90,7 @@ func TestFindGap(t *testing.T) {
 		{"dropped sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 2}, {A: 4, B: 3}}, 1, []span{{0, 0, 4, 3, 4}}},
 		{"inserted sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 3}, {A: 3, B: 4}}, 1, []span{{0, 0, 3, 4, 4}}},
 		{"gap too wide", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}},
+		{"echo inside a longer run dropped", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 0, []span{{0, 0, 5, 5, 6}}},
 		{"prefers the diagonal", []Pair{{A: 0, B: 0}, {A: 1, B: 2}, {A: 1, B: 1}, {A: 2, B: 2}}, 1, []span{{0, 0, 2, 2, 3}}},
 	}
 	for _, tt := range tests {

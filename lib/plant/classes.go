@@ -27,7 +27,10 @@ func (b *builder) edit(class string, src *document, start, n int, p *pool) ([]st
 			ss[k] = b.ed.wordEdits(ss[k])
 		}
 	case SentenceRewritten:
-		j := b.rng.IntN(n)
+		// An inner sentence, as for SentenceDropped: rewriting the first
+		// or last one would leave a shorter verbatim copy while the case
+		// claims a sentence that was not copied.
+		j := 1 + b.rng.IntN(n-2)
 		ss[j] = b.otherSentence(p, src, ss[j])
 	case SentenceDropped:
 		j := 1 + b.rng.IntN(n-2)

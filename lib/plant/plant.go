@@ -47,8 +47,9 @@ const (
 	// every sentence (at least one), with words from the corpus vocabulary;
 	// in Chinese each Han character counts as a word.
 	WordEdits = "word-edits"
-	// SentenceRewritten replaces one sentence of the run by a different real
-	// sentence from another document of the same language.
+	// SentenceRewritten replaces one inner sentence of the run (runs of at
+	// least 3 sentences) by a different real sentence from another document
+	// of the same language.
 	SentenceRewritten = "sentence-rewritten"
 	// SentenceDropped removes one inner sentence of the run (runs of at
 	// least 3 sentences).
@@ -64,7 +65,7 @@ const (
 var Classes = []string{Verbatim, Light, WordEdits, SentenceRewritten, SentenceDropped, Reordered}
 
 // minRun is the smallest run each class can work on.
-var minRun = map[string]int{Verbatim: 1, Light: 1, WordEdits: 1, SentenceRewritten: 1, SentenceDropped: 3, Reordered: 2}
+var minRun = map[string]int{Verbatim: 1, Light: 1, WordEdits: 1, SentenceRewritten: 3, SentenceDropped: 3, Reordered: 2}
 
 // Config controls Build.
 type Config struct {

@@ -36,6 +36,12 @@ import (
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
+// MinShortSpan is the least extent, in characters on each side, of a span
+// with fewer than lambda sentence pairs (one that reaches lambda sentences
+// only by stepping over a dropped or rewritten one): two short headings
+// with a line between them are not a reused passage.
+const MinShortSpan = 50
+
 // Offsets are a sentence pair's rune offsets.
 type offsets struct{ csA, ceA, csB, ceB int }
 
@@ -124,9 +130,14 @@ func (m *reducer) emit() error {
 	m.c.Add("match.doc-pairs", 1)
 	m.c.Add("match.sentence-pairs", int64(len(m.pairs)))
 	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap)
+	kept := 0
 	for _, run := range runs {
 		first, last := run.First, run.Last
 		o1, o2 := m.offs[first.Tag], m.offs[last.Tag]
+		if run.Length < m.cfg.Lambda && (o2.ceA-o1.csA < MinShortSpan || o2.ceB-o1.csB < MinShortSpan) {
+			m.c.Add("match.short-spans-dropped", 1)
+			continue
+		}
 		b := append(m.line[:0], m.key...)
 		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB} {
 			b = append(b, '\t')
@@ -139,9 +150,10 @@ func (m *reducer) emit() error {
 		if _, err := m.out.Write(b); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
+		kept++
 	}
-	if len(runs) > 0 {
-		m.c.Add("match.spans", int64(len(runs)))
+	if kept > 0 {
+		m.c.Add("match.spans", int64(kept))
 		m.c.Add("match.doc-pairs.with-spans", 1)
 	}
 	m.pairs, m.offs = m.pairs[:0], m.offs[:0]

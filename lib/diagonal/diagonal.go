@@ -84,7 +84,9 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 			runs = append(runs, r)
 		}
 	}
-	runs = dropContained(runs)
+	if gap > 0 { // gap 0 keeps the paper's exact diagonals
+		runs = dropContained(runs)
+	}
 	slices.SortFunc(runs, func(x, y Run) int {
 		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
 	})

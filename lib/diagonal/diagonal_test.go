@@ -90,7 +90,8 @@ func TestFindGap(t *testing.T) {
 		{"dropped sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 2}, {A: 4, B: 3}}, 1, []span{{0, 0, 4, 3, 4}}},
 		{"inserted sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 3}, {A: 3, B: 4}}, 1, []span{{0, 0, 3, 4, 4}}},
 		{"gap too wide", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}},
-		{"echo inside a longer run dropped", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 0, []span{{0, 0, 5, 5, 6}}},
+		{"echo inside a longer run dropped", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 1, []span{{0, 0, 5, 5, 6}}},
+		{"echo kept with gap 0 (the paper)", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 0, []span{{0, 0, 5, 5, 6}, {1, 3, 3, 5, 3}}},
 		{"prefers the diagonal", []Pair{{A: 0, B: 0}, {A: 1, B: 2}, {A: 1, B: 1}, {A: 2, B: 2}}, 1, []span{{0, 0, 2, 2, 3}}},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
 
 // badInput writes a JSON Lines file with one example of every kind of bad
@@ -35,7 +37,7 @@ func badInput(t *testing.T) string {
 
 func readCountersFile(t *testing.T, out string) map[string]int64 {
 	t.Helper()
-	c, err := readCounters(filepath.Join(out, "counters.tsv"))
+	c, err := readCountersFS(hdfsfs.Local(), filepath.Join(out, "counters.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,23 +34,6 @@ func hadoopEnv(t *testing.T) []string {
 	return []string{"HADOOP_CONF_DIR=" + conf, "PDC_BINARY=" + bin}
 }
 
-// runPDCEnv is runPDC with extra environment.
-func runPDCEnv(t *testing.T, env []string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := pdcCmd(args...)
-	cmd.Env = append(cmd.Env, env...)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
-}
-
 func hdfsDir(t *testing.T) string {
 	return fmt.Sprintf("/pdc-it/%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano())
 }

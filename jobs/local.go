@@ -38,7 +38,7 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 		return err
 	}
 	man := manifest{Inputs: absAll(sortedInputs(in)), Env: cfg.EnvList()}
-	resumed, err := prepareOutput(o.output, man, o.overwrite)
+	resumed, err := prepareOutput(hdfsfs.Local(), o.output, man, o.overwrite)
 	if err != nil {
 		return err
 	}
@@ -75,14 +75,14 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 		}
 		all = append(all, jc)
 	}
-	return m.finish(o, stages, all, time.Since(start))
+	return m.finish(hdfsfs.Local(), o.output, o, stages, all, time.Since(start))
 }
 
 func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg jobconf.Config, in *inputSet, o *runOptions, reducers int, prog *progress) (jobCounters, error) {
 	dir := filepath.Join(o.output, st.OutputDir())
 	jc := jobCounters{job: st.Name}
 	if succeeded(dir) {
-		jc.counters, _ = readCounters(filepath.Join(dir, "_counters.tsv"))
+		jc.counters, _ = readCountersFS(hdfsfs.Local(), filepath.Join(dir, "_counters.tsv"))
 		if !o.quiet {
 			fmt.Fprintf(m.Stderr, "job %s: finished in an earlier run, skipped\n", st.Name)
 		}
@@ -134,7 +134,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 		return jc, err // the runner's error names the job and task
 	}
 	jc.counters = counters
-	if err := writeCounters(filepath.Join(dir, "_counters.tsv"), counters); err != nil {
+	if err := writeCountersFS(hdfsfs.Local(), filepath.Join(dir, "_counters.tsv"), counters); err != nil {
 		return jc, err
 	}
 	if !o.quiet {
@@ -142,35 +142,6 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 		printCounters(m.Stderr, counters)
 	}
 	return jc, nil
-}
-
-// finish writes the reports, removes intermediates and prints a summary.
-func (m *Main) finish(o *runOptions, stages []Stage, all []jobCounters, took time.Duration) error {
-	if err := writeBoilerplate(o.output); err != nil {
-		return err
-	}
-	merged := map[string]int64{}
-	for _, jc := range all {
-		maps.Copy(merged, jc.counters)
-	}
-	if err := writeCounters(filepath.Join(o.output, "counters.tsv"), merged); err != nil {
-		return err
-	}
-	if !o.keepIntermediate {
-		if err := removeIntermediate(o.output, stages); err != nil {
-			return err
-		}
-	}
-	if err := m.writeAvroOutput(hdfsfs.Local(), filepath.Join(o.output, "spans.avro"), o); err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read, %s skipped) in %s\n",
-		plural(merged["match.spans"], "span"), plural(merged["match.doc-pairs.with-spans"], "document pair"),
-		o.output, plural(merged["parse.docs.read"], "document"), plural(skipped(merged), "document"), elapsed(took))
-	if o.print {
-		return m.printSpans(o.output, spanOptions{format: "tsv", text: true, inputs: o.inputs})
-	}
-	return nil
 }
 
 func skipped(c map[string]int64) int64 {
@@ -218,21 +189,6 @@ func parseCounters(s string) map[string]int64 {
 	return c
 }
 
-func writeCounters(path string, c map[string]int64) error {
-	if err := os.WriteFile(path, []byte(formatCounters(c)), 0o644); err != nil {
-		return fmt.Errorf("write counters: %w", err)
-	}
-	return nil
-}
-
-func readCounters(path string) (map[string]int64, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return parseCounters(string(b)), nil
-}
-
 func printCounters(w io.Writer, c map[string]int64) {
 	keys := slices.Sorted(maps.Keys(c))
 	width := 0
@@ -242,24 +198,6 @@ func printCounters(w io.Writer, c map[string]int64) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "  %-*s %12d\n", width, k, c[k])
 	}
-}
-
-// writeBoilerplate writes OUT/boilerplate.tsv from the index job's output
-// (see boilerplateReport). Nothing is written when the index output is gone
-// (a resumed run that already removed it).
-func writeBoilerplate(out string) error {
-	dir := filepath.Join(out, "index")
-	if _, err := os.Stat(dir); err != nil {
-		return nil
-	}
-	report, err := boilerplateReport(hdfsfs.Local(), dir)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(out, "boilerplate.tsv"), report, 0o644); err != nil {
-		return fmt.Errorf("boilerplate report: %w", err)
-	}
-	return nil
 }
 
 // boilerplateReport collects the index job's B and T records: `df TAB kind

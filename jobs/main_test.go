@@ -39,7 +39,14 @@ func pdcCmd(args ...string) *exec.Cmd {
 // status.
 func runPDC(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	return runPDCEnv(t, nil, args...)
+}
+
+// runPDCEnv is runPDC with extra environment.
+func runPDCEnv(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := pdcCmd(args...)
+	cmd.Env = append(cmd.Env, env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

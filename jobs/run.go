@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -162,62 +161,6 @@ func paperWith(cfg jobconf.Config, fs *flag.FlagSet) jobconf.Config {
 	return p
 }
 
-// manifest is OUT/_pdc.json: what a rerun must match to resume.
-type manifest struct {
-	Inputs []string `json:"inputs"`
-	Env    []string `json:"config"`
-	Hadoop bool     `json:"hadoop"`
-}
-
-// prepareOutput creates OUT or checks that an existing OUT is a resumable
-// run of the same configuration. It returns whether a previous run is
-// resumed.
-func prepareOutput(out string, man manifest, overwrite bool) (resumed bool, err error) {
-	path := filepath.Join(out, "_pdc.json")
-	want, _ := json.MarshalIndent(man, "", "  ")
-	if _, err := os.Stat(out); err == nil {
-		if overwrite {
-			if err := safeToRemove(out); err != nil {
-				return false, err
-			}
-			if err := os.RemoveAll(out); err != nil {
-				return false, fmt.Errorf("output %s: %w", out, err)
-			}
-		} else {
-			old, rerr := os.ReadFile(path)
-			switch {
-			case rerr != nil:
-				return false, fmt.Errorf("output %s already exists and is not a pdc run (use --overwrite to replace it)", out)
-			case isComplete(out):
-				return false, fmt.Errorf("output %s already holds a finished run (use --overwrite to replace it)", out)
-			case strings.TrimSpace(string(old)) != string(want):
-				return false, fmt.Errorf("output %s holds an unfinished run with other inputs or flags (use --overwrite to start over)", out)
-			}
-			return true, nil
-		}
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return false, fmt.Errorf("output %s: %w", out, unwrapPathErr(err))
-	}
-	if err := os.WriteFile(path, append(want, '\n'), 0o644); err != nil {
-		return false, fmt.Errorf("output %s: %w", out, unwrapPathErr(err))
-	}
-	return false, nil
-}
-
-// safeToRemove refuses to let --overwrite delete a directory that is not
-// a pdc run: only an empty directory or one holding _pdc.json is removed.
-func safeToRemove(out string) error {
-	if _, err := os.Stat(filepath.Join(out, "_pdc.json")); err == nil {
-		return nil
-	}
-	ents, err := os.ReadDir(out)
-	if err != nil || len(ents) > 0 {
-		return fmt.Errorf("output %s exists and is not a pdc run: not removing it even with --overwrite (choose a new or empty directory)", out)
-	}
-	return nil
-}
-
 // inputUnder reports an input that lies inside the output directory.
 func inputUnder(out string, inputs []string) error {
 	absOut, err := filepath.Abs(out)
@@ -236,11 +179,6 @@ func inputUnder(out string, inputs []string) error {
 	return nil
 }
 
-func isComplete(out string) bool {
-	_, err := os.Stat(filepath.Join(out, "spans", "_SUCCESS"))
-	return err == nil
-}
-
 func succeeded(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, "_SUCCESS"))
 	return err == nil
@@ -255,19 +193,6 @@ func absAll(paths []string) []string {
 		out[i] = p
 	}
 	return out
-}
-
-// removeIntermediate deletes the intermediate job outputs of a finished run.
-func removeIntermediate(out string, stages []Stage) error {
-	for _, s := range stages {
-		if s.Name == "match" {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(out, s.OutputDir())); err != nil {
-			return fmt.Errorf("remove intermediate output: %w", err)
-		}
-	}
-	return nil
 }
 
 func elapsed(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }

@@ -49,11 +49,17 @@ func eachJSONL(path string, fn func(d *doc.Doc, where string) error) error {
 		return fmt.Errorf("input %s: %w", path, unwrapPathErr(err))
 	}
 	defer f.Close()
-	var r io.Reader = bufio.NewReaderSize(f, 1<<16)
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+	return decodeJSONL(path, f, fn)
+}
+
+// decodeJSONL calls fn for every readable document of a JSON Lines stream
+// (gzip when name ends in .gz).
+func decodeJSONL(name string, r io.Reader, fn func(d *doc.Doc, where string) error) error {
+	r = bufio.NewReaderSize(r, 1<<16)
+	if strings.HasSuffix(strings.ToLower(name), ".gz") {
 		zr, err := gzip.NewReader(r)
 		if err != nil {
-			return fmt.Errorf("input %s: %w", path, err)
+			return fmt.Errorf("input %s: %w", name, err)
 		}
 		defer zr.Close()
 		r = zr
@@ -64,12 +70,12 @@ func eachJSONL(path string, fn func(d *doc.Doc, where string) error) error {
 		if err != nil {
 			continue
 		}
-		if err := fn(&d, fmt.Sprintf("%s:%d", path, lr.LineNumber())); err != nil {
+		if err := fn(&d, fmt.Sprintf("%s:%d", name, lr.LineNumber())); err != nil {
 			return err
 		}
 	}
 	if err := lr.Err(); err != nil {
-		return fmt.Errorf("input %s: %w", path, err)
+		return fmt.Errorf("input %s: %w", name, err)
 	}
 	return nil
 }

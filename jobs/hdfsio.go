@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
-	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // isRemote reports whether a path names HDFS: an hdfs:// URI, or an
@@ -135,27 +133,5 @@ func eachRemoteDoc(f remoteFile, fn func(d *doc.Doc, where string) error) error 
 		return fmt.Errorf("input %s: %w", f.path, err)
 	}
 	defer rc.Close()
-	var r io.Reader = rc
-	if strings.HasSuffix(f.path, ".gz") {
-		zr, err := gzip.NewReader(rc)
-		if err != nil {
-			return fmt.Errorf("input %s: %w", f.path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	lr := mr.NewReader(r)
-	for lr.Next() {
-		d, err := doc.ParseJSON(lr.Line())
-		if err != nil {
-			continue
-		}
-		if err := fn(&d, fmt.Sprintf("%s:%d", f.path, lr.LineNumber())); err != nil {
-			return err
-		}
-	}
-	if err := lr.Err(); err != nil {
-		return fmt.Errorf("input %s: %w", f.path, err)
-	}
-	return nil
+	return decodeJSONL(f.path, rc, fn)
 }

@@ -68,7 +68,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	cfg := jobconf.Default()
 	o := runOptions{}
 	fs := m.newFlagSet("run", "--input DOCS... --output OUT [flags]")
-	fs.Var(&o.inputs, "input", "documents: JSON Lines files (.jsonl, .jsonl.gz) or directories of .html/.txt files; repeatable")
+	fs.Var(&o.inputs, "input", "documents: JSON Lines (.jsonl[.gz]), WARC (.warc[.gz]), Avro (.avro), or directories of them and of .html/.txt pages; repeatable (local paths, or HDFS with --hadoop)")
 	fs.StringVar(&o.output, "output", "", "output directory (spans in OUT/spans)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
 	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs)")
@@ -83,7 +83,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.outputText, "output-text", false, "with --output-format avro, include the duplicated passages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the local run to this file (go tool pprof)")
 	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
-	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 (flags given after it still apply)")
+	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 (other flags given with it still apply)")
 	addJobFlags(fs, &cfg, &o.idfRange)
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -198,8 +197,6 @@ func absAll(paths []string) []string {
 func elapsed(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
 
 var errInterrupted = errors.New("interrupted")
-
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 func plural(n int64, word string) string {
 	if n == 1 {

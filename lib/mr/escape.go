@@ -52,7 +52,7 @@ var ErrBadEscape = errors.New("bad escape")
 // Unescape reverses Escape. It fails with an error wrapping ErrBadEscape on a
 // dangling backslash, an unknown escape sequence or a raw TAB, LF or CR.
 func Unescape(s string) (string, error) {
-	if !strings.Contains(s, `\\`) && !strings.ContainsAny(s, "\t\n\r") {
+	if strings.IndexByte(s, '\\') < 0 && !strings.ContainsAny(s, "\t\n\r") {
 		return s, nil
 	}
 	b := make([]byte, 0, len(s))

@@ -82,7 +82,7 @@ running() {
 	[ -f "$PIDFILE" ] || return 1
 	pid=$(cat "$PIDFILE")
 	[ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q "$MAIN"
+	tr '\0' ' ' <"/proc/$pid/cmdline" | grep "$MAIN" >/dev/null
 }
 
 port_taken() {

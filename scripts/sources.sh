@@ -53,7 +53,7 @@ fetch_deb() {
 		(cd "$DATA/dl" && apt-get download "$pkg" >/dev/null)
 	fi
 	local deb
-	deb=$(ls -t "$DATA/dl/${pkg}"_*.deb | head -n 1)
+	deb=$(ls -t "$DATA/dl/${pkg}"_*.deb | sed -n 1p)
 	rm -rf "$dir" && mkdir -p "$dir"
 	dpkg -x "$deb" "$dir"
 	touch "$dir/.done"

@@ -238,9 +238,6 @@ func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 			if len(pf) != 6 {
 				continue
 			}
-			if strings.Count(pf[5], ",") >= 2 { // words postings: pos,set,doc
-				pf[5] = pf[5][strings.LastIndexByte(pf[5][:strings.IndexByte(pf[5], ',')+1+strings.IndexByte(pf[5][strings.IndexByte(pf[5], ',')+1:], ',')], ',')+1:]
-			}
 			sent := strings.TrimLeft(pf[0], "0")
 			if sent == "" {
 				sent = "0"

@@ -38,6 +38,21 @@ func TestRunSample(t *testing.T) {
 	if !strings.Contains(spans, "rust/core/option/index.html\trust/std/option/index.html") {
 		t.Error("no span between core::option and std::option")
 	}
+	// The boilerplate report names real documents as examples.
+	report, err := os.ReadFile(filepath.Join(out, "boilerplate.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(report)), "\n")[1:]
+	if len(rows) == 0 {
+		t.Error("empty boilerplate report")
+	}
+	for _, row := range rows {
+		if f := strings.Split(row, "\t"); len(f) != 7 || !strings.HasPrefix(f[3], "rust/") && !strings.HasPrefix(f[3], "python/") {
+			t.Errorf("boilerplate row %q: want 7 fields with a document id", row)
+			break
+		}
+	}
 	for _, dir := range []string{"parsed", "index", "pairs"} {
 		if _, err := os.Stat(filepath.Join(out, dir)); !os.IsNotExist(err) {
 			t.Errorf("intermediate %s not removed: %v", dir, err)

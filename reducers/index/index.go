@@ -13,8 +13,15 @@
 //
 //	sig TAB B TAB df TAB posting
 //
-// records it, with its first posting as an example, for the boilerplate
-// report. Lists with one posting, or postings of one document only, are
+// records it, with its smallest posting as an example, for the boilerplate
+// report. Postings of a site (URL host) that holds the same sentence in more
+// than PDC_MAX_SITE_DF documents are that site's template: they are removed
+// from the list and recorded as
+//
+//	sig TAB T TAB sitedocs TAB posting
+//
+// Example postings of B and T records are always in the 6-field form.
+// Lists left with one posting, or postings of one document only, are
 // dropped: they cannot make a pair.
 package index
 
@@ -107,7 +114,7 @@ func (r *reducer) emit() error {
 	case r.n > r.maxDF:
 		r.c.Add("index.lists.over-max-df", 1)
 		r.c.Add("index.postings.over-max-df", int64(r.n))
-		return r.write('B', [][]byte{r.minPosting})
+		return r.write('B', r.n, [][]byte{r.minPosting})
 	}
 	if r.maxSiteDF > 0 {
 		if err := r.dropTemplates(); err != nil {
@@ -124,18 +131,19 @@ func (r *reducer) emit() error {
 	}
 	r.c.Add("index.lists", 1)
 	r.c.Add("index.lists.postings", int64(len(r.vals)))
-	return r.write('P', r.vals)
+	return r.write('P', len(r.vals), r.vals)
 }
 
-func (r *reducer) write(kind byte, vals [][]byte) error {
+// write writes one record of the given kind and count (see the package
+// comment).
+func (r *reducer) write(kind byte, n int, vals [][]byte) error {
 	b := append(r.line[:0], r.key...)
 	b = append(b, '\t', kind, '\t')
-	n := r.n
-	if kind == 'P' {
-		n = len(vals)
-	}
 	b = strconv.AppendInt(b, int64(n), 10)
 	for _, v := range vals {
+		if kind != 'P' {
+			v = firstFields(v, 6) // examples never carry the words set
+		}
 		b = append(b, '\t')
 		b = appendPosting(b, v)
 	}
@@ -145,6 +153,22 @@ func (r *reducer) write(kind byte, vals [][]byte) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	return nil
+}
+
+// firstFields returns the first n TAB-separated fields of v.
+func firstFields(v []byte, n int) []byte {
+	end := 0
+	for i := 0; i < n; i++ {
+		j := bytes.IndexByte(v[end:], '\t')
+		if j < 0 {
+			return v
+		}
+		if i == n-1 {
+			return v[:end+j]
+		}
+		end += j + 1
+	}
+	return v
 }
 
 // appendPosting turns a mapper value `doc TAB sent TAB nsig TAB cs TAB ce TAB
@@ -178,11 +202,13 @@ func (r *reducer) dropTemplates() error {
 		lastDoc []byte
 	}
 	sites := map[string]*siteDocs{}
-	for _, v := range r.vals {
+	keys := make([]string, len(r.vals))
+	for i, v := range r.vals {
 		key, ok := templateKey(v)
 		if !ok {
 			continue
 		}
+		keys[i] = key
 		s := sites[key]
 		if s == nil {
 			s = &siteDocs{}
@@ -195,8 +221,8 @@ func (r *reducer) dropTemplates() error {
 	}
 	kept := r.vals[:0]
 	written := map[string]bool{}
-	for _, v := range r.vals {
-		key, _ := templateKey(v)
+	for i, v := range r.vals {
+		key := keys[i]
 		s := sites[key]
 		if s == nil || s.docs <= r.maxSiteDF {
 			kept = append(kept, v)
@@ -206,11 +232,7 @@ func (r *reducer) dropTemplates() error {
 		if !written[key] {
 			written[key] = true
 			r.c.Add("index.lists.site-template", 1)
-			n := r.n
-			r.n = s.docs
-			err := r.write('T', [][]byte{v})
-			r.n = n
-			if err != nil {
+			if err := r.write('T', s.docs, [][]byte{v}); err != nil {
 				return err
 			}
 		}

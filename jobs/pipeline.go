@@ -56,13 +56,15 @@ type Stage struct {
 	WholeFiles bool
 }
 
-// Stages returns the pipeline's jobs for a configuration.
+// Stages returns the pipeline's jobs for a configuration. The join's
+// combiner sums shared-signature counts; the words method emits each pair
+// once with its exact overlap, so it has nothing to combine.
 func Stages(cfg jobconf.Config) []Stage {
 	return []Stage{
 		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
-		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 2, Combine: true},
+		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 2, Combine: !cfg.Signature.Method.Prefixed()},
 		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2, MapOnly: true, WholeFiles: true},
 	}
 }

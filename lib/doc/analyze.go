@@ -2,6 +2,7 @@ package doc
 
 import (
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pdc-mr/pdc/lib/htmltext"
 	"github.com/pdc-mr/pdc/lib/sentence"
@@ -61,11 +62,13 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 		}
 		var r htmltext.Result
 		var err error
+		// The extractors only read their input: no copy of the page.
+		src := unsafe.Slice(unsafe.StringData(body), len(body))
 		if a.Main {
-			r, err = htmltext.ExtractMain([]byte(body), ct, d.URL)
+			r, err = htmltext.ExtractMain(src, ct, d.URL)
 			res.Fallback = r.Fallback
 		} else {
-			r, err = htmltext.Extract([]byte(body), ct)
+			r, err = htmltext.Extract(src, ct)
 		}
 		if err != nil {
 			return res, err

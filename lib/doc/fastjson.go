@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // parseFast parses a flat JSON object with the fields of Doc without
@@ -168,32 +169,63 @@ func (p *scanner) number() bool {
 	return true
 }
 
-// str decodes a JSON string.
+// special marks the bytes that end a run of plain string content: the
+// closing quote, a backslash, and the control characters JSON forbids.
+var special = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+// plainRun returns the length of the run of plain bytes at the start of b.
+func plainRun(b []byte) int {
+	i := 0
+	for i+4 <= len(b) && !special[b[i]] && !special[b[i+1]] && !special[b[i+2]] && !special[b[i+3]] {
+		i += 4
+	}
+	for i < len(b) && !special[b[i]] {
+		i++
+	}
+	return i
+}
+
+// str decodes a JSON string. The escaped form is measured first, so the
+// decoded string is built in one allocation of the right size (decoding
+// never lengthens a string) and handed out without a second copy.
 func (p *scanner) str() (string, bool) {
 	if !p.eat('"') {
 		return "", false
 	}
 	start := p.i
-	// Fast path: no escapes.
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		if c == '"' {
-			s := p.b[start:p.i]
-			p.i++
-			if !utf8.Valid(s) {
-				return "", false
-			}
-			return string(s), true
-		}
-		if c == '\\' {
-			break
-		}
-		if c < 0x20 {
+	p.i += plainRun(p.b[p.i:])
+	if p.i < len(p.b) && p.b[p.i] == '"' { // fast path: no escapes
+		s := p.b[start:p.i]
+		p.i++
+		if !utf8.Valid(s) {
 			return "", false
 		}
-		p.i++
+		return string(s), true
 	}
-	buf := make([]byte, 0, p.i-start+64)
+	// Find the closing quote.
+	end := p.i
+	for {
+		if end >= len(p.b) {
+			return "", false
+		}
+		switch c := p.b[end]; {
+		case c == '"':
+		case c == '\\':
+			end += 2
+			end += plainRun(p.b[min(end, len(p.b)):])
+			continue
+		default: // a control character
+			return "", false
+		}
+		break
+	}
+	buf := make([]byte, 0, end-start)
 	buf = append(buf, p.b[start:p.i]...)
 	for p.i < len(p.b) {
 		c := p.b[p.i]
@@ -203,16 +235,14 @@ func (p *scanner) str() (string, bool) {
 			if !utf8.Valid(buf) {
 				return "", false
 			}
-			return string(buf), true
-		case c < 0x20:
-			return "", false
+			return unsafe.String(unsafe.SliceData(buf), len(buf)), true
 		case c != '\\':
-			j := p.i
-			for j < len(p.b) && p.b[j] != '"' && p.b[j] != '\\' && p.b[j] >= 0x20 {
-				j++
+			n := plainRun(p.b[p.i:])
+			if n == 0 {
+				return "", false // a control character
 			}
-			buf = append(buf, p.b[p.i:j]...)
-			p.i = j
+			buf = append(buf, p.b[p.i:p.i+n]...)
+			p.i += n
 			continue
 		}
 		if p.i+1 >= len(p.b) {

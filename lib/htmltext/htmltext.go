@@ -69,6 +69,7 @@ type Result struct {
 // the page is UTF-8 when it is valid UTF-8, else the guess of
 // golang.org/x/net/html/charset.DetermineEncoding. Malformed HTML and binary
 // garbage are not errors: the result is whatever text the tokenizer finds.
+// body is only read, never modified or retained.
 func Extract(body []byte, contentType string) (Result, error) {
 	src, name, invalid, err := decode(body, contentType)
 	if err != nil {

@@ -60,7 +60,7 @@ import (
 // collapsed to one space, trimmed), with Charset and InvalidUTF8 set as by
 // Extract. pageURL may be ""; the library uses it only to resolve links and
 // site hints. If no main content is found the result is Extract's text and
-// Fallback is true.
+// Fallback is true. body is only read, never modified or retained.
 func ExtractMain(body []byte, contentType, pageURL string) (Result, error) {
 	src, name, invalid, err := decode(body, contentType)
 	if err != nil {

@@ -125,6 +125,7 @@ func TestCounters(t *testing.T) {
 	now := time.Unix(0, 0)
 	c.now = func() time.Time { return now }
 	c.last = now
+	c.clockEvery = 1
 	c.Add("docs", 2)
 	c.Add("bytes", 10)
 	c.Add("docs", 3)

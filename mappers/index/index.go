@@ -66,6 +66,9 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	c := mr.NewCounters(t.Stderr)
 	out := bufio.NewWriterSize(t.Stdout, 1<<16)
 	var (
+		// Per-sentence counts, added to c at the end.
+		nShort, nUnsigned, nSents, nPostings, nPrefix int64
+
 		sents   []doc.Sentence
 		tokens  []uint64
 		scratch []byte
@@ -92,16 +95,16 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		site := Site(f[2])
 		for i, s := range sents {
 			if len(s.Tokens) < cfg.MinTokens {
-				c.Add("index.sentences.short", 1)
+				nShort++
 				continue
 			}
 			sigs = gen.Append(sigs[:0], s.Tokens)
 			if len(sigs) == 0 {
-				c.Add("index.sentences.unsigned", 1)
+				nUnsigned++
 				continue
 			}
-			c.Add("index.sentences", 1)
-			c.Add("index.postings", int64(len(sigs)))
+			nSents++
+			nPostings += int64(len(sigs))
 			tail = append(tail[:0], '\t')
 			tail = append(tail, f[0]...)
 			tail = append(tail, '\t')
@@ -119,7 +122,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				if cfg.NoFilter {
 					prefix = len(sigs)
 				}
-				c.Add("index.postings.prefix", int64(prefix))
+				nPrefix += int64(prefix)
 				if err := writePrefix(out, sigs, prefix, tail, &line, &scratch); err != nil {
 					return err
 				}
@@ -140,6 +143,13 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
+	}
+	c.Add("index.sentences.short", nShort)
+	c.Add("index.sentences.unsigned", nUnsigned)
+	c.Add("index.sentences", nSents)
+	c.Add("index.postings", nPostings)
+	if prefixed {
+		c.Add("index.postings.prefix", nPrefix)
 	}
 	return c.Flush()
 }

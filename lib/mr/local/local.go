@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -178,12 +179,21 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 	return st
 }
 
+// execute runs the map phase, then the reduce phase. Tasks carry the
+// pprof labels job=NAME and phase=map|reduce, so a CPU profile of a run
+// splits by job (go tool pprof -tagfocus job=index).
 func (st *state) execute(ctx context.Context) error {
-	err := forEach(ctx, len(st.j.Inputs), st.workers, st.mapTask)
+	var err error
+	pprof.Do(ctx, pprof.Labels("job", st.j.Name, "phase", "map"), func(ctx context.Context) {
+		err = forEach(ctx, len(st.j.Inputs), st.workers, st.mapTask)
+	})
 	if err != nil || st.j.Reduce == nil {
 		return err
 	}
-	return forEach(ctx, st.reducers, st.workers, st.reduceTask)
+	pprof.Do(ctx, pprof.Labels("job", st.j.Name, "phase", "reduce"), func(ctx context.Context) {
+		err = forEach(ctx, st.reducers, st.workers, st.reduceTask)
+	})
+	return err
 }
 
 // forEach runs f(0..n-1) on up to workers goroutines. The first error

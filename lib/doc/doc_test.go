@@ -142,3 +142,36 @@ func eqPtr(a, b *string) bool {
 	}
 	return *a == *b
 }
+
+// TestPlainRun checks the word-at-a-time scan against the byte loop, with
+// every special byte at every position of a 20-byte run.
+func TestPlainRun(t *testing.T) {
+	naive := func(b []byte) int {
+		for i, c := range b {
+			if c < 0x20 || c == '"' || c == '\\' {
+				return i
+			}
+		}
+		return len(b)
+	}
+	fill := []byte("aé\x7f\x80\xff!#[]~ ")
+	for _, sp := range []byte{'"', '\\', 0, '\n', 0x1f} {
+		for pos := 0; pos <= 20; pos++ {
+			for shift := range fill {
+				b := make([]byte, 20)
+				for i := range b {
+					b[i] = fill[(i+shift)%len(fill)]
+				}
+				if pos < len(b) {
+					b[pos] = sp
+					if pos+1 < len(b) {
+						b[pos+1] = sp // a second one right after must not matter
+					}
+				}
+				if got, want := plainRun(b), naive(b); got != want {
+					t.Fatalf("plainRun(%q) = %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}

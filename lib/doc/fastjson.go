@@ -1,11 +1,16 @@
 package doc
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
+
+// scratchPool holds the buffers escaped strings are decoded in.
+var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // parseFast parses a flat JSON object with the fields of Doc without
 // reflection. It handles the common case only: ok is false for anything it
@@ -180,10 +185,23 @@ var special = func() (t [256]bool) {
 }()
 
 // plainRun returns the length of the run of plain bytes at the start of b.
+// It tests eight bytes at a time: a word holds a special byte when one of
+// its bytes is below 0x20 or equals '"' or '\\' (the classic "has a zero
+// byte" bit trick); the lowest flagged byte is always a true one.
 func plainRun(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
 	i := 0
-	for i+4 <= len(b) && !special[b[i]] && !special[b[i+1]] && !special[b[i+2]] && !special[b[i+3]] {
-		i += 4
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q := w ^ ('"' * ones)
+		e := w ^ ('\\' * ones)
+		m := ((w-0x20*ones)&^w | (q-ones)&^q | (e-ones)&^e) & highs
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
 	}
 	for i < len(b) && !special[b[i]] {
 		i++
@@ -191,9 +209,8 @@ func plainRun(b []byte) int {
 	return i
 }
 
-// str decodes a JSON string. The escaped form is measured first, so the
-// decoded string is built in one allocation of the right size (decoding
-// never lengthens a string) and handed out without a second copy.
+// str decodes a JSON string, in one pass, into a scratch buffer reused
+// between strings and documents; the result is one exact-size copy.
 func (p *scanner) str() (string, bool) {
 	if !p.eat('"') {
 		return "", false
@@ -208,25 +225,10 @@ func (p *scanner) str() (string, bool) {
 		}
 		return string(s), true
 	}
-	// Find the closing quote.
-	end := p.i
-	for {
-		if end >= len(p.b) {
-			return "", false
-		}
-		switch c := p.b[end]; {
-		case c == '"':
-		case c == '\\':
-			end += 2
-			end += plainRun(p.b[min(end, len(p.b)):])
-			continue
-		default: // a control character
-			return "", false
-		}
-		break
-	}
-	buf := make([]byte, 0, end-start)
-	buf = append(buf, p.b[start:p.i]...)
+	bp := scratchPool.Get().(*[]byte)
+	defer scratchPool.Put(bp)
+	buf := append((*bp)[:0], p.b[start:p.i]...)
+	defer func() { *bp = buf[:0] }()
 	for p.i < len(p.b) {
 		c := p.b[p.i]
 		switch {
@@ -235,7 +237,7 @@ func (p *scanner) str() (string, bool) {
 			if !utf8.Valid(buf) {
 				return "", false
 			}
-			return unsafe.String(unsafe.SliceData(buf), len(buf)), true
+			return string(buf), true
 		case c != '\\':
 			n := plainRun(p.b[p.i:])
 			if n == 0 {

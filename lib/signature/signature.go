@@ -258,11 +258,10 @@ func NormalizedIDF(df, n int64) float64 {
 }
 
 // Ordered returns a sentence's distinct tokens as order keys sorted
-// ascending, rarest token first: the set the words method joins. The key of
-// a token is its document frequency (capped at 2^24-1) in the top 24 bits
-// and the low 40 bits of its hash, so sorting keys sorts tokens by the
-// global frequency order PPJoin's prefix filter needs, and equal keys mean
-// equal tokens (up to a 2^-40 chance among tokens of equal df).
+// ascending, rarest token first: the set the words method joins. Tokens
+// seen in one document only come first (they cannot be shared with another
+// document), then shared tokens by rank, so sorting keys sorts tokens by
+// the global frequency order PPJoin's prefix filter needs (see Stats.Key).
 func (g *Generator) Ordered(dst []uint64, tokens []uint64) []uint64 {
 	n := len(dst)
 	dst = g.words(dst, tokens)
@@ -295,7 +294,7 @@ func MinOverlap(na, nb int, tau float64) int {
 }
 
 // Overlap counts the common elements of two ascending sets.
-func Overlap(a, b []uint64) int {
+func Overlap[E uint32 | uint64](a, b []E) int {
 	n, i, j := 0, 0, 0
 	for i < len(a) && j < len(b) {
 		switch {
@@ -314,7 +313,7 @@ func Overlap(a, b []uint64) int {
 
 // FirstCommon returns the smallest element two ascending sets share, and
 // false if they share none.
-func FirstCommon(a, b []uint64) (uint64, bool) {
+func FirstCommon[E uint32 | uint64](a, b []E) (E, bool) {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		switch {

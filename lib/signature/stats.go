@@ -13,9 +13,11 @@ package signature
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"container/heap"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -31,25 +33,25 @@ type Stats struct {
 	// onceIn is the in-range status of a token with df = 1.
 	onceIn      bool
 	antecedents map[uint64]struct{}
-	// df holds the document frequency of every token seen in at least two
-	// documents (words method only).
-	df map[uint64]int64
-}
-
-// DF returns the document frequency of token t (1 when unknown).
-func (s *Stats) DF(t uint64) int64 {
-	if df, ok := s.df[t]; ok {
-		return df
-	}
-	return 1
+	// rank numbers the tokens seen in at least two documents in the global
+	// order of the words method: by document frequency, then by hash
+	// (words method only).
+	rank map[uint64]uint32
 }
 
 // Key returns the order key of token t for the words method (see
-// Generator.Ordered).
+// Generator.Ordered): Shared|rank for a token seen in at least two
+// documents, else t>>1, which sorts before every shared token.
 func (s *Stats) Key(t uint64) uint64 {
-	df := min(s.DF(t), 1<<24-1)
-	return uint64(df)<<40 | t&(1<<40-1)
+	if r, ok := s.rank[t]; ok {
+		return Shared | uint64(r)
+	}
+	return t >> 1
 }
+
+// Shared is the bit of a words order key that marks a token seen in at
+// least two documents; the key's low 32 bits are then its rank.
+const Shared = 1 << 63
 
 // InIDFRange reports whether token t's normalized IDF lies in [lo, hi].
 // The range must be the one given to StatsBuilder.
@@ -177,7 +179,7 @@ func (b *StatsBuilder) Build() *Stats {
 	}
 	s.onceIn = in(1)
 	if b.cfg.Method == Words {
-		s.df = b.dfs
+		s.rank = ranks(b.dfs)
 		return s
 	}
 	for t, df := range b.dfs {
@@ -189,6 +191,26 @@ func (b *StatsBuilder) Build() *Stats {
 		s.antecedents[e.t] = struct{}{}
 	}
 	return s
+}
+
+// ranks numbers tokens by ascending document frequency, ties by hash:
+// rarest first, the order in which PPJoin's prefixes are most selective.
+func ranks(dfs map[uint64]int64) map[uint64]uint32 {
+	all := make([]tokenDF, 0, len(dfs))
+	for t, df := range dfs {
+		all = append(all, tokenDF{t, df})
+	}
+	slices.SortFunc(all, func(a, b tokenDF) int {
+		if c := cmp.Compare(a.df, b.df); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.t, b.t)
+	})
+	r := make(map[uint64]uint32, len(all))
+	for i, e := range all {
+		r[e.t] = uint32(i)
+	}
+	return r
 }
 
 type tokenDF struct {

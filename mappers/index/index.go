@@ -17,15 +17,15 @@
 //	... TAB site TAB pos TAB set
 //
 // pos is the prefix element's position in the set and set the whole
-// ordered set (base64, 8 bytes little endian per element), so the join can
-// apply the positional filter and verify pairs exactly.
+// ordered set in compact form (lib/signature/set.go), so the join can apply
+// the positional filter and verify pairs exactly. The signature is then the
+// token's order key (signature.Stats.Key), and prefix tokens seen in one
+// document only are not indexed: they cannot make a pair.
 package index
 
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"net/url"
@@ -67,7 +67,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	out := bufio.NewWriterSize(t.Stdout, 1<<16)
 	var (
 		// Per-sentence counts, added to c at the end.
-		nShort, nUnsigned, nSents, nPostings, nPrefix int64
+		nShort, nUnsigned, nSents, nPostings, nPrefix, nUnique int64
 
 		sents   []doc.Sentence
 		tokens  []uint64
@@ -122,10 +122,12 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				if cfg.NoFilter {
 					prefix = len(sigs)
 				}
-				nPrefix += int64(prefix)
-				if err := writePrefix(out, sigs, prefix, tail, &line, &scratch); err != nil {
+				w, err := writePrefix(out, sigs, prefix, tail, &line, &scratch)
+				if err != nil {
 					return err
 				}
+				nPrefix += int64(w)
+				nUnique += int64(prefix - w)
 				continue
 			}
 			tail = append(tail, '\n')
@@ -150,35 +152,36 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	c.Add("index.postings", nPostings)
 	if prefixed {
 		c.Add("index.postings.prefix", nPrefix)
+		c.Add("index.postings.prefix.unique-token", nUnique)
 	}
 	return c.Flush()
 }
 
-// writePrefix writes the postings of the first prefix elements of a set.
-func writePrefix(out *bufio.Writer, set []uint64, prefix int, tail []byte, line, scratch *[]byte) error {
-	enc := (*scratch)[:0]
-	for _, k := range set {
-		enc = binary.LittleEndian.AppendUint64(enc, k)
-	}
+// writePrefix writes the postings of the first prefix elements of a set,
+// but for tokens seen in one document only, which cannot make a pair. It
+// returns the number of postings written.
+func writePrefix(out *bufio.Writer, set []uint64, prefix int, tail []byte, line, scratch *[]byte) (int, error) {
+	enc := signature.AppendSet((*scratch)[:0], set)
 	*scratch = enc
-	n := len(enc)
-	buf := base64.RawStdEncoding.AppendEncode(enc, enc[:n:n])
-	setB64 := buf[n:]
-	*scratch = buf
+	n := 0
 	for pos, sig := range set[:prefix] {
+		if sig&signature.Shared == 0 {
+			continue
+		}
 		b := stats.AppendHex((*line)[:0], sig)
 		b = append(b, tail...)
 		b = append(b, '\t')
 		b = strconv.AppendInt(b, int64(pos), 10)
 		b = append(b, '\t')
-		b = append(b, setB64...)
+		b = append(b, enc...)
 		b = append(b, '\n')
 		*line = b
 		if _, err := out.Write(b); err != nil {
-			return fmt.Errorf("write: %w", err)
+			return n, fmt.Errorf("write: %w", err)
 		}
+		n++
 	}
-	return nil
+	return n, nil
 }
 
 // Site returns the 8-hex-digit site of an escaped URL: the FNV-1a hash of

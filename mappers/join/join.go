@@ -19,8 +19,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strconv"
@@ -34,15 +32,17 @@ import (
 type Posting struct {
 	Doc, Sent, CS, CE, Site []byte
 	NSig                    int
-	// Pos and Set are the prefix position and the whole ordered set (words
-	// method only).
-	Pos int
-	Set []uint64
+	// Pos, Unique and Set describe the whole ordered set (words method
+	// only): Pos is the prefix position of the list's token, Unique the
+	// number of tokens seen in one document only (first in the order), Set
+	// the ranks of the others, ascending (lib/signature/set.go).
+	Pos, Unique int
+	Set         []uint32
 }
 
 // ParsePosting parses `sent,nsig,cs,ce,site,doc`, or with prefixed set
 // `sent,nsig,cs,ce,site,pos,set,doc`. set is decoded into setBuf (reused).
-func ParsePosting(b []byte, prefixed bool, setBuf []uint64) (Posting, []uint64, error) {
+func ParsePosting(b []byte, prefixed bool, setBuf []uint32) (Posting, []uint32, error) {
 	var f [7][]byte
 	nf := 5
 	if prefixed {
@@ -55,37 +55,40 @@ func ParsePosting(b []byte, prefixed bool, setBuf []uint64) (Posting, []uint64, 
 		}
 		f[i], b = b[:j], b[j+1:]
 	}
-	n, err := strconv.Atoi(string(f[1]))
-	if err != nil || n < 1 {
+	n, ok := atoi(f[1])
+	if !ok || n < 1 {
 		return Posting{}, setBuf, fmt.Errorf("malformed posting signature count %q", f[1])
 	}
 	p := Posting{Sent: f[0], NSig: n, CS: f[2], CE: f[3], Site: f[4], Doc: b}
 	if !prefixed {
 		return p, setBuf, nil
 	}
-	if p.Pos, err = strconv.Atoi(string(f[5])); err != nil || p.Pos < 0 || p.Pos >= n {
+	if p.Pos, ok = atoi(f[5]); !ok || p.Pos >= n {
 		return p, setBuf, fmt.Errorf("malformed posting position %q", f[5])
 	}
-	if base64.RawStdEncoding.DecodedLen(len(f[6])) != 8*n {
-		return p, setBuf, fmt.Errorf("malformed posting set")
-	}
-	var raw [384]byte
 	start := len(setBuf)
-	for src := f[6]; len(src) > 0; {
-		// Decode without allocating, 512 base64 characters (384 bytes, 48
-		// elements) at a time: chunks of 4 characters decode on their own.
-		chunk := min(len(src), 512)
-		m, err := base64.RawStdEncoding.Decode(raw[:], src[:chunk])
-		if err != nil || m%8 != 0 {
-			return p, setBuf, fmt.Errorf("malformed posting set")
-		}
-		for i := 0; i < m; i += 8 {
-			setBuf = append(setBuf, binary.LittleEndian.Uint64(raw[i:]))
-		}
-		src = src[chunk:]
+	u, setBuf, err := signature.DecodeSet(f[6], setBuf)
+	if err != nil || u+len(setBuf)-start != n || p.Pos < u {
+		return p, setBuf[:start], fmt.Errorf("malformed posting set %q", f[6])
 	}
+	p.Unique = u
 	p.Set = setBuf[start:len(setBuf):len(setBuf)]
 	return p, setBuf, nil
+}
+
+// atoi parses a small non-negative decimal.
+func atoi(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // Map runs the join mapper.
@@ -100,7 +103,7 @@ func Map(t *mr.Task) error {
 		fields [][]byte
 		ps     []Posting
 		line   []byte
-		sets   []uint64
+		sets   []uint32
 		st     stats
 	)
 	prefixed := cfg.Signature.Method.Prefixed()
@@ -123,14 +126,6 @@ func Map(t *mr.Task) error {
 			}
 			ps = append(ps, p)
 		}
-		var key uint64
-		if prefixed {
-			k, err := strconv.ParseUint(string(fields[0]), 16, 64)
-			if err != nil {
-				return fmt.Errorf("join mapper: line %d: bad signature %q", r.LineNumber(), fields[0])
-			}
-			key = k
-		}
 		// Sorted by size, the length filter ends the inner loop.
 		slices.SortStableFunc(ps, func(x, y Posting) int { return cmp.Compare(x.NSig, y.NSig) })
 		for i := range ps {
@@ -144,7 +139,7 @@ func Map(t *mr.Task) error {
 				if bytes.Equal(a.Doc, b.Doc) {
 					continue
 				}
-				count, ok := st.check(a, b, cfg, prefixed, key)
+				count, ok := st.check(a, b, cfg, prefixed)
 				if !ok {
 					continue
 				}
@@ -177,7 +172,7 @@ type stats struct {
 // check applies the filters to a cross-document pair and returns the count
 // to emit: 1 (one shared signature) for counting methods, the exact set
 // overlap for prefixed ones.
-func (s *stats) check(a, b *Posting, cfg jobconf.Config, prefixed bool, key uint64) (int, bool) {
+func (s *stats) check(a, b *Posting, cfg jobconf.Config, prefixed bool) (int, bool) {
 	s.candidates++
 	if cfg.CrossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" {
 		s.sameSite++
@@ -192,7 +187,7 @@ func (s *stats) check(a, b *Posting, cfg jobconf.Config, prefixed bool, key uint
 		s.positionFiltered++
 		return 0, false
 	}
-	if first, _ := signature.FirstCommon(a.Set, b.Set); first != key {
+	if first, _ := signature.FirstCommon(a.Set, b.Set); first != a.Set[a.Pos-a.Unique] {
 		s.seenElsewhere++ // verified in the list of their first common token
 		return 0, false
 	}

@@ -201,8 +201,8 @@ func (r *reducer) dropTemplates() error {
 		docs    int
 		lastDoc []byte
 	}
-	sites := map[string]*siteDocs{}
-	keys := make([]string, len(r.vals))
+	sites := map[siteKey]*siteDocs{}
+	keys := make([]siteKey, len(r.vals))
 	for i, v := range r.vals {
 		key, ok := templateKey(v)
 		if !ok {
@@ -220,10 +220,10 @@ func (r *reducer) dropTemplates() error {
 		}
 	}
 	kept := r.vals[:0]
-	written := map[string]bool{}
+	written := map[siteKey]bool{}
 	for i, v := range r.vals {
 		key := keys[i]
-		s := sites[key]
+		s := sites[key] // nil without a site: keys[i] is then the zero key
 		if s == nil || s.docs <= r.maxSiteDF {
 			kept = append(kept, v)
 			continue
@@ -241,9 +241,16 @@ func (r *reducer) dropTemplates() error {
 	return nil
 }
 
-// templateKey is what a posting is grouped by to count a site's documents:
-// its site, plus its set for prefixed postings. ok is false without a site.
-func templateKey(v []byte) (string, bool) {
+// siteKey is what a posting is grouped by to count a site's documents: its
+// site, plus a hash of its set for prefixed postings.
+type siteKey struct {
+	site [8]byte
+	set  uint64
+	ok   bool
+}
+
+// templateKey returns a posting's siteKey; ok is false without a site.
+func templateKey(v []byte) (siteKey, bool) {
 	var f [8][]byte
 	n := 0
 	for n < len(f)-1 {
@@ -256,13 +263,19 @@ func templateKey(v []byte) (string, bool) {
 	}
 	f[n] = v
 	n++
-	if n < 6 || string(f[5]) == "-" {
-		return "", false
+	if n < 6 || len(f[5]) != 8 {
+		return siteKey{}, false // "-": no site
 	}
+	k := siteKey{ok: true}
+	copy(k.site[:], f[5])
 	if n == 8 {
-		return string(f[5]) + "|" + string(f[7]), true
+		h := uint64(14695981039346656037) // FNV-1a
+		for _, c := range f[7] {
+			h = (h ^ uint64(c)) * 1099511628211
+		}
+		k.set = h
 	}
-	return string(f[5]), true
+	return k, true
 }
 
 func postingDoc(v []byte) []byte {

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -225,7 +226,13 @@ func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 		}
 		r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
 		for r.Next() {
-			f := strings.SplitN(string(r.Line()), "\t", 5)
+			line := r.Line()
+			// Only B and T records; posting lists (P) are most of the bytes.
+			if i := bytes.IndexByte(line, '\t'); i < 0 || i+2 >= len(line) ||
+				(line[i+1] != 'B' && line[i+1] != 'T') || line[i+2] != '\t' {
+				continue
+			}
+			f := strings.SplitN(string(line), "\t", 5)
 			if len(f) != 4 || (f[1] != "B" && f[1] != "T") {
 				continue
 			}

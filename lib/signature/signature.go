@@ -287,6 +287,18 @@ func PrefixLen(n int, tau float64) int {
 	return n - int(math.Ceil(tau*float64(n)-1e-9)) + 1
 }
 
+// IndexPrefixLen is the prefix of a set of size n that must hold the first
+// token it shares with any set at least as large with Jaccard >= tau:
+// n - ceil(2*tau/(1+tau)*n) + 1, since such a pair overlaps in at least
+// 2*tau/(1+tau)*n tokens. It is never longer than PrefixLen (PPJoin's
+// "index prefix" for self-joins).
+func IndexPrefixLen(n int, tau float64) int {
+	if n == 0 {
+		return 0
+	}
+	return n - int(math.Ceil(2*tau/(1+tau)*float64(n)-1e-9)) + 1
+}
+
 // MinOverlap is the overlap two sets of sizes na and nb need for Jaccard
 // >= tau: ceil(tau/(1+tau) * (na+nb)).
 func MinOverlap(na, nb int, tau float64) int {
@@ -309,6 +321,28 @@ func Overlap[E uint32 | uint64](a, b []E) int {
 		}
 	}
 	return n
+}
+
+// OverlapAtLeast counts the common elements of two ascending sets, giving
+// up (ok false) as soon as fewer than need can remain.
+func OverlapAtLeast[E uint32 | uint64](a, b []E, need int) (n int, ok bool) {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if n+min(len(a)-i, len(b)-j) < need {
+			return n, false
+		}
+		switch {
+		case a[i] == b[j]:
+			n++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return n, n >= need
 }
 
 // FirstCommon returns the smallest element two ascending sets share, and

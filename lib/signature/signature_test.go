@@ -2,6 +2,7 @@ package signature
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -188,4 +189,39 @@ func TestValidate(t *testing.T) {
 	if _, err := NewGenerator(DefaultConfig(), nil); err == nil {
 		t.Error("imatch without stats accepted")
 	}
+}
+
+// TestIndexPrefix checks IndexPrefixLen against brute force: for every pair
+// of sets over a small universe with |a| <= |b| and Jaccard >= tau, their
+// first common element lies within a's index prefix and b's prefix.
+func TestIndexPrefix(t *testing.T) {
+	for _, tau := range []float64{0.5, 0.7, 0.8, 0.9} {
+		for am := 1; am < 1<<8; am++ {
+			for bm := 1; bm < 1<<8; bm++ {
+				a, b := bitsSet(am), bitsSet(bm)
+				if len(a) > len(b) || !AtLeast(Jaccard(Overlap(a, b), len(a), len(b)), tau) {
+					continue
+				}
+				first, _ := FirstCommon(a, b)
+				ia := slices.Index(a, first)
+				ib := slices.Index(b, first)
+				if ia >= IndexPrefixLen(len(a), tau) || ib >= PrefixLen(len(b), tau) {
+					t.Fatalf("tau %g: %v %v first common %d at %d/%d", tau, a, b, first, ia, ib)
+				}
+				if o, ok := OverlapAtLeast(a, b, MinOverlap(len(a), len(b), tau)); !ok || o != Overlap(a, b) {
+					t.Fatalf("OverlapAtLeast(%v, %v) = %d, %v", a, b, o, ok)
+				}
+			}
+		}
+	}
+}
+
+func bitsSet(m int) []uint64 {
+	var s []uint64
+	for i := range 8 {
+		if m&(1<<i) != 0 {
+			s = append(s, uint64(i))
+		}
+	}
+	return s
 }

@@ -18,9 +18,10 @@
 //
 // pos is the prefix element's position in the set and set the whole
 // ordered set in compact form (lib/signature/set.go), so the join can apply
-// the positional filter and verify pairs exactly. The signature is then the
-// token's order key (signature.Stats.Key), and prefix tokens seen in one
-// document only are not indexed: they cannot make a pair.
+// the positional filter and verify pairs exactly. The key is then not a
+// 16-hex-digit signature but an 8-hex-digit token key (appendTokenKey), and
+// prefix tokens seen in one document only are not indexed: they cannot make
+// a pair.
 package index
 
 import (
@@ -168,7 +169,7 @@ func writePrefix(out *bufio.Writer, set []uint64, prefix int, tail []byte, line,
 		if sig&signature.Shared == 0 {
 			continue
 		}
-		b := stats.AppendHex((*line)[:0], sig)
+		b := appendTokenKey((*line)[:0], sig)
 		b = append(b, tail...)
 		b = append(b, '\t')
 		b = strconv.AppendInt(b, int64(pos), 10)
@@ -182,6 +183,19 @@ func writePrefix(out *bufio.Writer, set []uint64, prefix int, tail []byte, line,
 		n++
 	}
 	return n, nil
+}
+
+// appendTokenKey appends the posting-list key of a shared token: its rank
+// times an odd constant (a bijection of 32-bit numbers) as 8 hex digits.
+// The key only has to be unique; scrambling the rank makes its leading
+// bytes vary, which is what the shuffle's radix sort needs.
+func appendTokenKey(b []byte, orderKey uint64) []byte {
+	const digits = "0123456789abcdef"
+	v := uint32(orderKey) * 0x9e3779b1
+	for shift := 28; shift >= 0; shift -= 4 {
+		b = append(b, digits[(v>>uint(shift))&0xf])
+	}
+	return b
 }
 
 // Site returns the 8-hex-digit site of an escaped URL: the FNV-1a hash of

@@ -9,9 +9,10 @@
 //
 // The key is the first four fields (docA < docB bytewise, 7-digit sentence
 // indexes); count is 1 (a combiner may sum it) or, with the words method,
-// the exact overlap of the two token sets, verified here: PPJoin's size and
-// positional filters prune the pair first, and a pair is verified only in
-// the posting list of the first token its sets share, so it is emitted once.
+// the exact overlap of the two token sets, verified here: PPJoin's size,
+// index-prefix and positional filters prune the pair first, and a pair is
+// verified only in the posting list of the first token its sets share, so
+// it is emitted once.
 // nA, nB are the sentences' set sizes and cs/ce their rune offsets.
 package join
 
@@ -21,6 +22,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/jobconf"
@@ -130,6 +132,16 @@ func Map(t *mr.Task) error {
 		slices.SortStableFunc(ps, func(x, y Posting) int { return cmp.Compare(x.NSig, y.NSig) })
 		for i := range ps {
 			a := &ps[i]
+			if prefixed && !cfg.NoFilter && a.Pos >= signature.IndexPrefixLen(a.NSig, cfg.Tau) {
+				// a is the smaller set of its pairs here, and the token
+				// is past a's index prefix: no pair of a can have it as
+				// its first common token (lib/signature.IndexPrefixLen).
+				rest := ps[i+1:]
+				n := sort.Search(len(rest), func(k int) bool { return !signature.LengthOK(a.NSig, rest[k].NSig, cfg.Tau) })
+				st.indexPrefixFiltered += int64(n)
+				st.lengthFiltered += int64(len(rest) - n)
+				continue
+			}
 			for j := i + 1; j < len(ps); j++ {
 				b := &ps[j]
 				if !signature.LengthOK(a.NSig, b.NSig, cfg.Tau) {
@@ -166,7 +178,7 @@ func Map(t *mr.Task) error {
 
 // stats counts what the filters did.
 type stats struct {
-	candidates, lengthFiltered, sameSite, positionFiltered, seenElsewhere, verifyFailed, emitted int64
+	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, seenElsewhere, verifyFailed, emitted int64
 }
 
 // check applies the filters to a cross-document pair and returns the count
@@ -191,8 +203,8 @@ func (s *stats) check(a, b *Posting, cfg jobconf.Config, prefixed bool) (int, bo
 		s.seenElsewhere++ // verified in the list of their first common token
 		return 0, false
 	}
-	o := signature.Overlap(a.Set, b.Set)
-	if o < need {
+	o, ok := signature.OverlapAtLeast(a.Set, b.Set, need)
+	if !ok {
 		s.verifyFailed++
 		return 0, false
 	}
@@ -208,6 +220,7 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 		c.Add("join.same-site-dropped", s.sameSite)
 	}
 	if prefixed {
+		c.Add("join.index-prefix-filtered", s.indexPrefixFiltered)
 		c.Add("join.position-filtered", s.positionFiltered)
 		c.Add("join.verified-elsewhere", s.seenElsewhere)
 		c.Add("join.verify-failed", s.verifyFailed)

@@ -152,6 +152,11 @@ func (m *Main) evaluate(o evalOptions) error {
 	var text eval.Passages
 	if len(o.inputs) > 0 && len(unmatched) > 0 {
 		extract, maxBytes := m.runAnalyzer(o.spans)
+		if extract == "main" {
+			if err := m.needMain(); err != nil {
+				return err
+			}
+		}
 		if err := m.addText(unmatched, o.inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}); err != nil {
 			return err
 		}

@@ -26,7 +26,7 @@ func hadoopEnv(t *testing.T) []string {
 		t.Skip("no Hadoop cluster (set PDC_HADOOP_CONF_DIR: scripts/hadoop-cluster.sh start && eval \"$(scripts/hadoop-cluster.sh env)\")")
 	}
 	bin := filepath.Join(t.TempDir(), "pdc")
-	build := exec.Command("go", "build", "-o", bin, "./pdc")
+	build := exec.Command("go", "build", "-tags", "nomainextract", "-o", bin, "./pdc") // as scripts/build.sh's bin/pdc
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build pdc: %v\n%s", err, out)

@@ -87,7 +87,8 @@ func (m *Main) progressWriter(quiet bool) io.Writer {
 }
 
 // shippableBinary returns the pdc binary to ship to the cluster:
-// PDC_BINARY, else this executable.
+// PDC_BINARY, else this executable (pdc, or pdc-extract when a run with
+// --extract main was handed over to it).
 func shippableBinary(getenv func(string) string) (string, error) {
 	if p := getenv("PDC_BINARY"); p != "" {
 		if _, err := os.Stat(p); err != nil {
@@ -99,7 +100,7 @@ func shippableBinary(getenv func(string) string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find the pdc binary to ship (set PDC_BINARY): %w", err)
 	}
-	if filepath.Base(exe) != "pdc" {
+	if b := filepath.Base(exe); b != "pdc" && b != ExtractBinary {
 		return "", fmt.Errorf("this binary is %s; Hadoop tasks run `pdc map ...`: set PDC_BINARY to a static pdc (scripts/build.sh builds bin/pdc)", exe)
 	}
 	return exe, nil
@@ -244,6 +245,10 @@ func (h *hadoopRun) runStage(ctx context.Context, st Stage) (jobCounters, error)
 	return jc, nil
 }
 
+// prog is the name of the shipped binary in the tasks' working directory
+// (-files links it there under its base name).
+func (h *hadoopRun) prog() string { return filepath.Base(h.pdc) }
+
 // job builds the Hadoop Streaming job of a stage.
 func (h *hadoopRun) job(st Stage, output string) *hadoop.Job {
 	cfg := h.cfg
@@ -253,7 +258,7 @@ func (h *hadoopRun) job(st Stage, output string) *hadoop.Job {
 	}
 	j := &hadoop.Job{
 		Name:              st.Name,
-		Mapper:            "pdc map " + st.Name,
+		Mapper:            h.prog() + " map " + st.Name,
 		KeyFields:         st.KeyFields,
 		PartitionFields:   st.PartitionFields,
 		Reducers:          reducers,
@@ -262,10 +267,10 @@ func (h *hadoopRun) job(st Stage, output string) *hadoop.Job {
 		CompressMapOutput: true,
 	}
 	if !st.MapOnly {
-		j.Reducer = "pdc reduce " + st.Name
+		j.Reducer = h.prog() + " reduce " + st.Name
 	}
 	if st.Combine {
-		j.Combiner = "pdc combine " + st.Name
+		j.Combiner = h.prog() + " combine " + st.Name
 	}
 	if st.WholeFiles {
 		j.Conf = map[string]string{"mapreduce.input.fileinputformat.split.minsize": strconv.FormatInt(math.MaxInt64, 10)}

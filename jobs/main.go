@@ -16,6 +16,8 @@ type Main struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+
+	args []string // the command line Run was given
 }
 
 // UsageError is a command-line mistake; pdc exits with status 2.
@@ -31,11 +33,14 @@ func usagef(format string, args ...any) error {
 // (or -h), 2 usage error, 1 anything else.
 func ExitCode(err error) int {
 	var u *UsageError
+	var h *handedOver
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &u):
 		return 2
+	case errors.As(err, &h):
+		return h.code
 	}
 	return 1
 }
@@ -64,6 +69,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.Getenv = os.Getenv
 	}
 	recordStderr = m.Stderr
+	m.args = args
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, usage)
 		return usagef("no command given")
@@ -140,6 +146,11 @@ func (m *Main) programCmd(kind string, args []string) error {
 	f, err := Program(kind, args[0])
 	if err != nil {
 		return &UsageError{Msg: err.Error()}
+	}
+	if kind == "map" && args[0] == "parse" && m.Getenv("PDC_EXTRACT") == "main" {
+		if err := m.needMain(); err != nil {
+			return err
+		}
 	}
 	return runProgram(f, m.Stdin, m.Stdout, m.Stderr, m.Getenv)
 }

@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("PDC_TEST_AS_PDC") == "1" {
 		main := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 		err := main.Run(context.Background(), os.Args[1:])
-		if err != nil && ExitCode(err) != 0 {
+		if err != nil && ExitCode(err) != 0 && !Reported(err) {
 			os.Stderr.WriteString("pdc: " + err.Error() + "\n")
 		}
 		os.Exit(ExitCode(err))

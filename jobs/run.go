@@ -115,6 +115,11 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	if o.outputFormat != "tsv" && o.outputFormat != "avro" {
 		return usagef("run: --output-format must be tsv or avro, got %q", o.outputFormat)
 	}
+	if cfg.Extract == "main" {
+		if err := m.needMain(); err != nil {
+			return err
+		}
+	}
 	if o.hadoop {
 		return m.runHadoop(ctx, cfg, &o)
 	}

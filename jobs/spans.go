@@ -311,6 +311,11 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 		if o.extract == "" {
 			o.extract, o.maxDocBytes = m.runAnalyzer(out)
 		}
+		if o.extract == "main" {
+			if err := m.needMain(); err != nil {
+				return err
+			}
+		}
 		if err := m.addText(spans, o.inputs, &doc.Analyzer{MaxBytes: o.maxDocBytes, Main: o.extract == "main"}); err != nil {
 			return err
 		}

@@ -43,6 +43,11 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	if cfg.Extract != "all" && cfg.Extract != "main" {
 		return usagef("text: --extract must be all or main, got %q", cfg.Extract)
 	}
+	if cfg.Extract == "main" {
+		if err := m.needMain(); err != nil {
+			return err
+		}
+	}
 	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
 	found := false
 	err = eachDoc(in, func(d *doc.Doc, where string) error {

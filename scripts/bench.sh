@@ -23,7 +23,7 @@ command -v /usr/bin/time >/dev/null || { echo "bench.sh: needs GNU time (apt-get
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$DATA/bench"
-(cd "$ROOT" && CGO_ENABLED=0 go build -o "$WORK/pdc" ./jobs/pdc && go build -o "$WORK/floor" ./scripts/floor)
+(cd "$ROOT" && CGO_ENABLED=0 go build -tags nomainextract -o "$WORK/pdc" ./jobs/pdc && go build -o "$WORK/floor" ./scripts/floor)
 
 echo "| corpus | docs | floor s | floor MB/s | job | seconds | MB/s | docs/s |"
 echo "|---|---:|---:|---:|---|---:|---:|---:|"
@@ -55,4 +55,4 @@ done
 awk -v a="${total[$MB]}" -v b="${total[$((2 * MB))]}" -v n="$MB" 'BEGIN{
 	nlogn = 2 * log(2 * n) / log(n)
 	printf "\ndoubling %d MB -> %d MB: time x%.2f (linear x2.00, n log n x%.2f)\n", n, 2 * n, b / a, nlogn }'
-[ -z "${PDC_BENCH_PROFILE:-}" ] || echo "CPU profiles: $DATA/bench/cpu-*.prof (go build -o pdc ./jobs/pdc && go tool pprof -top pdc PROFILE)"
+[ -z "${PDC_BENCH_PROFILE:-}" ] || echo "CPU profiles: $DATA/bench/cpu-*.prof (go build -tags nomainextract -o pdc ./jobs/pdc && go tool pprof -top pdc PROFILE)"

@@ -17,7 +17,7 @@ func main() {
 	defer stop()
 	m := &jobs.Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 	err := m.Run(ctx, os.Args[1:])
-	if err != nil && jobs.ExitCode(err) != 0 {
+	if err != nil && jobs.ExitCode(err) != 0 && !jobs.Reported(err) {
 		fmt.Fprintln(os.Stderr, "pdc:", err)
 	}
 	stop()

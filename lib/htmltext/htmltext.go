@@ -34,6 +34,7 @@ package htmltext
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -61,6 +62,10 @@ type Result struct {
 	// never sets it.
 	Fallback bool
 }
+
+// ErrNoMainExtract is ExtractMain's error in a binary built without
+// main-content extraction (see MainAvailable).
+var ErrNoMainExtract = errors.New("main-content extraction is not in this binary (built with -tags nomainextract); use pdc-extract")
 
 // Extract decodes body and returns its visible text. The charset comes from
 // a byte order mark, then contentType's charset parameter (an HTTP

@@ -1,3 +1,5 @@
+//go:build !nomainextract
+
 package htmltext
 
 // Main-content extraction.
@@ -41,6 +43,11 @@ package htmltext
 // Extract's text for the page instead, with Result.Fallback set, so that no
 // document silently loses all its text.
 
+// Building with -tags nomainextract leaves this file, and with it
+// go-trafilatura, out of the binary (see main_off.go): the library's
+// dependencies take a quarter of a second and 80 MB to initialise in every
+// process that links them.
+
 import (
 	"bytes"
 	"fmt"
@@ -53,6 +60,9 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
+
+// MainAvailable tells whether this binary has ExtractMain.
+const MainAvailable = true
 
 // ExtractMain returns the main content of a page: the article text without
 // navigation, headers, footers, comments and boilerplate, in the same form

@@ -1,3 +1,5 @@
+//go:build !nomainextract
+
 package htmltext
 
 import (

@@ -16,7 +16,7 @@ func TestSetRoundTrip(t *testing.T) {
 		{"empty", nil, "A"},
 		{"unique only", []uint64{5, 9}, "C"},
 		{"shared only", []uint64{Shared | 0, Shared | 1, Shared | 40}, "AAAmB"},
-		{"both", []uint64{3, Shared | 31, Shared | 32}, "Bf"+"A"},
+		{"both", []uint64{3, Shared | 31, Shared | 32}, "Bf" + "A"},
 		{"large rank", []uint64{Shared | 1<<32 - 1}, "A//////D"},
 	}
 	for _, tt := range tests {

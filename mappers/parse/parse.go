@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/htmltext"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -30,6 +31,10 @@ func Map(t *mr.Task) error {
 	cfg, err := jobconf.FromEnv(t.Getenv)
 	if err != nil {
 		return err
+	}
+	if cfg.Extract == "main" && !htmltext.MainAvailable {
+		// Never count every page as unparsable: fail the task instead.
+		return fmt.Errorf("parse mapper: --extract main: %w", htmltext.ErrNoMainExtract)
 	}
 	start, err := mr.InputStart(t.Getenv)
 	if err != nil {

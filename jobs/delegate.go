@@ -1,0 +1,92 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/pdc-mr/pdc/lib/htmltext"
+)
+
+// Main-content extraction (--extract main) lives in go-trafilatura, whose
+// dependencies take about a quarter of a second and 80 MB to initialise in
+// every process that links them. scripts/build.sh therefore builds two
+// binaries: bin/pdc without it (-tags nomainextract), which starts in a few
+// milliseconds, and bin/pdc-extract with it. A command of bin/pdc that needs
+// main-content extraction runs again, whole, as pdc-extract (which on Hadoop
+// then ships itself to the tasks). A default `go build` or `go install` of
+// ./jobs/pdc has both in one binary and never hands over.
+
+// ExtractBinary is the name of the binary with main-content extraction.
+const ExtractBinary = "pdc-extract"
+
+// handedOver is returned by a command that another process ran; code is
+// that process's exit status, and it has already reported its errors.
+type handedOver struct{ code int }
+
+func (h *handedOver) Error() string {
+	return fmt.Sprintf("%s exited with status %d", ExtractBinary, h.code)
+}
+
+// Reported tells whether err was already reported to the user (by a
+// process the command handed over to): main then prints nothing more.
+func Reported(err error) bool {
+	var h *handedOver
+	return errors.As(err, &h)
+}
+
+// needMain makes sure --extract main can run: nil when this binary has
+// main-content extraction; otherwise it runs the whole command line with
+// pdc-extract and returns its outcome as a *handedOver, which the caller
+// returns as is.
+func (m *Main) needMain() error {
+	if htmltext.MainAvailable {
+		return nil
+	}
+	exe, err := extractBinary(m.Getenv)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe, m.args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = m.Stdin, m.Stdout, m.Stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return &handedOver{code: max(ee.ExitCode(), 1)}
+	case err != nil:
+		return fmt.Errorf("--extract main: run %s: %w", exe, err)
+	}
+	return &handedOver{code: 0}
+}
+
+// extractBinary finds pdc-extract: $PDC_EXTRACT_BINARY, else next to this
+// executable, else in the working directory (a Hadoop task's -files), else
+// on PATH.
+func extractBinary(getenv func(string) string) (string, error) {
+	if p := getenv("PDC_EXTRACT_BINARY"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("PDC_EXTRACT_BINARY %s: %w", p, unwrapPathErr(err))
+		}
+		return p, nil
+	}
+	var dirs []string
+	if exe, err := os.Executable(); err == nil {
+		dirs = append(dirs, filepath.Dir(exe))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, ExtractBinary)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(ExtractBinary); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("--extract main needs %s, which has main-content extraction built in (this pdc is built without it): scripts/build.sh builds bin/%s next to bin/pdc; or put it on PATH, or set PDC_EXTRACT_BINARY", ExtractBinary, ExtractBinary)
+}

@@ -56,7 +56,10 @@ func (b *sortBuffer) radix(ents []entry, depth, bi int) {
 		if bi == 8 {
 			depth, bi = depth+8, 0
 			if !b.window(ents, depth) {
-				break
+				// Every key ends within the bytes distributed: they
+				// are equal up to zero padding.
+				tieSort(ents)
+				return
 			}
 			continue
 		}
@@ -125,6 +128,19 @@ func (b *sortBuffer) compareSort(ents []entry, depth int) {
 		s := uint32(depth)
 		s = min(s, x.klen, y.klen)
 		if c := bytes.Compare(b.arena[x.off+s:x.off+x.klen], b.arena[y.off+s:y.off+y.klen]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.off, y.off)
+	})
+}
+
+// tieSort sorts entries whose keys are equal up to zero padding: a
+// shorter key sorts first (it is a prefix of the longer, as bytes.Compare
+// has it), then arrival order. Posting lists and other groups of one key
+// end here, and integer comparisons keep them cheap.
+func tieSort(ents []entry) {
+	slices.SortFunc(ents, func(x, y entry) int {
+		if c := cmp.Compare(x.klen, y.klen); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.off, y.off)

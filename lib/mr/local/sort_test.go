@@ -32,6 +32,10 @@ func TestSortBuffer(t *testing.T) {
 			}
 			return string(b)
 		}},
+		{"posting lists", 20000, 2, func(r *rand.Rand) string { return fmt.Sprintf("%08x", r.IntN(10)) }},
+		{"equal but padding", 20000, 1, func(r *rand.Rand) string {
+			return "0123456789abcdef"[:8+r.IntN(2)*8] + "\x00\x00\x00"[:r.IntN(4)]
+		}},
 		{"tiny", 10, 2, func(r *rand.Rand) string { return string(rune('a' + r.IntN(3))) }},
 	}
 	for _, tc := range tests {

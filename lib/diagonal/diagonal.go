@@ -95,7 +95,11 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 
 // dropContained removes runs lying inside a longer run on both sides: the
 // off-diagonal echoes that sentences repeated within a reused passage
-// create. They would report the same passage twice.
+// create. They would report the same passage twice. A container of r
+// covers r.StartA, so only the kept runs covering that sentence are
+// tested: linear in the runs' lengths for the usual few echoes per
+// sentence, where testing every kept run was quadratic in the runs of a
+// document pair.
 func dropContained(runs []Run) []Run {
 	if len(runs) < 2 {
 		return runs
@@ -103,16 +107,25 @@ func dropContained(runs []Run) []Run {
 	slices.SortStableFunc(runs, func(x, y Run) int {
 		return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
 	})
+	maxA := 0
+	for _, r := range runs {
+		maxA = max(maxA, r.EndA)
+	}
+	cover := make([][]int32, maxA+1) // sentence of A -> kept runs over it
 	kept := runs[:0]
 	for _, r := range runs {
 		inside := false
-		for _, k := range kept {
+		for _, ki := range cover[r.StartA] {
+			k := &kept[ki]
 			if r.StartA >= k.StartA && r.EndA <= k.EndA && r.StartB >= k.StartB && r.EndB <= k.EndB {
 				inside = true
 				break
 			}
 		}
 		if !inside {
+			for a := r.StartA; a <= r.EndA; a++ {
+				cover[a] = append(cover[a], int32(len(kept)))
+			}
 			kept = append(kept, r)
 		}
 	}

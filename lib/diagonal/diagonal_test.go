@@ -1,6 +1,8 @@
 package diagonal
 
 import (
+	"cmp"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -104,5 +106,40 @@ func TestFindGap(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDropContained checks dropContained against the definition (test
+// every kept run) on random runs with many echoes.
+func TestDropContained(t *testing.T) {
+	naive := func(runs []Run) []Run {
+		slices.SortStableFunc(runs, func(x, y Run) int {
+			return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
+		})
+		var kept []Run
+		for _, r := range runs {
+			inside := false
+			for _, k := range kept {
+				if r.StartA >= k.StartA && r.EndA <= k.EndA && r.StartB >= k.StartB && r.EndB <= k.EndB {
+					inside = true
+				}
+			}
+			if !inside {
+				kept = append(kept, r)
+			}
+		}
+		return kept
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		var runs []Run
+		for range 1 + rng.IntN(60) {
+			a, b, n := rng.IntN(40), rng.IntN(40), 1+rng.IntN(8)
+			runs = append(runs, Run{StartA: a, StartB: b, EndA: a + n - 1 + rng.IntN(2), EndB: b + n - 1 + rng.IntN(2), Length: n})
+		}
+		want := naive(slices.Clone(runs))
+		if got := dropContained(slices.Clone(runs)); !slices.Equal(got, want) {
+			t.Fatalf("dropContained(%v)\n got %v\nwant %v", runs, got, want)
+		}
 	}
 }

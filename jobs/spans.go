@@ -3,8 +3,10 @@ package jobs
 import (
 	"bufio"
 	"cmp"
+	"container/heap"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -77,40 +79,209 @@ func (s *Span) AppendTSV(b []byte) []byte {
 }
 
 func compareSpans(a, b Span) int {
-	return cmp.Or(strings.Compare(a.DocA, b.DocA), strings.Compare(a.DocB, b.DocB),
+	return cmp.Or(compareDocPairs(a.DocA, a.DocB, b.DocA, b.DocB),
 		cmp.Compare(a.StartA, b.StartA), cmp.Compare(a.StartB, b.StartB), cmp.Compare(a.Length, b.Length))
 }
 
+// compareDocPairs orders document pairs as the join's shuffle does, so
+// that every spans part file is already in this order: by the bytes of
+// Escape(a1) TAB Escape(b1) TAB against Escape(a2) TAB Escape(b2) TAB,
+// computed without building them.
+func compareDocPairs(a1, b1, a2, b2 string) int {
+	x, y := escapedPair{s: [2]string{a1, b1}}, escapedPair{s: [2]string{a2, b2}}
+	for {
+		cx, okx := x.next()
+		cy, oky := y.next()
+		switch {
+		case !okx && !oky:
+			return 0
+		case !okx:
+			return -1
+		case !oky:
+			return 1
+		case cx != cy:
+			return cmp.Compare(cx, cy)
+		}
+	}
+}
+
+// escapedPair yields the bytes of Escape(s[0]) TAB Escape(s[1]) TAB.
+type escapedPair struct {
+	s       [2]string
+	f, i    int
+	pending byte // second byte of an escape, 0 if none
+}
+
+func (e *escapedPair) next() (byte, bool) {
+	if e.pending != 0 {
+		c := e.pending
+		e.pending = 0
+		return c, true
+	}
+	if e.f == 2 {
+		return 0, false
+	}
+	if e.i == len(e.s[e.f]) {
+		e.f, e.i = e.f+1, 0
+		return '\t', true
+	}
+	c := e.s[e.f][e.i]
+	e.i++
+	switch c {
+	case '\\':
+		e.pending = '\\'
+	case '\t':
+		e.pending = 't'
+	case '\n':
+		e.pending = 'n'
+	case '\r':
+		e.pending = 'r'
+	default:
+		return c, true
+	}
+	return '\\', true
+}
+
 // readSpans reads every part file of a spans directory (or a run's output
-// directory) and returns the spans sorted by (docA, docB, startA, startB).
+// directory) and returns the spans sorted by (docA, docB, startA, startB)
+// (compareSpans).
 func readSpans(fsys spanFS, dir string) ([]Span, error) {
-	parts, err := fsys.parts(dir)
+	var spans []Span
+	err := eachPartSpan(fsys, dir, func(r *partSpans) error {
+		for r.next() {
+			spans = append(spans, r.span)
+		}
+		return r.err
+	})
 	if err != nil {
 		return nil, err
 	}
-	var spans []Span
+	slices.SortFunc(spans, compareSpans)
+	return spans, nil
+}
+
+// streamSpans calls f with every span of a spans directory in readSpans'
+// order, holding one span per part file in memory: the match job writes
+// each part in that order, and the parts are merged. A part out of order
+// is an error (the directory is not a pdc run's output).
+func streamSpans(fsys spanFS, dir string, f func(*Span) error) error {
+	var h spanHeap
+	err := eachPartSpan(fsys, dir, func(r *partSpans) error {
+		if r.next() {
+			h = append(h, r)
+			r.keep = true
+		}
+		return r.err
+	})
+	defer func() {
+		for _, r := range h {
+			r.rc.Close()
+		}
+	}()
+	if err != nil {
+		return err
+	}
+	heap.Init(&h)
+	for len(h) > 0 {
+		r := h[0]
+		if err := f(&r.span); err != nil {
+			return err
+		}
+		prev := r.span
+		if !r.next() {
+			if r.err != nil {
+				return r.err
+			}
+			r.rc.Close()
+			heap.Pop(&h)
+			continue
+		}
+		if compareSpans(prev, r.span) > 0 {
+			return fmt.Errorf("%s:%d: %w", r.name, r.lines.LineNumber(), errSpansOrder)
+		}
+		heap.Fix(&h, 0)
+	}
+	return nil
+}
+
+// errSpansOrder reports a part file whose spans are not in order.
+var errSpansOrder = errors.New("spans out of order (pdc writes each part file sorted; sort the spans of a file written otherwise)")
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// partSpans reads the spans of one part file.
+type partSpans struct {
+	name  string
+	rc    io.ReadCloser
+	lines *mr.Reader
+	span  Span
+	err   error
+	keep  bool // still open after eachPartSpan's callback
+}
+
+func (r *partSpans) next() bool {
+	if r.err != nil || !r.lines.Next() {
+		if r.err == nil {
+			if err := r.lines.Err(); err != nil {
+				r.err = fmt.Errorf("read %s: %w", r.name, err)
+			}
+		}
+		return false
+	}
+	s, err := ParseSpan(string(r.lines.Line()))
+	if err != nil {
+		r.err = fmt.Errorf("%s:%d: %w", r.name, r.lines.LineNumber(), err)
+		return false
+	}
+	r.span = s
+	return true
+}
+
+// eachPartSpan opens every part file of dir in turn and hands it to f; a
+// part is closed after f unless f sets keep.
+func eachPartSpan(fsys spanFS, dir string, f func(*partSpans) error) error {
+	parts, err := fsys.parts(dir)
+	if err != nil {
+		return err
+	}
 	for _, p := range parts {
 		rc, err := fsys.open(p)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r := mr.NewReader(bufio.NewReaderSize(rc, 1<<16))
-		for r.Next() {
-			s, err := ParseSpan(string(r.Line()))
-			if err != nil {
-				rc.Close()
-				return nil, fmt.Errorf("%s:%d: %w", p, r.LineNumber(), err)
-			}
-			spans = append(spans, s)
+		r := &partSpans{name: p, rc: rc, lines: mr.NewReader(bufio.NewReaderSize(rc, 1<<16))}
+		err = f(r)
+		if !r.keep || err != nil {
+			rc.Close()
 		}
-		err = r.Err()
-		rc.Close()
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", p, err)
+			return err
 		}
 	}
-	slices.SortFunc(spans, compareSpans)
-	return spans, nil
+	return nil
+}
+
+type spanHeap []*partSpans
+
+func (h spanHeap) Len() int           { return len(h) }
+func (h spanHeap) Less(i, j int) bool { return compareSpans(h[i].span, h[j].span) < 0 }
+func (h spanHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *spanHeap) Push(x any)        { *h = append(*h, x.(*partSpans)) }
+func (h *spanHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // spanFS lists and opens span part files, locally or on HDFS.
@@ -297,10 +468,35 @@ func (m *Main) printSpans(out string, o spanOptions) error {
 }
 
 // writeSpans writes the spans of the run in out to dst in o's format.
+// Without passages or URLs it streams them (memory for one span per part
+// file); with them, every span is read first, to know which documents to
+// fetch. Part files out of order (not written by pdc) are sorted in memory
+// when that shows before the first 64 KiB of output, else an error.
 func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 	fsys, dir, err := m.spanFS(out)
 	if err != nil {
 		return err
+	}
+	cw := &countingWriter{w: dst}
+	w := bufio.NewWriterSize(cw, 64<<10)
+	sink, err := newSpanSink(w, o.format, o.text)
+	if err != nil {
+		return err
+	}
+	if !o.text && !o.urls {
+		err := streamSpans(fsys, dir, sink.write)
+		if err == nil {
+			return sink.close()
+		}
+		if !errors.Is(err, errSpansOrder) || cw.n > 0 {
+			return err
+		}
+		// Parts not written by pdc, out of order, and nothing written
+		// yet: start again, sorting in memory.
+		w.Reset(cw)
+		if sink, err = newSpanSink(w, o.format, o.text); err != nil {
+			return err
+		}
 	}
 	spans, err := readSpans(fsys, dir)
 	if err != nil {
@@ -324,38 +520,63 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 			return err
 		}
 	}
-	w := bufio.NewWriter(dst)
-	switch o.format {
+	for i := range spans {
+		if err := sink.write(&spans[i]); err != nil {
+			return err
+		}
+	}
+	return sink.close()
+}
+
+// spanSink writes spans one by one in a format: tsv (with the passages as
+// two more fields when withText), jsonl or avro.
+type spanSink struct {
+	write func(*Span) error
+	close func() error
+}
+
+func newSpanSink(w *bufio.Writer, format string, withText bool) (*spanSink, error) {
+	flush := func() error {
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+		return nil
+	}
+	switch format {
 	case "jsonl":
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		for i := range spans {
-			if err := enc.Encode(&spans[i]); err != nil {
+		return &spanSink{write: func(s *Span) error {
+			if err := enc.Encode(s); err != nil {
 				return fmt.Errorf("write: %w", err)
 			}
-		}
+			return nil
+		}, close: flush}, nil
 	case "avro":
-		if err := writeAvroSpans(w, spans, o.text); err != nil {
-			return err
+		aw, err := newAvroSpanWriter(w, withText)
+		if err != nil {
+			return nil, err
 		}
-	default:
-		var b []byte
-		for i := range spans {
-			b = spans[i].AppendTSV(b[:0])
-			if o.text {
-				b = append(b, '\t')
-				b = mr.AppendEscape(b, *spans[i].TextA)
-				b = append(b, '\t')
-				b = mr.AppendEscape(b, *spans[i].TextB)
+		return &spanSink{write: aw.write, close: func() error {
+			if err := aw.close(); err != nil {
+				return err
 			}
-			b = append(b, '\n')
-			w.Write(b)
+			return flush()
+		}}, nil
+	}
+	var b []byte
+	return &spanSink{write: func(s *Span) error {
+		b = s.AppendTSV(b[:0])
+		if withText {
+			b = append(b, '\t')
+			b = mr.AppendEscape(b, *s.TextA)
+			b = append(b, '\t')
+			b = mr.AppendEscape(b, *s.TextB)
 		}
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	return nil
+		b = append(b, '\n')
+		_, err := w.Write(b)
+		return err // a write error is sticky: flush reports it
+	}, close: flush}, nil
 }
 
 // addURLs fills the spans' document URLs from the documents.

@@ -58,7 +58,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&cfg.MaxSiteDF, "max-site-df", cfg.MaxSiteDF, "a sentence signature in more than this many documents of one site (URL host) is a template and not joined (0: no limit)")
 	fs.IntVar(&cfg.MaxDocBytes, "max-doc-bytes", cfg.MaxDocBytes, "truncate documents larger than this many bytes (0: no limit)")
 	fs.BoolVar(&cfg.CrossSiteOnly, "cross-site-only", cfg.CrossSiteOnly, "drop sentence pairs whose URLs share a host")
-	fs.BoolVar(&cfg.NoFilter, "no-filter", cfg.NoFilter, "words: index every token and skip PPJoin's positional filter (to measure the filters; frequent tokens' lists then hit --max-df)")
+	fs.BoolVar(&cfg.NoFilter, "no-filter", cfg.NoFilter, "words: index every token and skip PPJoin's index-prefix and positional filters (to measure the filters; frequent tokens' lists then hit --max-df)")
 	fs.BoolVar(&cfg.Strict, "strict", cfg.Strict, "stop at the first bad input record instead of skipping it")
 	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all (all visible text) or main (main content only)")
 }

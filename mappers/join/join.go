@@ -106,6 +106,7 @@ func Map(t *mr.Task) error {
 		ps     []Posting
 		line   []byte
 		sets   []uint32
+		sorted []Posting
 		st     stats
 	)
 	prefixed := cfg.Signature.Method.Prefixed()
@@ -129,7 +130,7 @@ func Map(t *mr.Task) error {
 			ps = append(ps, p)
 		}
 		// Sorted by size, the length filter ends the inner loop.
-		slices.SortStableFunc(ps, func(x, y Posting) int { return cmp.Compare(x.NSig, y.NSig) })
+		ps, sorted = sortBySize(ps, sorted[:0])
 		for i := range ps {
 			a := &ps[i]
 			if prefixed && !cfg.NoFilter && a.Pos >= signature.IndexPrefixLen(a.NSig, cfg.Tau) {
@@ -174,6 +175,35 @@ func Map(t *mr.Task) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
+}
+
+// sortBySize orders postings by set size, keeping list order among equal
+// sizes: a counting sort into buf, whose storage it swaps with ps's (both
+// are reused for the next list). Postings are large structs, and a
+// comparison sort moved them many times.
+func sortBySize(ps, buf []Posting) (sorted, spare []Posting) {
+	maxN := 0
+	for i := range ps {
+		maxN = max(maxN, ps[i].NSig)
+	}
+	if maxN > 4*len(ps)+64 { // sparse sizes: a comparison sort is cheaper
+		slices.SortStableFunc(ps, func(x, y Posting) int { return cmp.Compare(x.NSig, y.NSig) })
+		return ps, buf
+	}
+	start := make([]int, maxN+2)
+	for i := range ps {
+		start[ps[i].NSig+1]++
+	}
+	for n := 1; n < len(start); n++ {
+		start[n] += start[n-1]
+	}
+	buf = slices.Grow(buf[:0], len(ps))[:len(ps)]
+	for i := range ps {
+		n := ps[i].NSig
+		buf[start[n]] = ps[i]
+		start[n]++
+	}
+	return buf, ps
 }
 
 // stats counts what the filters did.

@@ -1,0 +1,59 @@
+package join
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortBySize checks the counting sort against a stable sort by size,
+// for dense and sparse sizes, over reused buffers.
+func TestSortBySize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	var ps, spare []Posting
+	for round := range 200 {
+		ps = ps[:0]
+		maxN := 1 + rng.IntN(20)
+		if round%5 == 0 {
+			maxN = 10000 // sparse: the comparison sort
+		}
+		for i := range rng.IntN(300) {
+			ps = append(ps, Posting{NSig: 1 + rng.IntN(maxN), Sent: []byte(fmt.Sprint(i))})
+		}
+		want := slices.Clone(ps)
+		slices.SortStableFunc(want, func(x, y Posting) int { return cmp.Compare(x.NSig, y.NSig) })
+		ps, spare = sortBySize(ps, spare[:0])
+		if len(ps) != len(want) {
+			t.Fatalf("round %d: %d postings, want %d", round, len(ps), len(want))
+		}
+		for i := range want {
+			if ps[i].NSig != want[i].NSig || string(ps[i].Sent) != string(want[i].Sent) {
+				t.Fatalf("round %d: posting %d is (%d, %s), want (%d, %s)", round, i, ps[i].NSig, ps[i].Sent, want[i].NSig, want[i].Sent)
+			}
+		}
+	}
+}
+
+func TestParsePosting(t *testing.T) {
+	tests := []struct {
+		in       string
+		prefixed bool
+		ok       bool
+	}{
+		{"0000001,3,0,10,-,doc,with,commas", false, true},
+		{"0000001,3,0,10,abcd1234,1,BAB,d", true, true},  // u=1, ranks 0 and 1
+		{"0000001,3,0,10,abcd1234,0,BAB,d", true, false}, // pos before the shared tokens
+		{"0000001,4,0,10,abcd1234,1,BAB,d", true, false}, // set size != nsig
+		{"0000001,3,0,10,abcd1234,3,BAB,d", true, false}, // pos past the set
+		{"0000001,x,0,10,-,d", false, false},
+		{"0000001,3,0,10", false, false},
+	}
+	for _, tt := range tests {
+		p, _, err := ParsePosting([]byte(tt.in), tt.prefixed, nil)
+		if (err == nil) != tt.ok {
+			t.Errorf("ParsePosting(%q) = %+v, %v; want ok %v", tt.in, p, err, tt.ok)
+		}
+	}
+}

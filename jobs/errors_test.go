@@ -1,12 +1,14 @@
 package jobs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // badInput writes a JSON Lines file with one example of every kind of bad
@@ -238,5 +240,32 @@ func TestControlCharacterIDs(t *testing.T) {
 	spans, _, _ := runPDC(t, "spans", out)
 	if n := strings.Count(spans, "\n"); n != 3 {
 		t.Errorf("want 3 spans (every pair), got %d:\n%s", n, spans)
+	}
+}
+
+// TestDuplicateOffsets: the duplicate-id report gives each occurrence's
+// exact byte offset, also in a later split of the file (the parse job
+// reads keyed input).
+func TestDuplicateOffsets(t *testing.T) {
+	var b strings.Builder
+	var offs []int
+	for i := range 400 {
+		id := fmt.Sprintf("doc-%d", i)
+		if i == 5 || i == 390 {
+			id = "twin"
+			offs = append(offs, b.Len())
+		}
+		fmt.Fprintf(&b, `{"id":%q,"text":"Sentence number %d of a filler document. %s"}`+"\n", id, i, strings.Repeat("Some more words here. ", 20))
+	}
+	in := filepath.Join(t.TempDir(), "docs.jsonl")
+	writeFile(t, in, b.String())
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--split-size", "50000")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	want := fmt.Sprintf("duplicate id twin at %s@%016d (kept the one at %s@%016d)", mr.Escape(in), offs[1], mr.Escape(in), offs[0])
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 }

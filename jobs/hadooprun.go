@@ -275,6 +275,9 @@ func (h *hadoopRun) job(st Stage, output string) *hadoop.Job {
 	if st.WholeFiles {
 		j.Conf = map[string]string{"mapreduce.input.fileinputformat.split.minsize": strconv.FormatInt(math.MaxInt64, 10)}
 	}
+	if st.InputKeys {
+		j.Conf = map[string]string{"stream.map.input.ignoreKey": "false"}
+	}
 	if st.Input == "" {
 		j.Inputs = h.input
 	} else {

@@ -95,12 +95,12 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 	var splits []local.Split
 	var err error
 	if st.Input == "" {
-		splits, err = in.splits(o.splitSize)
+		splits, err = in.splits(splitSize(o.splitSize, in.bytes, o.workers))
 	} else {
 		var parts []string
 		parts, err = partFiles(filepath.Join(o.output, st.Input))
 		if err == nil {
-			size := o.splitSize
+			size := splitSize(o.splitSize, totalSize(parts), o.workers)
 			if st.WholeFiles {
 				size = math.MaxInt64
 			}
@@ -121,6 +121,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 		Env:             cfg.Env(),
 		Inputs:          splits,
 		Output:          dir,
+		InputKeys:       st.InputKeys,
 	}
 	if st.Combine {
 		job.Combine = p.combiner
@@ -350,6 +351,38 @@ func (m *Main) writeAvroOutput(fsys hdfsfs.FS, name string, o *runOptions) error
 		return fmt.Errorf("avro output: %w", err)
 	}
 	return fsys.Rename(name+"._tmp", name)
+}
+
+// Automatic split sizes (--split-size 0): inputs are cut into about
+// splitsPerWorker splits per worker, so that a small input still keeps
+// every core busy and a slow split does not leave the others idle at the
+// end of a job, but splits stay between minSplit and maxSplit bytes.
+const (
+	splitsPerWorker = 4
+	minSplit        = 1 << 20
+	maxSplit        = 32 << 20
+)
+
+// splitSize returns the split size for total input bytes: flag when it is
+// set (> 0), else the automatic size.
+func splitSize(flag, total int64, workers int) int64 {
+	if flag > 0 {
+		return flag
+	}
+	n := int64(max(workers, 1) * splitsPerWorker)
+	return min(max((total+n-1)/n, minSplit), maxSplit)
+}
+
+// totalSize is the total size of files (unreadable ones count 0: opening
+// them reports the error).
+func totalSize(paths []string) int64 {
+	var n int64
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }
 
 // tuneGC trades memory for speed in the local runner: a GC target of 200%

@@ -54,6 +54,9 @@ type Stage struct {
 	// WholeFiles stages read each input file as one split (they rely on
 	// the sorted, grouped order of the previous job's part files).
 	WholeFiles bool
+	// InputKeys stages read each input line with its byte offset (Hadoop:
+	// stream.map.input.ignoreKey=false; see mr.InputKeyed).
+	InputKeys bool
 }
 
 // Stages returns the pipeline's jobs for a configuration. The join's
@@ -61,7 +64,7 @@ type Stage struct {
 // once with its exact overlap, so it has nothing to combine.
 func Stages(cfg jobconf.Config) []Stage {
 	return []Stage{
-		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true},
+		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
 		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 2, Combine: !cfg.Signature.Method.Prefixed()},

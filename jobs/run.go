@@ -74,7 +74,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
 	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: workers locally, 2 on Hadoop)")
 	fs.Int64Var(&o.sortMem, "sort-mem", 256<<20, "local runner: in-memory sort buffer in bytes; larger map outputs spill to disk")
-	fs.Int64Var(&o.splitSize, "split-size", 32<<20, "local runner: input split size in bytes")
+	fs.Int64Var(&o.splitSize, "split-size", 0, "local runner: input split size in bytes (0: about 4 splits per worker, 1 to 32 MiB each)")
 	fs.StringVar(&o.tmpDir, "tmp", "", "local runner: directory for sort spills (default OUT/_tmp)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	fs.BoolVar(&o.print, "print", false, "print the spans with their text when done")

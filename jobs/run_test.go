@@ -198,3 +198,22 @@ func TestRunAvroOutput(t *testing.T) {
 		t.Errorf("first span lacks url or text: %+v", s)
 	}
 }
+
+func TestSplitSize(t *testing.T) {
+	tests := []struct {
+		flag, total int64
+		workers     int
+		want        int64
+	}{
+		{100000, 1 << 30, 2, 100000}, // explicit
+		{0, 11 << 20, 2, 1441792},    // 11 MiB: 8 splits
+		{0, 100 << 10, 2, 1 << 20},   // tiny: one 1 MiB split
+		{0, 10 << 30, 2, 32 << 20},   // large: 32 MiB
+		{0, 100 << 20, 0, 25 << 20},  // workers < 1 counts as 1
+	}
+	for _, tt := range tests {
+		if got := splitSize(tt.flag, tt.total, tt.workers); got != tt.want {
+			t.Errorf("splitSize(%d, %d, %d) = %d, want %d", tt.flag, tt.total, tt.workers, got, tt.want)
+		}
+	}
+}

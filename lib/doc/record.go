@@ -7,7 +7,8 @@ package doc
 //
 // docid and url are escaped with mr.Escape (url is "" when unknown). srcpos
 // is the escaped input file name, "@" and the record's 16-digit byte offset
-// in it: among records with the same id, the one with the smallest srcpos
+// in it (in the uncompressed stream of a .gz file; in the JSON Lines
+// rendering of inputs converted on the fly): among records with the same id, the one with the smallest srcpos
 // (the first in input order) is kept (see reducers/stats). nsent is
 // the number of sentences. blob is base64 (standard alphabet, no padding) of,
 // for each sentence in order:

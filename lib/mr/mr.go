@@ -58,6 +58,32 @@ func InputFile(getenv func(string) string) string {
 	return firstEnv(getenv, inputFileVars)
 }
 
+// EnvInputKeys is how a map task learns that each input line comes with
+// its byte offset, as `offset TAB line`: Hadoop Streaming does that for
+// TextInputFormat when the job sets stream.map.input.ignoreKey=false (and
+// exports the setting under this name); the local runner does the same
+// for Job.InputKeys.
+const EnvInputKeys = "stream_map_input_ignoreKey"
+
+// InputKeyed reports whether map input lines carry their byte offsets.
+func InputKeyed(getenv func(string) string) bool {
+	return getenv != nil && getenv(EnvInputKeys) == "false"
+}
+
+// CutInputKey splits a keyed input line `offset TAB line`.
+func CutInputKey(line []byte) (int64, []byte, error) {
+	i := 0
+	var off int64
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' && i < 19 {
+		off = off*10 + int64(line[i]-'0')
+		i++
+	}
+	if i == 0 || i >= len(line) || line[i] != '\t' {
+		return 0, line, fmt.Errorf("input line without its byte offset (want OFFSET TAB LINE)")
+	}
+	return off, line[i+1:], nil
+}
+
 // InputStart returns the byte offset in InputFile at which the current map
 // input split starts. It returns 0 when no variable is set and an error when
 // the value is not a non-negative integer.

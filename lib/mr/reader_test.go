@@ -217,3 +217,27 @@ func TestInputEnv(t *testing.T) {
 		t.Errorf("nil getenv: %d, %v", n, err)
 	}
 }
+
+func TestCutInputKey(t *testing.T) {
+	tests := []struct {
+		in   string
+		off  int64
+		rest string
+		ok   bool
+	}{
+		{"0\t{}", 0, "{}", true},
+		{"1147976\t{\"id\":1}", 1147976, `{"id":1}`, true},
+		{"12\t", 12, "", true},
+		{"{\"id\":1}", 0, "", false},
+		{"12", 0, "", false},
+		{"\t{}", 0, "", false},
+		{"-1\t{}", 0, "", false},
+		{"99999999999999999999\tx", 0, "", false},
+	}
+	for _, tt := range tests {
+		off, rest, err := CutInputKey([]byte(tt.in))
+		if (err == nil) != tt.ok || (tt.ok && (off != tt.off || string(rest) != tt.rest)) {
+			t.Errorf("CutInputKey(%q) = %d, %q, %v", tt.in, off, rest, err)
+		}
+	}
+}

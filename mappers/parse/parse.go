@@ -1,6 +1,10 @@
 // Package parse is the parse job, map only: it reads JSON Lines documents,
 // extracts their text, splits sentences and tokenizes them, once per
-// document, and writes parsed-document records (lib/doc/record.go):
+// document, and writes parsed-document records (lib/doc/record.go). The job
+// reads its input keyed (mr.InputKeyed: `offset TAB line`, on Hadoop with
+// stream.map.input.ignoreKey=false), so that srcpos is each record's exact
+// byte offset whatever the split; without keys, offsets are counted from the
+// split's start, exact only in a split that starts the file.
 //
 //	docid TAB srcpos TAB url TAB nsent TAB blob
 //
@@ -51,9 +55,19 @@ func Map(t *mr.Task) error {
 		an:       doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"},
 	}
 	m.fileEsc = mr.Escape(m.file)
+	keyed := mr.InputKeyed(t.Getenv)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		if err := m.record(r.Line(), r.LineNumber()); err != nil {
+		line := r.Line()
+		if keyed {
+			off, rest, err := mr.CutInputKey(line)
+			if err != nil {
+				m.counters.Flush()
+				return fmt.Errorf("parse mapper: %s line %d: %w", m.file, r.LineNumber(), err)
+			}
+			m.offset, line = off, rest
+		}
+		if err := m.record(line, r.LineNumber()); err != nil {
 			m.counters.Flush()
 			return err
 		}

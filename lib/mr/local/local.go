@@ -35,6 +35,10 @@ type Job struct {
 	Reducers        int // < 1 means 1 (ignored when Reduce is nil)
 
 	Env    map[string]string // visible through Task.Getenv, plus PDC_INPUT_* in map tasks
+	// InputKeys gives each map input line its byte offset in the split's
+	// file, as `offset TAB line` (Hadoop Streaming's
+	// stream.map.input.ignoreKey=false; mr.EnvInputKeys tells the task).
+	InputKeys bool
 	Inputs []Split
 	Output string // directory, created; it must not exist yet
 }

@@ -2,6 +2,7 @@ package local
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -385,5 +387,88 @@ func TestRunOutputExists(t *testing.T) {
 	_, err := (&Runner{}).Run(context.Background(), &Job{Name: "x", Map: identity, Output: out})
 	if !errors.Is(err, os.ErrExist) {
 		t.Errorf("err = %v, want ErrExist", err)
+	}
+}
+
+// TestInputKeys: with Job.InputKeys every map input line arrives as
+// `offset TAB line`, the offset pointing at the line in its file, across
+// splits, CRLF line ends, gzip (offsets in the uncompressed stream) and
+// splits of other kinds (counted from their start).
+func TestInputKeys(t *testing.T) {
+	dir := t.TempDir()
+	var plain strings.Builder
+	for i := range 3000 {
+		end := "\n"
+		if i%3 == 0 {
+			end = "\r\n"
+		}
+		fmt.Fprintf(&plain, "line %d %s%s", i, strings.Repeat("x", i%17), end)
+	}
+	text := plain.String()
+	pPath := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(pPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("first\nsecond line\nthird\n"))
+	zw.Close()
+	gPath := filepath.Join(dir, "b.txt.gz")
+	if err := os.WriteFile(gPath, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	splits, err := FileSplits([]string{pPath, gPath}, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	splits = append(splits, Split{Name: "mem", Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("ab\ncde\n\nf")), nil
+	}})
+	var mu sync.Mutex
+	got := map[string][]string{} // file -> keyed lines
+	mapper := func(task *mr.Task) error {
+		if !mr.InputKeyed(task.Getenv) {
+			return fmt.Errorf("%s not set", mr.EnvInputKeys)
+		}
+		r := mr.NewReader(task.Stdin)
+		var lines []string
+		for r.Next() {
+			lines = append(lines, string(r.Line()))
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		f := mr.InputFile(task.Getenv)
+		got[f] = append(got[f], lines...)
+		return r.Err()
+	}
+	job := &Job{Name: "keys", Map: mapper, Inputs: splits, Output: filepath.Join(dir, "out"), InputKeys: true}
+	if _, err := (&Runner{Workers: 3}).Run(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, kl := range got[pPath] {
+		off, line, err := mr.CutInputKey([]byte(kl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(text[off:], string(line)+"\n") && !strings.HasPrefix(text[off:], string(line)+"\r\n") {
+			t.Fatalf("offset %d of %q points at %q", off, line, text[off:min(int64(len(text)), off+20)])
+		}
+		if off > 0 && text[off-1] != '\n' {
+			t.Fatalf("offset %d of %q is not a line start", off, line)
+		}
+		n++
+	}
+	if n != 3000 {
+		t.Errorf("%d keyed lines of %s, want 3000", n, pPath)
+	}
+	want := map[string][]string{
+		gPath: {"0\tfirst", "6\tsecond line", "18\tthird"},
+		"mem": {"0\tab", "3\tcde", "7\t", "8\tf"},
+	}
+	for f, w := range want {
+		if !slices.Equal(got[f], w) {
+			t.Errorf("%s: got %q, want %q", f, got[f], w)
+		}
 	}
 }

@@ -1,12 +1,15 @@
 package local
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -131,6 +134,8 @@ type lineReader struct {
 	long   []byte
 	out    []byte // pending output
 	srcErr error
+	keys   bool   // prefix each line with its offset and a TAB (Job.InputKeys)
+	keyed  []byte // holds a keyed line
 }
 
 // Read implements io.Reader.
@@ -139,9 +144,17 @@ func (l *lineReader) Read(p []byte) (int, error) {
 		if l.end >= 0 && l.pos > l.end {
 			return 0, io.EOF
 		}
+		off := l.pos // where the line starts: in the file, or in the gzip stream
 		line, err := l.line()
 		if err != nil {
 			return 0, err
+		}
+		if l.keys {
+			l.keyed = strconv.AppendInt(l.keyed[:0], off, 10)
+			l.keyed = append(l.keyed, '\t')
+			l.keyed = append(append(l.keyed, line...), '\n')
+			l.out = l.keyed
+			continue
 		}
 		l.out = append(line, '\n')
 	}
@@ -181,6 +194,56 @@ func (l *lineReader) line() ([]byte, error) {
 		l.fill()
 	}
 }
+
+// keyLines prefixes each line of r with its offset (counted from start)
+// and a TAB: Job.InputKeys for splits that are not plain files.
+type keyLines struct {
+	r    *bufio.Reader
+	c    io.Closer
+	off  int64
+	out  []byte
+	line []byte
+}
+
+func newKeyLines(rc io.ReadCloser, start int64) *keyLines {
+	return &keyLines{r: bufio.NewReaderSize(rc, 64<<10), c: rc, off: start}
+}
+
+func (k *keyLines) Read(p []byte) (int, error) {
+	for len(k.out) == 0 {
+		b, err := k.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			k.line = append(k.line[:0], b...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				b, err = k.r.ReadSlice('\n')
+				k.line = append(k.line, b...)
+			}
+			b = k.line
+		}
+		if len(b) == 0 {
+			if err == nil {
+				err = io.EOF
+			}
+			return 0, err
+		}
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		n := len(b)
+		if b[n-1] == '\n' {
+			b = b[:n-1]
+		}
+		k.out = strconv.AppendInt(k.out[:0], k.off, 10)
+		k.out = append(k.out, '\t')
+		k.out = append(append(k.out, b...), '\n')
+		k.off += int64(n)
+	}
+	c := copy(p, k.out)
+	k.out = k.out[c:]
+	return c, nil
+}
+
+func (k *keyLines) Close() error { return k.c.Close() }
 
 // indexEOL returns the index of the first LF or CR in b, or -1.
 func indexEOL(b []byte) int {

@@ -75,12 +75,21 @@ func (st *state) mapTask(ctx context.Context, i int) error {
 }
 
 func (st *state) runMap(ctx context.Context, i int, sp Split) error {
-	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), map[string]string{
-		mr.EnvInputFile: sp.Name, mr.EnvInputStart: strconv.FormatInt(sp.Start, 10),
-	})
+	env := map[string]string{mr.EnvInputFile: sp.Name, mr.EnvInputStart: strconv.FormatInt(sp.Start, 10)}
+	if st.j.InputKeys {
+		env[mr.EnvInputKeys] = "false"
+	}
+	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), env)
 	in, err := sp.Open()
 	if err != nil {
 		return err
+	}
+	if st.j.InputKeys {
+		if lr, ok := in.(*lineReader); ok {
+			lr.keys = true
+		} else {
+			in = newKeyLines(in, sp.Start)
+		}
 	}
 	defer in.Close()
 	stdin := ctxReader{ctx: ctx, r: in}

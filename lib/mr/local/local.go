@@ -34,13 +34,13 @@ type Job struct {
 	OutputKeyFields int // stream.num.reduce.output.key.fields; < 1 means 1
 	Reducers        int // < 1 means 1 (ignored when Reduce is nil)
 
-	Env    map[string]string // visible through Task.Getenv, plus PDC_INPUT_* in map tasks
+	Env map[string]string // visible through Task.Getenv, plus PDC_INPUT_* in map tasks
 	// InputKeys gives each map input line its byte offset in the split's
 	// file, as `offset TAB line` (Hadoop Streaming's
 	// stream.map.input.ignoreKey=false; mr.EnvInputKeys tells the task).
 	InputKeys bool
-	Inputs []Split
-	Output string // directory, created; it must not exist yet
+	Inputs    []Split
+	Output    string // directory, created; it must not exist yet
 }
 
 // Runner runs jobs locally. Its zero value is ready to use.

@@ -42,7 +42,11 @@ type Analyzer struct {
 	kept   []sentence.Span
 	sents  []Sentence
 	tokens []uint64
+	ranges []tokenRange
 }
+
+// tokenRange locates a sentence's tokens in Analyzer.tokens.
+type tokenRange struct{ off, n int }
 
 // Analyze analyzes d.
 func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
@@ -79,8 +83,7 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 	}
 	a.spans = sentence.Split(a.spans[:0], res.Text)
 	a.kept, a.sents, a.tokens = a.kept[:0], a.sents[:0], a.tokens[:0]
-	type rng struct{ off, n int }
-	var ranges []rng
+	ranges := a.ranges[:0]
 	for _, sp := range a.spans {
 		n := len(a.tokens)
 		a.tokens = a.tok.Hashes(a.tokens, res.Text[sp.ByteStart:sp.ByteEnd])
@@ -88,12 +91,13 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 			continue
 		}
 		a.kept = append(a.kept, sp)
-		ranges = append(ranges, rng{n, len(a.tokens) - n})
+		ranges = append(ranges, tokenRange{n, len(a.tokens) - n})
 	}
 	for i, sp := range a.kept {
 		r := ranges[i]
 		a.sents = append(a.sents, Sentence{Start: sp.Start, End: sp.End, Tokens: a.tokens[r.off : r.off+r.n : r.off+r.n]})
 	}
+	a.ranges = ranges
 	res.Sentences, res.Spans = a.sents, a.kept
 	return res, nil
 }

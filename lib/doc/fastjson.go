@@ -227,7 +227,13 @@ func (p *scanner) str() (string, bool) {
 	}
 	bp := scratchPool.Get().(*[]byte)
 	defer scratchPool.Put(bp)
-	buf := append((*bp)[:0], p.b[start:p.i]...)
+	buf := (*bp)[:0]
+	if rest := len(p.b) - start; cap(buf) < rest {
+		// The decoded string is at most the rest of the line: one
+		// allocation instead of growing by doubling.
+		buf = make([]byte, 0, rest)
+	}
+	buf = append(buf, p.b[start:p.i]...)
 	defer func() { *bp = buf[:0] }()
 	for p.i < len(p.b) {
 		c := p.b[p.i]

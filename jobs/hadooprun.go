@@ -272,11 +272,12 @@ func (h *hadoopRun) job(st Stage, output string) *hadoop.Job {
 	if st.Combine {
 		j.Combiner = h.prog() + " combine " + st.Name
 	}
+	j.Conf = map[string]string{}
 	if st.WholeFiles {
-		j.Conf = map[string]string{"mapreduce.input.fileinputformat.split.minsize": strconv.FormatInt(math.MaxInt64, 10)}
+		j.Conf["mapreduce.input.fileinputformat.split.minsize"] = strconv.FormatInt(math.MaxInt64, 10)
 	}
 	if st.InputKeys {
-		j.Conf = map[string]string{"stream.map.input.ignoreKey": "false"}
+		j.Conf["stream.map.input.ignoreKey"] = "false" // offset TAB line (mr.InputKeyed)
 	}
 	if st.Input == "" {
 		j.Inputs = h.input

@@ -1,0 +1,45 @@
+package jobs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/jobconf"
+)
+
+// TestHadoopJobs checks how stages become Hadoop Streaming jobs: commands
+// name the shipped binary by its file name (pdc, or pdc-extract after a
+// hand-over), the parse job reads keyed input, match reads whole files,
+// the index job gets the stats through the distributed cache.
+func TestHadoopJobs(t *testing.T) {
+	for _, bin := range []string{"/opt/pdc/bin/pdc", "/opt/pdc/bin/" + ExtractBinary} {
+		cfg := jobconf.Default()
+		h := &hadoopRun{m: &Main{Getenv: func(string) string { return "" }}, o: &runOptions{reducers: 3}, cfg: cfg,
+			out: "/user/me/out", pdc: bin, input: []string{"/user/me/in.jsonl"}}
+		prog := bin[strings.LastIndex(bin, "/")+1:]
+		for _, st := range Stages(cfg) {
+			j := h.job(st, "/user/me/out/_tmp/"+st.Name)
+			if want := prog + " map " + st.Name; j.Mapper != want {
+				t.Errorf("%s: mapper %q, want %q", st.Name, j.Mapper, want)
+			}
+			if !st.MapOnly && j.Reducer != prog+" reduce "+st.Name {
+				t.Errorf("%s: reducer %q", st.Name, j.Reducer)
+			}
+			if len(j.Files) != 1 || j.Files[0] != bin {
+				t.Errorf("%s: files %v, want [%s]", st.Name, j.Files, bin)
+			}
+			_, keyed := j.Conf["stream.map.input.ignoreKey"]
+			_, whole := j.Conf["mapreduce.input.fileinputformat.split.minsize"]
+			if keyed != (st.Name == "parse") || whole != (st.Name == "match") {
+				t.Errorf("%s: conf %v", st.Name, j.Conf)
+			}
+			if (st.Name == "index") != (len(j.CacheFiles) == 1 && strings.HasSuffix(j.CacheFiles[0], "/user/me/out/stats#stats")) {
+				t.Errorf("%s: cache files %v", st.Name, j.CacheFiles)
+			}
+			// Only stats combines: the words join emits each pair once.
+			if (j.Combiner != "") != (st.Name == "stats") {
+				t.Errorf("%s: combiner %q", st.Name, j.Combiner)
+			}
+		}
+	}
+}

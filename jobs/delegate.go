@@ -1,11 +1,14 @@
 package jobs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
+	"time"
 
 	"github.com/pdc-mr/pdc/lib/htmltext"
 )
@@ -45,12 +48,25 @@ func (m *Main) needMain() error {
 	if htmltext.MainAvailable {
 		return nil
 	}
+	if m.Getenv(envHandedOver) != "" {
+		// Handed over already: this pdc-extract is a build without it.
+		return fmt.Errorf("--extract main: %s lacks main-content extraction too (built with -tags nomainextract?); rebuild it with scripts/build.sh", os.Args[0])
+	}
 	exe, err := extractBinary(m.Getenv)
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(exe, m.args...)
+	ctx := m.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cmd := exec.CommandContext(ctx, exe, m.args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = m.Stdin, m.Stdout, m.Stderr
+	cmd.Env = append(os.Environ(), envHandedOver+"=1")
+	// Interrupted, pass the signal on and let the run stop cleanly (it
+	// can be resumed), as it would have here.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = time.Minute
 	err = cmd.Run()
 	var ee *exec.ExitError
 	switch {
@@ -61,6 +77,11 @@ func (m *Main) needMain() error {
 	}
 	return &handedOver{code: 0}
 }
+
+// envHandedOver marks the environment of a command handed over to
+// pdc-extract, so that one lacking main-content extraction fails instead
+// of handing over again.
+const envHandedOver = "PDC_HANDED_OVER"
 
 // extractBinary finds pdc-extract: $PDC_EXTRACT_BINARY, else next to this
 // executable, else in the working directory (a Hadoop task's -files), else

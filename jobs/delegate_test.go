@@ -95,6 +95,12 @@ func TestLightBinaryHandsOver(t *testing.T) {
 		t.Errorf("usage error: exit %d, want 2", code)
 	}
 
+	// A pdc-extract without main-content extraction fails, once.
+	_, stderr, code = runBin(t, light, []string{"PDC_EXTRACT_BINARY=" + light}, args...)
+	if code != 1 || !strings.Contains(stderr, "lacks main-content extraction") || strings.Count(stderr, "pdc:") != 1 {
+		t.Errorf("light binary as pdc-extract: exit %d, stderr %q", code, stderr)
+	}
+
 	// Without pdc-extract: a one-line error naming it.
 	alone := t.TempDir()
 	lone := filepath.Join(alone, "pdc")

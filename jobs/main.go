@@ -17,7 +17,8 @@ type Main struct {
 	Stderr io.Writer
 	Getenv func(string) string
 
-	args []string // the command line Run was given
+	args []string        // the command line Run was given
+	ctx  context.Context // Run's context
 }
 
 // UsageError is a command-line mistake; pdc exits with status 2.
@@ -69,7 +70,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.Getenv = os.Getenv
 	}
 	recordStderr = m.Stderr
-	m.args = args
+	m.args, m.ctx = args, ctx
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, usage)
 		return usagef("no command given")

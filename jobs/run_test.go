@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,6 +215,44 @@ func TestSplitSize(t *testing.T) {
 	for _, tt := range tests {
 		if got := splitSize(tt.flag, tt.total, tt.workers); got != tt.want {
 			t.Errorf("splitSize(%d, %d, %d) = %d, want %d", tt.flag, tt.total, tt.workers, got, tt.want)
+		}
+	}
+}
+
+// TestTemplatesNeedTheSameSentence: one site's sentences that share most
+// words but each hold a word of their own are not that site's template,
+// so their copies on another site are found (the site-template rule drops
+// only a sentence repeated in more than --max-site-df of a site's pages).
+func TestTemplatesNeedTheSameSentence(t *testing.T) {
+	var b strings.Builder
+	sent := func(name string, k int) string {
+		return fmt.Sprintf("Alpha beta gamma delta epsilon zeta eta theta iota kappa %s%d. ", name, k)
+	}
+	doc := func(id, url, name string) {
+		var text strings.Builder
+		text.WriteString("Intro " + id + " here. ")
+		for k := range 3 {
+			text.WriteString(sent(name, k))
+		}
+		fmt.Fprintf(&b, `{"id":%q,"url":%q,"text":%q}`+"\n", id, url, text.String())
+	}
+	for i := range 6 {
+		doc(fmt.Sprintf("s%d", i), fmt.Sprintf("http://s.example/%d", i), fmt.Sprintf("sname%c", 'a'+i))
+	}
+	doc("t0", "http://t.example/0", "tname")
+	in := filepath.Join(t.TempDir(), "docs.jsonl")
+	writeFile(t, in, b.String())
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, err := runMain("run", "--input", in, "--output", out, "--quiet"); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	spans, _, err := runMain("spans", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		if !strings.Contains(spans, fmt.Sprintf("s%d\tt0\t1\t1\t3\t", i)) {
+			t.Errorf("no span s%d-t0 of 3 sentences:\n%s", i, spans)
 		}
 	}
 }

@@ -107,15 +107,15 @@ func dropContained(runs []Run) []Run {
 	slices.SortStableFunc(runs, func(x, y Run) int {
 		return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
 	})
-	maxA := 0
+	minA, maxA := runs[0].StartA, runs[0].EndA
 	for _, r := range runs {
-		maxA = max(maxA, r.EndA)
+		minA, maxA = min(minA, r.StartA), max(maxA, r.EndA)
 	}
-	cover := make([][]int32, maxA+1) // sentence of A -> kept runs over it
+	cover := make([][]int32, maxA-minA+1) // sentence minA+i of A -> kept runs over it
 	kept := runs[:0]
 	for _, r := range runs {
 		inside := false
-		for _, ki := range cover[r.StartA] {
+		for _, ki := range cover[r.StartA-minA] {
 			k := &kept[ki]
 			if r.StartA >= k.StartA && r.EndA <= k.EndA && r.StartB >= k.StartB && r.EndB <= k.EndB {
 				inside = true
@@ -124,7 +124,7 @@ func dropContained(runs []Run) []Run {
 		}
 		if !inside {
 			for a := r.StartA; a <= r.EndA; a++ {
-				cover[a] = append(cover[a], int32(len(kept)))
+				cover[a-minA] = append(cover[a-minA], int32(len(kept)))
 			}
 			kept = append(kept, r)
 		}

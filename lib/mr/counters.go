@@ -48,7 +48,7 @@ func NewCounters(w io.Writer) *Counters {
 func (c *Counters) Add(name string, n int64) {
 	c.pending[name] += n
 	c.calls++
-	if c.calls%c.clockEvery != 0 {
+	if c.clockEvery > 1 && c.calls%c.clockEvery != 0 {
 		return
 	}
 	if now := c.now(); now.Sub(c.last) >= counterInterval {

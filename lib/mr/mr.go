@@ -74,7 +74,7 @@ func InputKeyed(getenv func(string) string) bool {
 func CutInputKey(line []byte) (int64, []byte, error) {
 	i := 0
 	var off int64
-	for i < len(line) && line[i] >= '0' && line[i] <= '9' && i < 19 {
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' && i < 18 { // no int64 overflow
 		off = off*10 + int64(line[i]-'0')
 		i++
 	}

@@ -266,6 +266,12 @@ func templateKey(v []byte) (siteKey, bool) {
 	if n < 6 || len(f[5]) != 8 {
 		return siteKey{}, false // "-": no site
 	}
+	if n == 8 && (len(f[7]) == 0 || f[7][0] != 'A') {
+		// The set holds a token of one document only (its count u, the
+		// set's first number, is not 0): no other document has this
+		// sentence, so it is no site's template.
+		return siteKey{}, false
+	}
 	k := siteKey{ok: true}
 	copy(k.site[:], f[5])
 	if n == 8 {

@@ -137,6 +137,7 @@ func (h *hadoopRun) stageInputs(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	warnBroken(h.m.Stderr, in)
 	if err := h.fsys.RemoveAll(dst); err != nil {
 		return nil, fmt.Errorf("upload: %w", err)
 	}

@@ -94,6 +94,7 @@ func (m *Main) ingest(ctx context.Context, o *ingestOptions) error {
 	if err != nil {
 		return err
 	}
+	warnBroken(m.Stderr, in)
 	sink, err := openSink(o)
 	if err != nil {
 		return err

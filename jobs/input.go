@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,6 +51,67 @@ type inputSet struct {
 	// remote are JSON Lines files on HDFS (pdc spans --text, pdc text).
 	remote []remoteFile
 	bytes  int64
+	// broken are symbolic links under input directories whose target is
+	// missing (see warnBroken).
+	broken []string
+}
+
+// walkTree calls file for every regular file under root in path order,
+// with its slash-separated path relative to root. It follows symbolic
+// links to files and to directories (documentation trees link whole
+// sections in), walking a directory once however many links reach it, and
+// skips hidden directories. A link to nothing goes to broken.
+func walkTree(root string, file func(path, rel string, size int64) error, broken func(path string)) error {
+	seen := map[string]bool{}
+	var walk func(dir, rel string) error
+	walk = func(dir, rel string) error {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return err
+		}
+		if seen[real] {
+			return nil
+		}
+		seen[real] = true
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			p, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
+			fi, err := os.Stat(p) // through links
+			if err != nil {
+				if e.Type()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
+					broken(p)
+					continue
+				}
+				return err
+			}
+			switch {
+			case fi.IsDir():
+				if !strings.HasPrefix(e.Name(), ".") {
+					if err := walk(p, r); err != nil {
+						return err
+					}
+				}
+			case fi.Mode().IsRegular():
+				if err := file(p, r, fi.Size()); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(root, "")
+}
+
+// warnBroken reports the broken links found under input directories.
+func warnBroken(w io.Writer, in *inputSet) {
+	if len(in.broken) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "pdc: skipped %s to nothing under the input directories (first: %s)\n",
+		plural(int64(len(in.broken)), "symbolic link"), in.broken[0])
 }
 
 // findInputs expands --input paths. A missing path is an error naming it.
@@ -74,37 +136,20 @@ func findInputs(paths []string) (*inputSet, error) {
 			}
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if path != p && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
+		err = walkTree(p, func(path, rel string, size int64) error {
 			switch {
 			case hasExt(path, jsonlExts):
 				in.jsonl = append(in.jsonl, path)
 			case hasExt(path, recordExts):
 				in.records = append(in.records, path)
 			case hasExt(path, htmlExts), hasExt(path, textExts):
-				rel, err := filepath.Rel(p, path)
-				if err != nil {
-					return err
-				}
-				in.tree = append(in.tree, treeFile{root: p, rel: filepath.ToSlash(rel)})
+				in.tree = append(in.tree, treeFile{root: p, rel: rel})
 			default:
 				return nil
 			}
-			in.bytes += info.Size()
+			in.bytes += size
 			return nil
-		})
+		}, func(path string) { in.broken = append(in.broken, path) })
 		if err != nil {
 			return nil, fmt.Errorf("input %s: %w", p, err)
 		}

@@ -38,6 +38,7 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 	if err != nil {
 		return err
 	}
+	warnBroken(m.Stderr, in)
 	man := manifest{Inputs: absAll(sortedInputs(in)), Env: cfg.EnvList()}
 	resumed, err := prepareOutput(hdfsfs.Local(), o.output, man, o.overwrite)
 	if err != nil {

@@ -304,3 +304,43 @@ func TestRecordErrors(t *testing.T) {
 		t.Errorf("callback error: got %v after %d calls", err, n)
 	}
 }
+
+// TestInputTreeLinks: input directories are walked through symbolic links
+// to files and directories (ids keep the linked path), a link cycle ends,
+// and a link to nothing is reported, not fatal.
+func TestInputTreeLinks(t *testing.T) {
+	root := t.TempDir()
+	other := t.TempDir()
+	writeFile(t, filepath.Join(root, "a.html"), "<p>One.</p>")
+	writeFile(t, filepath.Join(other, "sub", "b.html"), "<p>Two.</p>")
+	writeFile(t, filepath.Join(root, ".hidden", "c.html"), "<p>Hidden.</p>")
+	for _, l := range []struct{ target, name string }{
+		{filepath.Join(other, "sub"), filepath.Join(root, "api")},      // a linked directory
+		{root, filepath.Join(other, "sub", "loop")},                    // a cycle back to root
+		{filepath.Join(root, "a.html"), filepath.Join(root, "z.html")}, // a linked file
+		{filepath.Join(root, "gone.html"), filepath.Join(root, "broken.html")},
+	} {
+		if err := os.Symlink(l.target, l.name); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+	}
+	in, err := findInputs([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, f := range in.tree {
+		ids = append(ids, f.rel)
+	}
+	if want := []string{"a.html", "api/b.html", "z.html"}; !slices.Equal(ids, want) {
+		t.Errorf("tree ids %q, want %q", ids, want)
+	}
+	if len(in.broken) != 1 || filepath.Base(in.broken[0]) != "broken.html" {
+		t.Errorf("broken links %q", in.broken)
+	}
+	var stderr strings.Builder
+	warnBroken(&stderr, in)
+	if !strings.Contains(stderr.String(), "skipped 1 symbolic link to nothing") {
+		t.Errorf("warning %q", stderr.String())
+	}
+}

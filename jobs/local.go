@@ -95,13 +95,15 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 	}
 	var splits []local.Split
 	var err error
+	var size int64 // split size; small files are packed up to it (local.Job.PackSize)
 	if st.Input == "" {
-		splits, err = in.splits(splitSize(o.splitSize, in.bytes, o.workers))
+		size = splitSize(o.splitSize, in.bytes, o.workers)
+		splits, err = in.splits(size)
 	} else {
 		var parts []string
 		parts, err = partFiles(filepath.Join(o.output, st.Input))
 		if err == nil {
-			size := splitSize(o.splitSize, totalSize(parts), o.workers)
+			size = splitSize(o.splitSize, totalSize(parts), o.workers)
 			if st.WholeFiles {
 				size = math.MaxInt64
 			}
@@ -123,6 +125,9 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 		Inputs:          splits,
 		Output:          dir,
 		InputKeys:       st.InputKeys,
+	}
+	if !st.WholeFiles {
+		job.PackSize = size
 	}
 	if st.Combine {
 		job.Combine = p.combiner

@@ -256,3 +256,27 @@ func TestTemplatesNeedTheSameSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestManySmallFiles: a directory of many small JSON Lines files runs as a
+// few map tasks (packed up to the split size), not one task per file, and
+// every document is read.
+func TestManySmallFiles(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 300 {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("d%03d.json", i)),
+			fmt.Sprintf(`{"id":"d%03d","text":"Document %d says hello. It has a second sentence too. And a third one here."}`+"\n", i, i))
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, err := runMain("run", "--input", dir, "--output", out, "--keep-intermediate", "--workers", "2")
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	parts, err := partFiles(filepath.Join(out, "parsed"))
+	if err != nil || len(parts) > 8 {
+		t.Errorf("%d parsed part files for 300 small inputs (%v), want a few", len(parts), err)
+	}
+	counters, err := os.ReadFile(filepath.Join(out, "counters.tsv"))
+	if err != nil || !strings.Contains(string(counters), "parse.docs.ok\t300\n") {
+		t.Errorf("not all 300 documents parsed (%v):\n%s", err, counters)
+	}
+}

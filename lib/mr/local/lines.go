@@ -62,8 +62,10 @@ func (s *lineSplitter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// close emits the final unterminated line, if any.
+// close emits the final unterminated line, if any. The splitter can then
+// take the output of another program (a map task's next split).
 func (s *lineSplitter) close() error {
+	s.cr = false
 	if s.err != nil {
 		return s.err
 	}

@@ -35,6 +35,11 @@ type Job struct {
 	Reducers        int // < 1 means 1 (ignored when Reduce is nil)
 
 	Env map[string]string // visible through Task.Getenv, plus PDC_INPUT_* in map tasks
+	// PackSize packs consecutive small file splits into one map task, up to
+	// PackSize bytes together (Hadoop's CombineFileInputFormat): each split
+	// still gets its own mapper invocation with its own input variables,
+	// but they share one output. 0: one split per task.
+	PackSize int64
 	// InputKeys gives each map input line its byte offset in the split's
 	// file, as `offset TAB line` (Hadoop Streaming's
 	// stream.map.input.ignoreKey=false; mr.EnvInputKeys tells the task).
@@ -160,6 +165,7 @@ type state struct {
 
 	mu       sync.Mutex
 	counters map[string]int64
+	tasks    [][]int  // per map task, its splits (indexes in j.Inputs)
 	runs     [][]*run // per map task
 	done     map[string]int64
 }
@@ -169,8 +175,9 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 		r: r, j: j, workers: r.Workers, out: out, spillDir: spillDir,
 		reducers: max(j.Reducers, 1),
 		counters: make(map[string]int64), done: make(map[string]int64),
-		runs: make([][]*run, len(j.Inputs)),
 	}
+	st.tasks = packSplits(j.Inputs, j.PackSize)
+	st.runs = make([][]*run, len(st.tasks))
 	if st.workers < 1 {
 		st.workers = runtime.NumCPU()
 	}
@@ -178,7 +185,7 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 	if mem <= 0 {
 		mem = DefaultSortMem
 	}
-	share := mem / int64(min(st.workers, max(len(j.Inputs), 1)))
+	share := mem / int64(min(st.workers, max(len(st.tasks), 1)))
 	st.share = int(min(max(share, 4<<10), 1<<31))
 	return st
 }
@@ -189,7 +196,7 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 func (st *state) execute(ctx context.Context) error {
 	var err error
 	pprof.Do(ctx, pprof.Labels("job", st.j.Name, "phase", "map"), func(ctx context.Context) {
-		err = forEach(ctx, len(st.j.Inputs), st.workers, st.mapTask)
+		err = forEach(ctx, len(st.tasks), st.workers, st.mapTask)
 	})
 	if err != nil || st.j.Reduce == nil {
 		return err
@@ -230,6 +237,26 @@ feed:
 		return err
 	}
 	return nil
+}
+
+// packSplits groups consecutive splits into map tasks: a split of known
+// length joins the current task while the task's splits add up to at most
+// size bytes; splits of unknown length (Length 0: trees of pages,
+// converted containers) always get a task of their own.
+func packSplits(splits []Split, size int64) [][]int {
+	var tasks [][]int
+	var sum int64
+	for i, sp := range splits {
+		n := len(tasks)
+		if size > 0 && n > 0 && sp.Length > 0 && sum > 0 && sum+sp.Length <= size {
+			tasks[n-1] = append(tasks[n-1], i)
+			sum += sp.Length
+			continue
+		}
+		tasks = append(tasks, []int{i})
+		sum = sp.Length
+	}
+	return tasks
 }
 
 // progress records a finished task and reports it.

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,12 +177,14 @@ func TestRunIdentity(t *testing.T) {
 		sortMem  int64
 		workers  int
 		fanIn    int
+		pack     int64
 	}{
-		{"r1 in memory", 1, 64 << 20, 2, 64},
-		{"r3 in memory", 3, 64 << 20, 3, 64},
-		{"r3 spill", 3, 64 << 10, 2, 64},
-		{"r3 spill fan-in 3", 3, 16 << 10, 4, 3},
-		{"r1 spill serial", 1, 8 << 10, 1, 64},
+		{"r1 in memory", 1, 64 << 20, 2, 64, 0},
+		{"r3 in memory", 3, 64 << 20, 3, 64, 0},
+		{"r3 spill", 3, 64 << 10, 2, 64, 0},
+		{"r3 spill fan-in 3", 3, 16 << 10, 4, 3, 0},
+		{"r1 spill serial", 1, 8 << 10, 1, 64, 0},
+		{"r3 packed", 3, 64 << 10, 2, 64, 50000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func(n int) { mergeFanIn = n }(mergeFanIn)
@@ -190,7 +193,7 @@ func TestRunIdentity(t *testing.T) {
 			r := &Runner{Workers: tc.workers, SortMem: tc.sortMem, TempDir: t.TempDir()}
 			_, err := r.Run(context.Background(), &Job{
 				Name: "id", Map: identity, Reduce: identity, KeyFields: 1, PartitionFields: 1,
-				Reducers: tc.reducers, Inputs: splits, Output: out,
+				Reducers: tc.reducers, Inputs: splits, Output: out, PackSize: tc.pack,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -441,7 +444,7 @@ func TestInputKeys(t *testing.T) {
 		got[f] = append(got[f], lines...)
 		return r.Err()
 	}
-	job := &Job{Name: "keys", Map: mapper, Inputs: splits, Output: filepath.Join(dir, "out"), InputKeys: true}
+	job := &Job{Name: "keys", Map: mapper, Inputs: splits, Output: filepath.Join(dir, "out"), InputKeys: true, PackSize: 3 * 4096}
 	if _, err := (&Runner{Workers: 3}).Run(context.Background(), job); err != nil {
 		t.Fatal(err)
 	}
@@ -469,6 +472,26 @@ func TestInputKeys(t *testing.T) {
 	for f, w := range want {
 		if !slices.Equal(got[f], w) {
 			t.Errorf("%s: got %q, want %q", f, got[f], w)
+		}
+	}
+}
+
+func TestPackSplits(t *testing.T) {
+	sp := func(n int64) Split { return Split{Length: n} }
+	tests := []struct {
+		splits []Split
+		size   int64
+		want   [][]int
+	}{
+		{[]Split{sp(10), sp(10), sp(10)}, 0, [][]int{{0}, {1}, {2}}},
+		{[]Split{sp(10), sp(10), sp(10)}, 25, [][]int{{0, 1}, {2}}},
+		{[]Split{sp(30), sp(10), sp(10)}, 25, [][]int{{0}, {1, 2}}},
+		{[]Split{sp(10), sp(0), sp(10), sp(10)}, 100, [][]int{{0}, {1}, {2, 3}}}, // unknown length alone
+		{nil, 100, nil},
+	}
+	for _, tt := range tests {
+		if got := packSplits(tt.splits, tt.size); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("packSplits(%v, %d) = %v, want %v", tt.splits, tt.size, got, tt.want)
 		}
 	}
 }

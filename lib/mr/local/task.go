@@ -66,20 +66,64 @@ func (t *taskIO) call(f mr.Func, in io.Reader, out *lineSplitter) (err error) {
 }
 
 func (st *state) mapTask(ctx context.Context, i int) error {
-	sp := st.j.Inputs[i]
-	if err := st.runMap(ctx, i, sp); err != nil {
-		return fmt.Errorf("map task %d (%s@%d): %w", i, filepath.Base(sp.Name), sp.Start, err)
+	if err := st.runMap(ctx, i); err != nil {
+		return fmt.Errorf("map task %d %w", i, err)
 	}
-	st.progress("map", len(st.j.Inputs))
+	st.progress("map", len(st.tasks))
 	return nil
 }
 
-func (st *state) runMap(ctx context.Context, i int, sp Split) error {
+// splitError names the split a map task failed on.
+type splitError struct {
+	sp  Split
+	err error
+}
+
+func (e *splitError) Error() string {
+	return fmt.Sprintf("(%s@%d): %v", filepath.Base(e.sp.Name), e.sp.Start, e.err)
+}
+
+func (e *splitError) Unwrap() error { return e.err }
+
+// runMap runs map task i: the mapper over each split of the task in turn
+// (one invocation per split, with that split's input variables), all into
+// one output. A combiner sees the variables of the split being read when
+// the buffer spills.
+func (st *state) runMap(ctx context.Context, i int) error {
+	cur := st.j.Inputs[st.tasks[i][0]]
+	feed := func(out *lineSplitter) error {
+		for _, k := range st.tasks[i] {
+			cur = st.j.Inputs[k]
+			if err := st.mapSplit(ctx, i, cur, out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var err error
+	if st.j.Reduce == nil {
+		err = st.mapOnly(ctx, i, feed)
+	} else {
+		err = st.mapSort(ctx, i, feed, func() map[string]string { return st.inputEnv(cur) })
+	}
+	if err != nil {
+		return &splitError{sp: cur, err: err}
+	}
+	return nil
+}
+
+// inputEnv is the environment naming a map task's input split.
+func (st *state) inputEnv(sp Split) map[string]string {
 	env := map[string]string{mr.EnvInputFile: sp.Name, mr.EnvInputStart: strconv.FormatInt(sp.Start, 10)}
 	if st.j.InputKeys {
 		env[mr.EnvInputKeys] = "false"
 	}
-	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), env)
+	return env
+}
+
+// mapSplit runs the mapper over one split, writing to out.
+func (st *state) mapSplit(ctx context.Context, i int, sp Split, out *lineSplitter) error {
+	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), st.inputEnv(sp))
 	in, err := sp.Open()
 	if err != nil {
 		return err
@@ -92,13 +136,7 @@ func (st *state) runMap(ctx context.Context, i int, sp Split) error {
 		}
 	}
 	defer in.Close()
-	stdin := ctxReader{ctx: ctx, r: in}
-	if st.j.Reduce == nil {
-		err = st.mapOnly(ctx, t, i, stdin)
-	} else {
-		err = st.mapSort(ctx, t, i, stdin)
-	}
-	if err != nil {
+	if err := t.call(st.j.Map, ctxReader{ctx: ctx, r: in}, out); err != nil {
 		return err
 	}
 	st.addCounters(t.counters)
@@ -106,12 +144,11 @@ func (st *state) runMap(ctx context.Context, i int, sp Split) error {
 }
 
 // mapOnly writes the map output to part-m-NNNNN.
-func (st *state) mapOnly(ctx context.Context, t *taskIO, i int, in io.Reader) error {
+func (st *state) mapOnly(ctx context.Context, i int, feed func(*lineSplitter) error) error {
 	return st.writePart(fmt.Sprintf("part-m-%05d", i), func(w *bufio.Writer) error {
-		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
+		return feed(&lineSplitter{ctx: ctx, emit: func(line []byte) error {
 			return writeKeyValue(w, line, st.j.KeyFields)
-		}}
-		return t.call(st.j.Map, in, out)
+		}})
 	})
 }
 
@@ -137,22 +174,24 @@ func (st *state) writePart(name string, fill func(*bufio.Writer) error) error {
 }
 
 // mapSort collects the map output into sorted runs.
-func (st *state) mapSort(ctx context.Context, t *taskIO, i int, in io.Reader) error {
+func (st *state) mapSort(ctx context.Context, i int, feed func(*lineSplitter) error, env func() map[string]string) error {
 	var runs []*run
 	buf := st.r.getBuffer(st.share)
-	defer st.r.putBuffer(buf, min(st.workers, len(st.j.Inputs)))
+	defer st.r.putBuffer(buf, min(st.workers, len(st.tasks)))
 	buf.keyFields, buf.partFields = st.j.KeyFields, st.j.PartitionFields
 	buf.reducers, buf.limit = st.reducers, st.share
 	var combine func(io.Reader, *runWriter) error
 	if st.j.Combine != nil {
 		combine = func(in io.Reader, w *runWriter) error {
+			ct := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), env())
 			out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
 				k, v := mr.SplitKey(line, st.j.KeyFields)
 				return w.write(k, v)
 			}}
-			if err := t.call(st.j.Combine, in, out); err != nil {
+			if err := ct.call(st.j.Combine, in, out); err != nil {
 				return fmt.Errorf("combine: %w", err)
 			}
+			st.addCounters(ct.counters)
 			return nil
 		}
 	}
@@ -165,8 +204,7 @@ func (st *state) mapSort(ctx context.Context, t *taskIO, i int, in io.Reader) er
 		runs = append(runs, rn)
 		return nil
 	}
-	out := &lineSplitter{ctx: ctx, emit: buf.add}
-	if err := t.call(st.j.Map, in, out); err != nil {
+	if err := feed(&lineSplitter{ctx: ctx, emit: buf.add}); err != nil {
 		return err
 	}
 	if len(buf.ents) > 0 {

@@ -66,16 +66,16 @@ func (m *Main) needMain() error {
 	// Interrupted, pass the signal on and let the run stop cleanly (it
 	// can be resumed), as it would have here.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = time.Minute
+	cmd.WaitDelay = 5 * time.Minute
 	err = cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return &handedOver{code: max(ee.ExitCode(), 1)}
-	case err != nil:
-		return fmt.Errorf("--extract main: run %s: %w", exe, err)
+	if ps := cmd.ProcessState; ps != nil {
+		// The child's status, even if an interrupt came as it finished.
+		if ps.Success() {
+			return &handedOver{code: 0}
+		}
+		return &handedOver{code: max(ps.ExitCode(), 1)}
 	}
-	return &handedOver{code: 0}
+	return fmt.Errorf("--extract main: run %s: %w", exe, err)
 }
 
 // envHandedOver marks the environment of a command handed over to

@@ -58,10 +58,15 @@ type inputSet struct {
 
 // walkTree calls file for every regular file under root in path order,
 // with its slash-separated path relative to root. It follows symbolic
-// links to files and to directories (documentation trees link whole
-// sections in), walking a directory once however many links reach it, and
-// skips hidden directories. A link to nothing goes to broken.
+// links to files and to directories outside the tree (documentation trees
+// link whole sections in), walking a directory once however many links
+// reach it, and skips hidden directories. A link that cannot be followed
+// (to nothing, or a loop) goes to broken.
 func walkTree(root string, file func(path, rel string, size int64) error, broken func(path string)) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	var walk func(dir, rel string) error
 	walk = func(dir, rel string) error {
@@ -79,9 +84,10 @@ func walkTree(root string, file func(path, rel string, size int64) error, broken
 		}
 		for _, e := range ents {
 			p, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
+			link := e.Type()&fs.ModeSymlink != 0
 			fi, err := os.Stat(p) // through links
 			if err != nil {
-				if e.Type()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
+				if link { // to nothing, to itself, through a file...
 					broken(p)
 					continue
 				}
@@ -89,10 +95,19 @@ func walkTree(root string, file func(path, rel string, size int64) error, broken
 			}
 			switch {
 			case fi.IsDir():
-				if !strings.HasPrefix(e.Name(), ".") {
-					if err := walk(p, r); err != nil {
-						return err
+				if strings.HasPrefix(e.Name(), ".") {
+					continue
+				}
+				if link {
+					// A link into the tree itself would give that
+					// directory's documents a second name: they keep
+					// their own.
+					if target, err := filepath.EvalSymlinks(p); err != nil || within(target, realRoot) {
+						continue
 					}
+				}
+				if err := walk(p, r); err != nil {
+					return err
 				}
 			case fi.Mode().IsRegular():
 				if err := file(p, r, fi.Size()); err != nil {
@@ -105,12 +120,18 @@ func walkTree(root string, file func(path, rel string, size int64) error, broken
 	return walk(root, "")
 }
 
+// within reports whether path p is dir or lies under it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
 // warnBroken reports the broken links found under input directories.
 func warnBroken(w io.Writer, in *inputSet) {
 	if len(in.broken) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "pdc: skipped %s to nothing under the input directories (first: %s)\n",
+	fmt.Fprintf(w, "pdc: skipped %s under the input directories that lead nowhere (first: %s)\n",
 		plural(int64(len(in.broken)), "symbolic link"), in.broken[0])
 }
 

@@ -328,7 +328,11 @@ func (c *recordByteCounter) Read(p []byte) (int, error) {
 // path as JSON Lines documents. Reading it to the end prints the file's
 // counts on recordStderr.
 func recordSplit(path string) local.Split {
-	return local.Split{Name: path, Open: func() (io.ReadCloser, error) {
+	var size int64 // for packing small files into one map task
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
+	}
+	return local.Split{Name: path, Length: size, Open: func() (io.ReadCloser, error) {
 		src, c, err := openRecordFile(path, recordOptions{}, nil)
 		if err != nil {
 			return nil, err

@@ -312,13 +312,18 @@ func TestInputTreeLinks(t *testing.T) {
 	root := t.TempDir()
 	other := t.TempDir()
 	writeFile(t, filepath.Join(root, "a.html"), "<p>One.</p>")
+	writeFile(t, filepath.Join(root, "docs", "api", "x.html"), "<p>Three.</p>")
 	writeFile(t, filepath.Join(other, "sub", "b.html"), "<p>Two.</p>")
 	writeFile(t, filepath.Join(root, ".hidden", "c.html"), "<p>Hidden.</p>")
 	for _, l := range []struct{ target, name string }{
-		{filepath.Join(other, "sub"), filepath.Join(root, "api")},      // a linked directory
-		{root, filepath.Join(other, "sub", "loop")},                    // a cycle back to root
-		{filepath.Join(root, "a.html"), filepath.Join(root, "z.html")}, // a linked file
-		{filepath.Join(root, "gone.html"), filepath.Join(root, "broken.html")},
+		{filepath.Join(other, "sub"), filepath.Join(root, "api")},              // a directory outside
+		{root, filepath.Join(other, "sub", "loop")},                            // a cycle back to root
+		{filepath.Join(root, "a.html"), filepath.Join(root, "z.html")},         // a linked file
+		{filepath.Join(root, "docs", "api"), filepath.Join(root, "alias")},     // inside: keeps its ids
+		{filepath.Join(root, ".hidden"), filepath.Join(root, "shown")},         // inside, hidden
+		{filepath.Join(root, "gone.html"), filepath.Join(root, "broken.html")}, // to nothing
+		{"self", filepath.Join(root, "self")},                                  // to itself
+		{filepath.Join(root, "a.html", "sub"), filepath.Join(root, "through")}, // through a file
 	} {
 		if err := os.Symlink(l.target, l.name); err != nil {
 			t.Skip("no symlinks:", err)
@@ -332,15 +337,19 @@ func TestInputTreeLinks(t *testing.T) {
 	for _, f := range in.tree {
 		ids = append(ids, f.rel)
 	}
-	if want := []string{"a.html", "api/b.html", "z.html"}; !slices.Equal(ids, want) {
+	if want := []string{"a.html", "api/b.html", "docs/api/x.html", "z.html"}; !slices.Equal(ids, want) {
 		t.Errorf("tree ids %q, want %q", ids, want)
 	}
-	if len(in.broken) != 1 || filepath.Base(in.broken[0]) != "broken.html" {
-		t.Errorf("broken links %q", in.broken)
+	var names []string
+	for _, b := range in.broken {
+		names = append(names, filepath.Base(b))
+	}
+	if want := []string{"broken.html", "self", "through"}; !slices.Equal(names, want) {
+		t.Errorf("broken links %q, want %q", names, want)
 	}
 	var stderr strings.Builder
 	warnBroken(&stderr, in)
-	if !strings.Contains(stderr.String(), "skipped 1 symbolic link to nothing") {
+	if !strings.Contains(stderr.String(), "skipped 3 symbolic links under the input directories that lead nowhere") {
 		t.Errorf("warning %q", stderr.String())
 	}
 }

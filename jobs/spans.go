@@ -37,6 +37,11 @@ type Span struct {
 	URLB       string  `json:"url_b,omitempty"`
 	TextA      *string `json:"text_a,omitempty"`
 	TextB      *string `json:"text_b,omitempty"`
+
+	// key is the line's `Escape(DocA) TAB Escape(DocB) TAB`: document pairs
+	// compare as these bytes, the order of the join's shuffle, so every
+	// spans part file is already in compareSpans order.
+	key string
 }
 
 // ParseSpan parses one TSV span line.
@@ -45,7 +50,7 @@ func ParseSpan(line string) (Span, error) {
 	if len(f) != 10 {
 		return Span{}, fmt.Errorf("want 10 fields, got %d", len(f))
 	}
-	var s Span
+	s := Span{key: line[:len(f[0])+len(f[1])+2]}
 	var err error
 	if s.DocA, err = mr.Unescape(f[0]); err != nil {
 		return s, err
@@ -78,68 +83,11 @@ func (s *Span) AppendTSV(b []byte) []byte {
 	return strconv.AppendFloat(b, s.Score, 'f', 4, 64)
 }
 
+// compareSpans orders spans read by ParseSpan: by document pair as the
+// join's shuffle sorts them (Span.key), then by start and length.
 func compareSpans(a, b Span) int {
-	return cmp.Or(compareDocPairs(a.DocA, a.DocB, b.DocA, b.DocB),
+	return cmp.Or(strings.Compare(a.key, b.key),
 		cmp.Compare(a.StartA, b.StartA), cmp.Compare(a.StartB, b.StartB), cmp.Compare(a.Length, b.Length))
-}
-
-// compareDocPairs orders document pairs as the join's shuffle does, so
-// that every spans part file is already in this order: by the bytes of
-// Escape(a1) TAB Escape(b1) TAB against Escape(a2) TAB Escape(b2) TAB,
-// computed without building them.
-func compareDocPairs(a1, b1, a2, b2 string) int {
-	x, y := escapedPair{s: [2]string{a1, b1}}, escapedPair{s: [2]string{a2, b2}}
-	for {
-		cx, okx := x.next()
-		cy, oky := y.next()
-		switch {
-		case !okx && !oky:
-			return 0
-		case !okx:
-			return -1
-		case !oky:
-			return 1
-		case cx != cy:
-			return cmp.Compare(cx, cy)
-		}
-	}
-}
-
-// escapedPair yields the bytes of Escape(s[0]) TAB Escape(s[1]) TAB.
-type escapedPair struct {
-	s       [2]string
-	f, i    int
-	pending byte // second byte of an escape, 0 if none
-}
-
-func (e *escapedPair) next() (byte, bool) {
-	if e.pending != 0 {
-		c := e.pending
-		e.pending = 0
-		return c, true
-	}
-	if e.f == 2 {
-		return 0, false
-	}
-	if e.i == len(e.s[e.f]) {
-		e.f, e.i = e.f+1, 0
-		return '\t', true
-	}
-	c := e.s[e.f][e.i]
-	e.i++
-	switch c {
-	case '\\':
-		e.pending = '\\'
-	case '\t':
-		e.pending = 't'
-	case '\n':
-		e.pending = 'n'
-	case '\r':
-		e.pending = 'r'
-	default:
-		return c, true
-	}
-	return '\\', true
 }
 
 // readSpans reads every part file of a spans directory (or a run's output
@@ -206,18 +154,6 @@ func streamSpans(fsys spanFS, dir string, f func(*Span) error) error {
 
 // errSpansOrder reports a part file whose spans are not in order.
 var errSpansOrder = errors.New("spans out of order (pdc writes each part file sorted; sort the spans of a file written otherwise)")
-
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
 
 // partSpans reads the spans of one part file.
 type partSpans struct {
@@ -477,7 +413,7 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 	if err != nil {
 		return err
 	}
-	cw := &countingWriter{w: dst}
+	cw := &byteCounter{w: dst}
 	w := bufio.NewWriterSize(cw, 64<<10)
 	sink, err := newSpanSink(w, o.format, o.text)
 	if err != nil {

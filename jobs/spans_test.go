@@ -11,14 +11,14 @@ import (
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
-// TestCompareDocPairs checks compareDocPairs against the bytes it stands
-// for: Escape(a) TAB Escape(b) TAB, on ids full of bytes that escape or
-// sort around TAB.
-func TestCompareDocPairs(t *testing.T) {
+// TestCompareSpans checks the order of parsed spans against the bytes the
+// join's shuffle sorts: Escape(a) TAB Escape(b) TAB, on ids full of bytes
+// that escape or sort around TAB.
+func TestCompareSpans(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	id := func() string {
 		const alphabet = "a\\\t\n\r\x01\x08\x0b~"
-		b := make([]byte, rng.IntN(5))
+		b := make([]byte, 1+rng.IntN(5))
 		for i := range b {
 			b[i] = alphabet[rng.IntN(len(alphabet))]
 		}
@@ -30,14 +30,22 @@ func TestCompareDocPairs(t *testing.T) {
 		k = mr.AppendEscape(k, b)
 		return append(k, '\t')
 	}
+	parse := func(a, b string) Span {
+		s := Span{DocA: a, DocB: b, Length: 3, CharEndA: 1, CharEndB: 1}
+		p, err := ParseSpan(string(s.AppendTSV(nil)))
+		if err != nil || p.DocA != a || p.DocB != b {
+			t.Fatalf("ParseSpan of %q %q: %+v, %v", a, b, p, err)
+		}
+		return p
+	}
 	for range 20000 {
 		a1, b1, a2, b2 := id(), id(), id(), id()
 		if rng.IntN(4) == 0 {
 			a2 = a1
 		}
-		got, want := compareDocPairs(a1, b1, a2, b2), bytes.Compare(key(a1, b1), key(a2, b2))
+		got, want := compareSpans(parse(a1, b1), parse(a2, b2)), bytes.Compare(key(a1, b1), key(a2, b2))
 		if got != want {
-			t.Fatalf("compareDocPairs(%q, %q, %q, %q) = %d, want %d", a1, b1, a2, b2, got, want)
+			t.Fatalf("compareSpans of (%q, %q) and (%q, %q) = %d, want %d", a1, b1, a2, b2, got, want)
 		}
 	}
 }

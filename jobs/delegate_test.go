@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,16 +24,7 @@ func runBin(t *testing.T, bin string, env []string, args ...string) (string, str
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	return runCmd(t, cmd)
 }
 
 // TestLightBinaryHandsOver builds the two binaries of scripts/build.sh: a

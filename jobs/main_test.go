@@ -47,6 +47,12 @@ func runPDCEnv(t *testing.T, env []string, args ...string) (string, string, int)
 	t.Helper()
 	cmd := pdcCmd(args...)
 	cmd.Env = append(cmd.Env, env...)
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd and returns stdout, stderr and the exit status.
+func runCmd(t *testing.T, cmd *exec.Cmd) (string, string, int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

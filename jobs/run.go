@@ -176,7 +176,7 @@ func inputUnder(out string, inputs []string) error {
 		if err != nil {
 			continue
 		}
-		if a == absOut || strings.HasPrefix(a, absOut+string(filepath.Separator)) {
+		if within(a, absOut) {
 			return usagef("run: input %s is inside --output %s; choose another output directory", in, out)
 		}
 	}

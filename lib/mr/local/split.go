@@ -1,16 +1,16 @@
 package local
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // Split is the input of one map task. Name and Start reach the task as
@@ -198,45 +198,29 @@ func (l *lineReader) line() ([]byte, error) {
 // keyLines prefixes each line of r with its offset (counted from start)
 // and a TAB: Job.InputKeys for splits that are not plain files.
 type keyLines struct {
-	r    *bufio.Reader
-	c    io.Closer
-	off  int64
-	out  []byte
-	line []byte
+	lines *mr.Reader
+	c     io.Closer
+	off   int64
+	out   []byte
 }
 
 func newKeyLines(rc io.ReadCloser, start int64) *keyLines {
-	return &keyLines{r: bufio.NewReaderSize(rc, 64<<10), c: rc, off: start}
+	return &keyLines{lines: mr.NewReader(rc), c: rc, off: start}
 }
 
 func (k *keyLines) Read(p []byte) (int, error) {
 	for len(k.out) == 0 {
-		b, err := k.r.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			k.line = append(k.line[:0], b...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				b, err = k.r.ReadSlice('\n')
-				k.line = append(k.line, b...)
+		if !k.lines.Next() {
+			if err := k.lines.Err(); err != nil {
+				return 0, err
 			}
-			b = k.line
+			return 0, io.EOF
 		}
-		if len(b) == 0 {
-			if err == nil {
-				err = io.EOF
-			}
-			return 0, err
-		}
-		if err != nil && err != io.EOF {
-			return 0, err
-		}
-		n := len(b)
-		if b[n-1] == '\n' {
-			b = b[:n-1]
-		}
+		line := k.lines.Line()
 		k.out = strconv.AppendInt(k.out[:0], k.off, 10)
 		k.out = append(k.out, '\t')
-		k.out = append(append(k.out, b...), '\n')
-		k.off += int64(n)
+		k.out = append(append(k.out, line...), '\n')
+		k.off += int64(len(line)) + 1
 	}
 	c := copy(p, k.out)
 	k.out = k.out[c:]

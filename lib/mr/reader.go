@@ -19,6 +19,7 @@ import (
 //	}
 //	if err := r.Err(); err != nil { ... }
 type Reader struct {
+	src  LineSource // when the stream hands out whole lines
 	br   *bufio.Reader
 	line []byte
 	long []byte // holds lines longer than the bufio buffer
@@ -26,8 +27,21 @@ type Reader struct {
 	err  error
 }
 
+// LineSource is a stream that can hand out whole lines without copying
+// them through a buffer; the local runner's in-process task inputs
+// implement it. A Reader over a LineSource reads through ReadLine.
+type LineSource interface {
+	io.Reader
+	// ReadLine returns the next line without its LF, valid until the next
+	// call, or io.EOF at the end of the input.
+	ReadLine() ([]byte, error)
+}
+
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
+	if src, ok := r.(LineSource); ok {
+		return &Reader{src: src}
+	}
 	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
@@ -36,6 +50,9 @@ func NewReader(r io.Reader) *Reader {
 func (r *Reader) Next() bool {
 	if r.err != nil {
 		return false
+	}
+	if r.src != nil {
+		return r.nextLine()
 	}
 	b, err := r.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
@@ -58,6 +75,20 @@ func (r *Reader) Next() bool {
 	}
 	if n := len(b); n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
+	}
+	r.line = b
+	r.n++
+	return true
+}
+
+func (r *Reader) nextLine() bool {
+	b, err := r.src.ReadLine()
+	if err != nil {
+		r.err = err
+		if err != io.EOF {
+			r.err = fmt.Errorf("read line %d: %w", r.n+1, err)
+		}
+		return false
 	}
 	r.line = b
 	r.n++

@@ -101,3 +101,24 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
+
+// ctxLines is ctxReader for an mr.LineSource, which it remains.
+type ctxLines struct {
+	ctxReader
+	src mr.LineSource
+}
+
+func (c ctxLines) ReadLine() ([]byte, error) {
+	if err := c.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c.src.ReadLine()
+}
+
+// withContext wraps a task's input so that reads fail once ctx is done.
+func withContext(ctx context.Context, r io.Reader) io.Reader {
+	if src, ok := r.(mr.LineSource); ok {
+		return ctxLines{ctxReader{ctx: ctx, r: r}, src}
+	}
+	return ctxReader{ctx: ctx, r: r}
+}

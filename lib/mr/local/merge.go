@@ -88,7 +88,7 @@ func (h *mergeHeap) Pop() any {
 
 // merger is a k-way merge of sorted segments. It is also an io.Reader of
 // the merged records as streaming lines `key TAB value LF` (a reducer's
-// stdin).
+// stdin), and an mr.LineSource of them.
 type merger struct {
 	h       mergeHeap
 	all     []*segReader
@@ -142,6 +142,16 @@ func (m *merger) next() (*segReader, error) {
 	}
 	m.cur = m.h[0]
 	return m.cur, nil
+}
+
+// ReadLine implements mr.LineSource.
+func (m *merger) ReadLine() ([]byte, error) {
+	r, err := m.next()
+	if err != nil {
+		return nil, err
+	}
+	m.buf = appendLine(m.buf[:0], r.key, r.value)
+	return m.buf[:len(m.buf)-1], nil
 }
 
 // Read implements io.Reader.

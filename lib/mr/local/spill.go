@@ -187,12 +187,23 @@ func (b *sortBuffer) writePart(w *runWriter, ents []entry, combine func(io.Reade
 }
 
 // entryReader presents sorted buffer entries as streaming input lines
-// `key TAB value LF` (the combiner's stdin).
+// `key TAB value LF` (the combiner's stdin); it is an mr.LineSource.
 type entryReader struct {
 	b    *sortBuffer
 	ents []entry
 	buf  []byte // holds the current line
 	line []byte // its unread part
+}
+
+// ReadLine implements mr.LineSource.
+func (r *entryReader) ReadLine() ([]byte, error) {
+	if len(r.ents) == 0 {
+		return nil, io.EOF
+	}
+	e := &r.ents[0]
+	r.ents = r.ents[1:]
+	r.buf = appendLine(r.buf[:0], r.b.key(e), r.b.value(e))
+	return r.buf[:len(r.buf)-1], nil
 }
 
 func (r *entryReader) Read(p []byte) (int, error) {

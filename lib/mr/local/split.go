@@ -94,12 +94,16 @@ func fileSplit(name string, start, length int64) Split {
 	}
 }
 
+// lineBufSize is a split reader's buffer size; longer lines are copied
+// together. At least 2 (a CR must see the next byte); a variable for tests.
+var lineBufSize = 64 << 10
+
 func openSplit(name string, start, length int64) (io.ReadCloser, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	lr := &lineReader{f: f, end: -1, buf: make([]byte, 64<<10)}
+	lr := &lineReader{f: f, end: -1, buf: make([]byte, lineBufSize)}
 	if strings.HasSuffix(name, ".gz") {
 		zr, err := gzip.NewReader(f)
 		if err != nil {
@@ -123,7 +127,8 @@ func openSplit(name string, start, length int64) (io.ReadCloser, error) {
 	return lr, nil
 }
 
-// lineReader reads the lines of one split, giving each with an LF.
+// lineReader reads the lines of one split, giving each with an LF. It is
+// an mr.LineSource: a line that fits in its buffer is handed out in place.
 type lineReader struct {
 	f      *os.File
 	src    io.Reader
@@ -132,39 +137,60 @@ type lineReader struct {
 	pos    int64 // file offset of buf[r] (plain files)
 	end    int64 // last offset at which a line may start; -1: none
 	long   []byte
-	out    []byte // pending output
+	out    []byte // pending output of Read
+	nl     bool   // Read still owes the LF after out
 	srcErr error
 	keys   bool   // prefix each line with its offset and a TAB (Job.InputKeys)
 	keyed  []byte // holds a keyed line
 }
 
+// ReadLine implements mr.LineSource.
+func (l *lineReader) ReadLine() ([]byte, error) {
+	if l.end >= 0 && l.pos > l.end {
+		return nil, io.EOF
+	}
+	off := l.pos // where the line starts: in the file, or in the gzip stream
+	line, err := l.line()
+	if err != nil || !l.keys {
+		return line, err
+	}
+	l.keyed = strconv.AppendInt(l.keyed[:0], off, 10)
+	l.keyed = append(l.keyed, '\t')
+	l.keyed = append(l.keyed, line...)
+	return l.keyed, nil
+}
+
 // Read implements io.Reader.
 func (l *lineReader) Read(p []byte) (int, error) {
-	for len(l.out) == 0 {
-		if l.end >= 0 && l.pos > l.end {
-			return 0, io.EOF
+	n := 0
+	for n < len(p) {
+		if len(l.out) > 0 {
+			c := copy(p[n:], l.out)
+			l.out = l.out[c:]
+			n += c
+			continue
 		}
-		off := l.pos // where the line starts: in the file, or in the gzip stream
-		line, err := l.line()
+		if l.nl {
+			p[n] = '\n'
+			n++
+			l.nl = false
+			continue
+		}
+		if n > 0 {
+			break // hand out what we have before reading on
+		}
+		line, err := l.ReadLine()
 		if err != nil {
 			return 0, err
 		}
-		if l.keys {
-			l.keyed = strconv.AppendInt(l.keyed[:0], off, 10)
-			l.keyed = append(l.keyed, '\t')
-			l.keyed = append(append(l.keyed, line...), '\n')
-			l.out = l.keyed
-			continue
-		}
-		l.out = append(line, '\n')
+		l.out, l.nl = line, true
 	}
-	n := copy(p, l.out)
-	l.out = l.out[n:]
 	return n, nil
 }
 
 // line returns the next line without its terminator, consuming the
-// terminator; io.EOF when nothing is left.
+// terminator; io.EOF when nothing is left. The line is valid until the
+// next call.
 func (l *lineReader) line() ([]byte, error) {
 	l.long = l.long[:0]
 	for {
@@ -172,24 +198,33 @@ func (l *lineReader) line() ([]byte, error) {
 		i := indexEOL(data)
 		// A CR ending the buffered data may be the start of a CRLF.
 		if i >= 0 && (data[i] == '\n' || i+1 < len(data) || l.srcErr != nil) {
-			l.long = append(l.long, data[:i]...)
+			line := data[:i]
+			if len(l.long) > 0 {
+				l.long = append(l.long, line...)
+				line = l.long
+			}
 			n := i + 1
 			if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
 				n++
 			}
 			l.consume(n)
-			return l.long, nil
+			return line, nil
 		}
 		if i < 0 {
 			i = len(data)
 		}
-		l.long = append(l.long, data[:i]...)
-		l.consume(i)
 		if l.srcErr != nil {
-			if len(l.long) > 0 {
-				return l.long, nil
+			l.consume(i)
+			if len(l.long) > 0 || i > 0 {
+				return append(l.long, data[:i]...), nil
 			}
 			return nil, l.srcErr
+		}
+		if l.r == 0 && l.w == len(l.buf) {
+			// The line does not fit in the buffer: keep what we have
+			// and read on.
+			l.long = append(l.long, data[:i]...)
+			l.consume(i)
 		}
 		l.fill()
 	}

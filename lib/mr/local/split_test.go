@@ -11,8 +11,13 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
+// readSplit reads a split's lines through io.Reader, one byte at a time,
+// and checks that mr.Reader, which reads them in place where it can,
+// gets the same.
 func readSplit(t *testing.T, sp Split) string {
 	t.Helper()
 	rc, err := sp.Open()
@@ -23,6 +28,23 @@ func readSplit(t *testing.T, sp Split) string {
 	b, err := io.ReadAll(iotest.OneByteReader(rc))
 	if err != nil {
 		t.Fatal(err)
+	}
+	rc2, err := sp.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc2.Close()
+	var lines strings.Builder
+	r := mr.NewReader(rc2)
+	for r.Next() {
+		lines.Write(r.Line())
+		lines.WriteByte('\n')
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if lines.String() != string(b) {
+		t.Errorf("split @%d: lines read in place %q, through Read %q", sp.Start, lines.String(), b)
 	}
 	return string(b)
 }
@@ -35,6 +57,14 @@ func TestFileSplitsLines(t *testing.T) {
 	if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
 		t.Fatal(err)
 	}
+	for _, bufSize := range []int{64 << 10, 2, 3, 5} { // lines longer than the buffer, CRLF across refills
+		defer func(n int) { lineBufSize = n }(lineBufSize)
+		lineBufSize = bufSize
+		testFileSplitsLines(t, p, content, want)
+	}
+}
+
+func testFileSplitsLines(t *testing.T, p, content, want string) {
 	for size := int64(1); size <= int64(len(content))+1; size++ {
 		splits, err := FileSplits([]string{p}, size)
 		if err != nil {
@@ -47,7 +77,7 @@ func TestFileSplitsLines(t *testing.T) {
 			total += sp.Length
 		}
 		if got.String() != want || total != int64(len(content)) {
-			t.Errorf("split size %d (%d splits): got %q, want %q", size, len(splits), got.String(), want)
+			t.Errorf("buffer %d, split size %d (%d splits): got %q, want %q", lineBufSize, size, len(splits), got.String(), want)
 		}
 	}
 }

@@ -136,7 +136,7 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out *lineSplitte
 		}
 	}
 	defer in.Close()
-	if err := t.call(st.j.Map, ctxReader{ctx: ctx, r: in}, out); err != nil {
+	if err := t.call(st.j.Map, withContext(ctx, in), out); err != nil {
 		return err
 	}
 	st.addCounters(t.counters)
@@ -251,7 +251,7 @@ func (st *state) runReduce(ctx context.Context, p int) error {
 		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
 			return writeKeyValue(w, line, st.j.OutputKeyFields)
 		}}
-		return t.call(st.j.Reduce, ctxReader{ctx: ctx, r: m}, out)
+		return t.call(st.j.Reduce, withContext(ctx, m), out)
 	})
 	if err != nil {
 		return err

@@ -70,8 +70,14 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 	}
 	stages := Stages(cfg)
 	var all []jobCounters
-	for _, st := range stages {
-		jc, err := m.runStage(ctx, runner, st, cfg, in, o, reducers, prog)
+	for i := 0; i < len(stages); i++ {
+		st, then := stages[i], (*Stage)(nil)
+		if i+1 < len(stages) && chains(st, stages[i+1]) && !o.keepIntermediate &&
+			!succeeded(filepath.Join(o.output, st.OutputDir())) {
+			then = &stages[i+1]
+			i++
+		}
+		jc, err := m.runStage(ctx, runner, st, then, cfg, in, o, reducers, prog)
 		if err != nil {
 			return err
 		}
@@ -80,13 +86,29 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 	return m.finish(hdfsfs.Local(), o.output, o, stages, all, time.Since(start))
 }
 
-func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg jobconf.Config, in *inputSet, o *runOptions, reducers int, prog *progress) (jobCounters, error) {
+// chains reports whether the local runner runs stage next inside st's
+// reduce tasks (local.Job.Chain): next is map-only and reads st's reduce
+// part files whole, so it sees the same lines either way, and the
+// intermediate output is neither written nor read back. The match job
+// chains onto the join; on Hadoop they stay two jobs.
+func chains(st, next Stage) bool {
+	return !st.MapOnly && next.MapOnly && next.WholeFiles && next.Input == st.OutputDir()
+}
+
+// runStage runs stage st locally, with stage then chained onto its reduce
+// tasks when then is not nil (the output is then's).
+func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, then *Stage, cfg jobconf.Config, in *inputSet, o *runOptions, reducers int, prog *progress) (jobCounters, error) {
 	dir := filepath.Join(o.output, st.OutputDir())
-	jc := jobCounters{job: st.Name}
+	name := st.Name
+	if then != nil {
+		dir = filepath.Join(o.output, then.OutputDir())
+		name += "+" + then.Name
+	}
+	jc := jobCounters{job: name}
 	if succeeded(dir) {
 		jc.counters, _ = readCountersFS(hdfsfs.Local(), filepath.Join(dir, "_counters.tsv"))
 		if !o.quiet {
-			fmt.Fprintf(m.Stderr, "job %s: finished in an earlier run, skipped\n", st.Name)
+			fmt.Fprintf(m.Stderr, "job %s: finished in an earlier run, skipped\n", name)
 		}
 		return jc, nil
 	}
@@ -115,7 +137,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 	}
 	p := programs[st.Name]
 	job := &local.Job{
-		Name:            st.Name,
+		Name:            name,
 		Map:             p.mapper,
 		Reduce:          p.reducer, // nil for map-only stages
 		KeyFields:       st.KeyFields,
@@ -132,12 +154,15 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 	if st.Combine {
 		job.Combine = p.combiner
 	}
+	if then != nil {
+		job.Chain, job.ChainKeyFields = programs[then.Name].mapper, then.KeyFields
+	}
 	t0 := time.Now()
 	counters, err := runner.Run(ctx, job)
 	prog.done()
 	if err != nil {
 		if ctx.Err() != nil {
-			return jc, fmt.Errorf("job %s: %w (rerun the same command to resume)", st.Name, errInterrupted)
+			return jc, fmt.Errorf("job %s: %w (rerun the same command to resume)", name, errInterrupted)
 		}
 		return jc, err // the runner's error names the job and task
 	}
@@ -146,7 +171,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, cfg
 		return jc, err
 	}
 	if !o.quiet {
-		fmt.Fprintf(m.Stderr, "job %s: done in %s\n", st.Name, elapsed(time.Since(t0)))
+		fmt.Fprintf(m.Stderr, "job %s: done in %s\n", name, elapsed(time.Since(t0)))
 		printCounters(m.Stderr, counters)
 	}
 	return jc, nil

@@ -62,9 +62,10 @@ func DecodeBlob(blob []byte, sents []Sentence, tokens []uint64, scratch []byte) 
 		return nil, tokens, scratch, fmt.Errorf("%w: %v", ErrBadBlob, err)
 	}
 	sents, tokens = sents[:0], tokens[:0]
-	type span struct{ start, end, off, n int }
+	if n := len(scratch) / 8; cap(tokens) < n {
+		tokens = make([]uint64, 0, n) // room for every token: no reallocation below
+	}
 	b := scratch
-	var spans []span
 	for len(b) > 0 {
 		var v [3]uint64
 		for i := range v {
@@ -77,14 +78,12 @@ func DecodeBlob(blob []byte, sents []Sentence, tokens []uint64, scratch []byte) 
 		if v[2] > uint64(len(b)/8) || v[0] > 1<<40 || v[1] > 1<<40 {
 			return nil, tokens, scratch, ErrBadBlob
 		}
-		spans = append(spans, span{int(v[0]), int(v[0] + v[1]), len(tokens), int(v[2])})
+		off := len(tokens)
 		for i := 0; i < int(v[2]); i++ {
 			tokens = append(tokens, binary.LittleEndian.Uint64(b[8*i:]))
 		}
+		sents = append(sents, Sentence{Start: int(v[0]), End: int(v[0] + v[1]), Tokens: tokens[off:len(tokens):len(tokens)]})
 		b = b[8*v[2]:]
-	}
-	for _, s := range spans {
-		sents = append(sents, Sentence{Start: s.start, End: s.end, Tokens: tokens[s.off : s.off+s.n : s.off+s.n]})
 	}
 	return sents, tokens, scratch, nil
 }

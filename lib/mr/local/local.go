@@ -28,6 +28,14 @@ type Job struct {
 	Map     mr.Func
 	Reduce  mr.Func // nil: map-only, map outputs become part-m-NNNNN
 	Combine mr.Func // optional, applied to each partition of each sorted run
+	// Chain, when set with Reduce, is a map-only program run over each
+	// reduce task's output before it is written (Hadoop's ChainReducer):
+	// the part files hold its output, with ChainKeyFields key fields. It
+	// reads the reducer's lines exactly as it would read the part file
+	// the reducer alone would have written, so a map-only job reading
+	// whole reduce part files can run here instead of as a job of its own.
+	Chain          mr.Func
+	ChainKeyFields int
 
 	KeyFields       int // stream.num.map.output.key.fields; < 1 means 1
 	PartitionFields int // P of the partitioner's -k1,P; < 1 means the whole key

@@ -322,6 +322,9 @@ func TestRunFailure(t *testing.T) {
 		{"map only", Job{Map: failing}, "job f: map task 2 (in2.tsv@0): boom", boom},
 		{"reduce panic", Job{Map: identity, Reduce: panicky}, "job f: reduce task ", nil},
 		{"combine", Job{Map: identity, Reduce: identity, Combine: failing}, "combine: boom", boom},
+		{"chain", Job{Map: identity, Reduce: identity, Chain: func(*mr.Task) error { return boom }}, "chain: boom", boom},
+		{"chain stops reading", Job{Map: identity, Reduce: identity, Chain: func(*mr.Task) error { return nil }}, "job f: reduce task ", errChainDone},
+		{"reduce under chain", Job{Map: identity, Reduce: func(*mr.Task) error { return boom }, Chain: identity}, "job f: reduce task ", boom},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
@@ -330,13 +333,68 @@ func TestRunFailure(t *testing.T) {
 			j.Env = map[string]string{"X": "1"}
 			_, err := (&Runner{Workers: 2}).Run(context.Background(), &j)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || tc.target != nil && !errors.Is(err, tc.target) {
-				t.Fatalf("err = %v, want %q", err, tc.want)
+				t.Fatalf("err = %v, want %q (%v)", err, tc.want, tc.target)
 			}
 			ents, _ := os.ReadDir(filepath.Dir(out))
 			if len(ents) != 0 {
 				t.Errorf("left behind: %v", ents)
 			}
 		})
+	}
+}
+
+// TestRunChain checks that a program chained onto the reduce tasks writes
+// what it writes as a map-only job over the whole reduce part files, and
+// that both programs' counters count.
+func TestRunChain(t *testing.T) {
+	dir := t.TempDir()
+	splits := writeInputs(t, dir, 3, 2000, 9000)
+	tag := func(t *mr.Task) error { // numbers its lines: the order must be the same
+		r, w, c := mr.NewReader(t.Stdin), mr.NewWriter(t.Stdout), mr.NewCounters(t.Stderr)
+		for n := 0; r.Next(); n++ {
+			c.Add("chained", 1)
+			k, v := mr.SplitKey(r.Line(), 1)
+			if err := w.WriteRecord(bytes.ToUpper(k), []byte(strconv.Itoa(n)), v); err != nil {
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return c.Flush()
+	}
+	r := &Runner{Workers: 2, SortMem: 1 << 12}
+	job := func(name string) *Job {
+		return &Job{Name: name, Map: wcMap, Reduce: wcSum, Combine: wcSum, Reducers: 3, Inputs: splits, Output: filepath.Join(dir, name)}
+	}
+	twoJobs := job("reduce")
+	c1, err := r.Run(context.Background(), twoJobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := FileSplits([]string{twoJobs.Output}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := r.Run(context.Background(), &Job{Name: "then", Map: tag, Inputs: parts, Output: filepath.Join(dir, "then")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chained := job("chained")
+	chained.Chain, chained.ChainKeyFields = tag, 1
+	c3, err := r.Run(context.Background(), chained)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := readOutput(t, filepath.Join(dir, "then")), readOutput(t, chained.Output)
+	for p := range 3 {
+		w, g := want[fmt.Sprintf("part-m-%05d", p)], got[fmt.Sprintf("part-r-%05d", p)]
+		if w != g || w == "" {
+			t.Errorf("part %d: chained %q..., map-only job %q...", p, g[:min(len(g), 80)], w[:min(len(w), 80)])
+		}
+	}
+	if c3["chained"] != c2["chained"] || c3["in"] != c1["in"] || c3["chained"] == 0 {
+		t.Errorf("counters: chained %v, two jobs %v %v", c3, c1, c2)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -94,8 +95,8 @@ func fileSplit(name string, start, length int64) Split {
 	}
 }
 
-// lineBufSize is a split reader's buffer size; longer lines are copied
-// together. At least 2 (a CR must see the next byte); a variable for tests.
+// lineBufSize is a split reader's initial buffer size; a longer line grows
+// it. At least 2 (a CR must see the next byte); a variable for tests.
 var lineBufSize = 64 << 10
 
 func openSplit(name string, start, length int64) (io.ReadCloser, error) {
@@ -103,7 +104,7 @@ func openSplit(name string, start, length int64) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	lr := &lineReader{f: f, end: -1, buf: make([]byte, lineBufSize)}
+	lr := &lineReader{f: f, end: -1, buf: getLineBuf()}
 	if strings.HasSuffix(name, ".gz") {
 		zr, err := gzip.NewReader(f)
 		if err != nil {
@@ -134,9 +135,8 @@ type lineReader struct {
 	src    io.Reader
 	buf    []byte
 	r, w   int
-	pos    int64 // file offset of buf[r] (plain files)
-	end    int64 // last offset at which a line may start; -1: none
-	long   []byte
+	pos    int64  // file offset of buf[r] (plain files)
+	end    int64  // last offset at which a line may start; -1: none
 	out    []byte // pending output of Read
 	nl     bool   // Read still owes the LF after out
 	srcErr error
@@ -190,41 +190,38 @@ func (l *lineReader) Read(p []byte) (int, error) {
 
 // line returns the next line without its terminator, consuming the
 // terminator; io.EOF when nothing is left. The line is valid until the
-// next call.
+// next call. A line longer than the buffer grows the buffer.
 func (l *lineReader) line() ([]byte, error) {
-	l.long = l.long[:0]
+	seen := 0 // bytes at buf[r:] known to hold no line end
 	for {
 		data := l.buf[l.r:l.w]
-		i := indexEOL(data)
+		i := indexEOL(data[seen:])
+		if i >= 0 {
+			i += seen
+		}
 		// A CR ending the buffered data may be the start of a CRLF.
 		if i >= 0 && (data[i] == '\n' || i+1 < len(data) || l.srcErr != nil) {
-			line := data[:i]
-			if len(l.long) > 0 {
-				l.long = append(l.long, line...)
-				line = l.long
-			}
 			n := i + 1
 			if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
 				n++
 			}
 			l.consume(n)
-			return line, nil
-		}
-		if i < 0 {
-			i = len(data)
+			return data[:i], nil
 		}
 		if l.srcErr != nil {
-			l.consume(i)
-			if len(l.long) > 0 || i > 0 {
-				return append(l.long, data[:i]...), nil
+			l.consume(len(data))
+			if len(data) > 0 {
+				return data, nil
 			}
 			return nil, l.srcErr
 		}
+		seen = len(data)
+		if i >= 0 {
+			seen = i // the CR again, with the byte after it
+		}
 		if l.r == 0 && l.w == len(l.buf) {
-			// The line does not fit in the buffer: keep what we have
-			// and read on.
-			l.long = append(l.long, data[:i]...)
-			l.consume(i)
+			l.buf = append(l.buf, make([]byte, len(l.buf))...)
+			l.buf = l.buf[:cap(l.buf)]
 		}
 		l.fill()
 	}
@@ -293,5 +290,26 @@ func (l *lineReader) fill() {
 	}
 }
 
-// Close closes the file.
-func (l *lineReader) Close() error { return l.f.Close() }
+// Close closes the file and keeps the buffer for the next split.
+func (l *lineReader) Close() error {
+	if l.buf != nil && poolLineBufs && len(l.buf) <= maxPooledLineBuf {
+		lineBufs.Put(&l.buf)
+	}
+	l.buf = nil
+	return l.f.Close()
+}
+
+// Split readers' buffers are reused (they grow to the longest line read),
+// up to maxPooledLineBuf bytes each. Tests of small buffers turn that off.
+var (
+	lineBufs         sync.Pool // of *[]byte
+	poolLineBufs     = true
+	maxPooledLineBuf = 16 << 20
+)
+
+func getLineBuf() []byte {
+	if b, ok := lineBufs.Get().(*[]byte); ok && poolLineBufs && len(*b) >= lineBufSize {
+		return *b
+	}
+	return make([]byte, lineBufSize)
+}

@@ -58,8 +58,8 @@ func TestFileSplitsLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, bufSize := range []int{64 << 10, 2, 3, 5} { // lines longer than the buffer, CRLF across refills
-		defer func(n int) { lineBufSize = n }(lineBufSize)
-		lineBufSize = bufSize
+		defer func(n int, pool bool) { lineBufSize, poolLineBufs = n, pool }(lineBufSize, poolLineBufs)
+		lineBufSize, poolLineBufs = bufSize, bufSize == 64<<10
 		testFileSplitsLines(t, p, content, want)
 	}
 }

@@ -3,6 +3,7 @@ package local
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -248,6 +249,9 @@ func (st *state) runReduce(ctx context.Context, p int) error {
 	defer m.close()
 	t := st.newTaskIO(ctx, fmt.Sprintf("reduce %d", p), nil)
 	err = st.writePart(fmt.Sprintf("part-r-%05d", p), func(w *bufio.Writer) error {
+		if st.j.Chain != nil {
+			return st.chain(ctx, t, m, w)
+		}
 		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
 			return writeKeyValue(w, line, st.j.OutputKeyFields)
 		}}
@@ -259,3 +263,44 @@ func (st *state) runReduce(ctx context.Context, p int) error {
 	st.addCounters(t.counters)
 	return nil
 }
+
+// chain runs the reducer (task t, input in) and the job's Chain program
+// over its output, connected by a pipe, writing the chain's output to w.
+func (st *state) chain(ctx context.Context, t *taskIO, in io.Reader, w *bufio.Writer) error {
+	pr, pw := io.Pipe()
+	ct := st.newTaskIO(ctx, t.id+" chain", nil)
+	done := make(chan error, 1)
+	go func() {
+		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
+			return writeKeyValue(w, line, st.j.ChainKeyFields)
+		}}
+		err := ct.call(st.j.Chain, withContext(ctx, pr), out)
+		pr.CloseWithError(errChainDone) // a reducer still writing fails
+		done <- err
+	}()
+	bw := bufio.NewWriterSize(pw, 64<<10)
+	rout := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
+		return writeKeyValue(bw, line, st.j.OutputKeyFields)
+	}}
+	err := t.call(st.j.Reduce, withContext(ctx, in), rout)
+	if err == nil {
+		err = bw.Flush()
+	}
+	pw.CloseWithError(err) // nil: the chain reads to the end
+	cerr := <-done
+	if err != nil && !errors.Is(err, errChainDone) {
+		return err // the chain's error, if any, is the reducer's
+	}
+	if cerr != nil {
+		return fmt.Errorf("chain: %w", cerr)
+	}
+	if err != nil {
+		return err
+	}
+	st.addCounters(ct.counters)
+	return nil
+}
+
+// errChainDone is what a reducer's write meets when its Chain program
+// ended without reading all of the reducer's output.
+var errChainDone = errors.New("chained program exited before reading all of its input")

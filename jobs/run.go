@@ -72,7 +72,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
 	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs)")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
-	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: workers locally, 2 on Hadoop)")
+	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: 2 per worker locally, 2 on Hadoop)")
 	fs.Int64Var(&o.sortMem, "sort-mem", 256<<20, "local runner: in-memory sort buffer in bytes; larger map outputs spill to disk")
 	fs.Int64Var(&o.splitSize, "split-size", 0, "local runner: input split size in bytes (0: about 4 splits per worker, 1 to 32 MiB each)")
 	fs.StringVar(&o.tmpDir, "tmp", "", "local runner: directory for sort spills (default OUT/_tmp)")

@@ -42,7 +42,7 @@ for size in "$MB" "$((2 * MB))"; do
 	while read -r job secs; do
 		awk -v c="$size MB" -v d="$docs" -v f="$fsec" -v fm="$fmbs" -v j="$job" -v s="$secs" -v mb="$mb" \
 			'BEGIN{printf "| %s | %d | %.2f | %.0f | %s | %.2f | %.1f | %.0f |\n", c, d, f, fm, j, s, mb/s, d/s}'
-	done < <(sed -n 's/^job \([a-z]*\): done in \(.*\)$/\1 \2/p' "$WORK/log" | awk '{
+	done < <(sed -n 's/^job \([a-z+]*\): done in \(.*\)$/\1 \2/p' "$WORK/log" | awk '{
 		t=$2; s=0
 		if (t ~ /ms$/) { sub("ms$", "", t); print $1, t/1000; next }
 		if (t ~ /m/) { split(t, a, "m"); s=a[1]*60; t=a[2] }

@@ -50,9 +50,14 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 		return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B), cmp.Compare(y.Score, x.Score))
 	})
 	pairs = slices.CompactFunc(pairs, func(x, y Pair) bool { return x.A == y.A && x.B == y.B })
-	at := make(map[[2]int]int, len(pairs))
-	for i, p := range pairs {
-		at[[2]int{p.A, p.B}] = i
+	// at finds pair (a, b) after index from: pairs are sorted by (A, B), and
+	// a run only moves forward.
+	at := func(from, a, b int) (int, bool) {
+		rest := pairs[from+1:]
+		k, ok := slices.BinarySearchFunc(rest, [2]int{a, b}, func(p Pair, t [2]int) int {
+			return cmp.Or(cmp.Compare(p.A, t[0]), cmp.Compare(p.B, t[1]))
+		})
+		return from + 1 + k, ok
 	}
 	steps := stepsFor(gap)
 	used := make([]bool, len(pairs))
@@ -63,14 +68,14 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 		}
 		used[i] = true
 		r := Run{StartA: pairs[i].A, StartB: pairs[i].B, First: pairs[i], Length: 1, Score: pairs[i].Score}
-		cur := pairs[i]
+		cur, ci := pairs[i], i
 	extend:
 		for {
 			for _, s := range steps {
-				j, ok := at[[2]int{cur.A + s[0], cur.B + s[1]}]
+				j, ok := at(ci, cur.A+s[0], cur.B+s[1])
 				if ok && !used[j] {
 					used[j] = true
-					cur = pairs[j]
+					cur, ci = pairs[j], j
 					r.Length++
 					r.Score += cur.Score
 					continue extend

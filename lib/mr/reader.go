@@ -141,3 +141,19 @@ func SplitKey(line []byte, keyFields int) (key, value []byte) {
 		pos += i + 1
 	}
 }
+
+// Atoi parses a non-negative decimal of at most 9 digits, the numbers of
+// pdc's records, without converting it to a string first.
+func Atoi(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}

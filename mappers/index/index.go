@@ -34,6 +34,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/jobconf"
@@ -244,6 +245,19 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.
 			return nil, nil, fmt.Errorf("read stats: no part files in %s", path)
 		}
 	}
+	key := fmt.Sprintf("%+v", cfg)
+	for _, name := range files {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read stats: %w", err)
+		}
+		key += fmt.Sprintf("\x00%s\x00%d\x00%d", name, fi.Size(), fi.ModTime().UnixNano())
+	}
+	statsCache.Lock()
+	defer statsCache.Unlock()
+	if statsCache.key == key {
+		return statsCache.st, statsCache.dups, nil
+	}
 	b := signature.NewStatsBuilder(cfg)
 	for _, name := range files {
 		f, err := os.Open(name)
@@ -256,7 +270,21 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.
 			return nil, nil, fmt.Errorf("read stats: %w", err)
 		}
 	}
-	return b.Build(), b.Duplicates(), nil
+	st, dups := b.Build(), b.Duplicates()
+	statsCache.key, statsCache.st, statsCache.dups = key, st, dups
+	return st, dups, nil
+}
+
+// statsCache holds the stats last loaded, which are read-only: the local
+// runner runs all map tasks of a job in one process, and each task would
+// otherwise read and index the same side file again (on Hadoop each task is
+// a process of its own). The key is the configuration and each file's
+// name, size and modification time.
+var statsCache struct {
+	sync.Mutex
+	key  string
+	st   *signature.Stats
+	dups *signature.Duplicates
 }
 
 func appendPadded(b []byte, n, width int) []byte {

@@ -57,7 +57,7 @@ func ParsePosting(b []byte, prefixed bool, setBuf []uint32) (Posting, []uint32, 
 		}
 		f[i], b = b[:j], b[j+1:]
 	}
-	n, ok := atoi(f[1])
+	n, ok := mr.Atoi(f[1])
 	if !ok || n < 1 {
 		return Posting{}, setBuf, fmt.Errorf("malformed posting signature count %q", f[1])
 	}
@@ -65,7 +65,7 @@ func ParsePosting(b []byte, prefixed bool, setBuf []uint32) (Posting, []uint32, 
 	if !prefixed {
 		return p, setBuf, nil
 	}
-	if p.Pos, ok = atoi(f[5]); !ok || p.Pos >= n {
+	if p.Pos, ok = mr.Atoi(f[5]); !ok || p.Pos >= n {
 		return p, setBuf, fmt.Errorf("malformed posting position %q", f[5])
 	}
 	start := len(setBuf)
@@ -76,21 +76,6 @@ func ParsePosting(b []byte, prefixed bool, setBuf []uint32) (Posting, []uint32, 
 	p.Unique = u
 	p.Set = setBuf[start:len(setBuf):len(setBuf)]
 	return p, setBuf, nil
-}
-
-// atoi parses a small non-negative decimal.
-func atoi(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 9 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
 }
 
 // Map runs the join mapper.

@@ -108,19 +108,43 @@ func (m *reducer) add(v []byte) error {
 		if i == 2 {
 			continue
 		}
-		x, err := strconv.Atoi(string(f))
-		if err != nil {
+		x, ok := mr.Atoi(f)
+		if !ok {
 			return fmt.Errorf("bad number %q", f)
 		}
 		n[i] = x
 	}
-	score, err := strconv.ParseFloat(string(m.fields[2]), 64)
-	if err != nil {
+	score, ok := parseScore(m.fields[2])
+	if !ok {
 		return fmt.Errorf("bad score %q", m.fields[2])
 	}
 	m.pairs = append(m.pairs, diagonal.Pair{A: n[0], B: n[1], Score: score, Tag: len(m.offs)})
 	m.offs = append(m.offs, offsets{n[3], n[4], n[5], n[6]})
 	return nil
+}
+
+// parseScore parses a score as the join writes it, a decimal such as
+// 0.9123. The result is what strconv.ParseFloat gives: digits/10^k with
+// both exact in a float64 is correctly rounded, like ParseFloat.
+func parseScore(b []byte) (float64, bool) {
+	ip, fp, dot := bytes.Cut(b, []byte{'.'})
+	if len(ip)+len(fp) > 9 || dot && len(fp) == 0 {
+		return 0, false
+	}
+	i, ok := mr.Atoi(ip)
+	if !ok {
+		return 0, false
+	}
+	f, scale := 0, 1
+	if dot {
+		if f, ok = mr.Atoi(fp); !ok {
+			return 0, false
+		}
+		for range fp {
+			scale *= 10
+		}
+	}
+	return float64(i*scale+f) / float64(scale), true
 }
 
 func (m *reducer) emit() error {

@@ -30,11 +30,10 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return group(t, func(out []byte, key, first []byte, count int) ([]byte, string, error) {
-		f := bytes.Split(first, []byte{'\t'})
-		na, err1 := strconv.Atoi(string(f[1]))
-		nb, err2 := strconv.Atoi(string(f[2]))
-		if err1 != nil || err2 != nil {
+	return group(t, func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
+		na, ok1 := mr.Atoi(first[1])
+		nb, ok2 := mr.Atoi(first[2])
+		if !ok1 || !ok2 {
 			return out, "", fmt.Errorf("bad signature counts")
 		}
 		j := signature.Jaccard(count, na, nb)
@@ -44,7 +43,7 @@ func Reduce(t *mr.Task) error {
 		out = append(out, key...)
 		out = append(out, '\t')
 		out = strconv.AppendFloat(out, j, 'f', 4, 64)
-		for _, x := range f[3:] {
+		for _, x := range first[3:] {
 			out = append(out, '\t')
 			out = append(out, x...)
 		}
@@ -54,18 +53,24 @@ func Reduce(t *mr.Task) error {
 
 // Combine sums the counts of equal candidate pairs.
 func Combine(t *mr.Task) error {
-	return group(t, func(out []byte, key, first []byte, count int) ([]byte, string, error) {
-		_, rest, _ := bytes.Cut(first, []byte{'\t'})
+	return group(t, func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
 		out = append(out, key...)
 		out = append(out, '\t')
 		out = strconv.AppendInt(out, int64(count), 10)
-		out = append(out, '\t')
-		out = append(out, rest...)
+		for _, x := range first[1:] {
+			out = append(out, '\t')
+			out = append(out, x...)
+		}
 		return append(out, '\n'), "", nil
 	})
 }
 
-type emitFunc func(out []byte, key, firstValue []byte, count int) ([]byte, string, error)
+// emitFunc writes one pair to out: its key, the fields of its first value
+// (count nA nB csA ceA csB ceB) and the summed count.
+type emitFunc func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error)
+
+// valueFields is the number of fields of a candidate pair's value.
+const valueFields = 7
 
 // group sums the count field (the value's first field) per key and hands
 // each group to emit.
@@ -73,6 +78,7 @@ func group(t *mr.Task, emit emitFunc) error {
 	c := mr.NewCounters(t.Stderr)
 	out := bufio.NewWriterSize(t.Stdout, 1<<16)
 	var key, first, line []byte
+	var fields [][]byte
 	count, have := 0, false
 	flush := func() error {
 		if !have {
@@ -80,7 +86,7 @@ func group(t *mr.Task, emit emitFunc) error {
 		}
 		var counter string
 		var err error
-		line, counter, err = emit(line[:0], key, first, count)
+		line, counter, err = emit(line[:0], key, mr.Fields(fields[:0], first), count)
 		if err != nil {
 			return fmt.Errorf("join: pair %q: %w", key, err)
 		}
@@ -95,9 +101,9 @@ func group(t *mr.Task, emit emitFunc) error {
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		k, v := mr.SplitKey(r.Line(), KeyFields)
-		cnt, _, _ := bytes.Cut(v, []byte{'\t'})
-		n, err := strconv.Atoi(string(cnt))
-		if err != nil || bytes.Count(v, []byte{'\t'}) != 6 {
+		fields = mr.Fields(fields[:0], v)
+		n, ok := mr.Atoi(fields[0])
+		if !ok || len(fields) != valueFields {
 			return fmt.Errorf("join: line %d: malformed candidate pair", r.LineNumber())
 		}
 		if have && bytes.Equal(k, key) {

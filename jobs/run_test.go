@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -62,20 +63,35 @@ func TestRunSample(t *testing.T) {
 }
 
 // TestRunDeterministic: reducer count and worker count do not change the
-// result.
+// result, nor does running the match job inside the join's reduce tasks
+// (the default) instead of as a job of its own (--keep-intermediate).
 func TestRunDeterministic(t *testing.T) {
-	var results []string
-	for _, flags := range [][]string{{"--reducers", "1", "--workers", "1"}, {"--reducers", "4", "--workers", "2", "--sort-mem", "65536", "--split-size", "100000"}} {
+	var results, counters []string
+	for _, flags := range [][]string{
+		{"--reducers", "1", "--workers", "1"},
+		{"--reducers", "4", "--workers", "2", "--sort-mem", "65536", "--split-size", "100000"},
+		{"--reducers", "4", "--workers", "2", "--sort-mem", "65536", "--split-size", "100000", "--keep-intermediate"},
+	} {
 		out := filepath.Join(t.TempDir(), "out")
-		args := append([]string{"run", "--input", sample, "--output", out, "--quiet"}, flags...)
-		if _, stderr, code := runPDC(t, args...); code != 0 {
+		args := append([]string{"run", "--input", sample, "--output", out}, flags...)
+		_, stderr, code := runPDC(t, args...)
+		if code != 0 {
 			t.Fatalf("pdc %v: exit %d\n%s", flags, code, stderr)
+		}
+		chained := strings.Contains(stderr, "job join+match: done")
+		if _, err := os.Stat(filepath.Join(out, "pairs")); chained == (err == nil) || chained == slices.Contains(flags, "--keep-intermediate") {
+			t.Errorf("pdc %v: match chained %v, pairs kept %v", flags, chained, err == nil)
 		}
 		spans, _, _ := runPDC(t, "spans", out)
 		results = append(results, spans)
+		c, _ := os.ReadFile(filepath.Join(out, "counters.tsv"))
+		counters = append(counters, string(c))
 	}
 	if results[0] != results[1] {
 		t.Error("spans differ between 1 reducer in memory and 4 reducers with spills")
+	}
+	if results[1] != results[2] || counters[1] != counters[2] {
+		t.Errorf("match chained onto the join and as its own job differ:\n%s\n%s", counters[1], counters[2])
 	}
 }
 

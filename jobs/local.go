@@ -95,7 +95,7 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 // intermediate output is neither written nor read back. The match job
 // chains onto the join; on Hadoop they stay two jobs.
 func chains(st, next Stage) bool {
-	return !st.MapOnly && next.MapOnly && next.WholeFiles && next.Input == st.OutputDir()
+	return !st.MapOnly && next.MapOnly && next.WholeFiles && !next.InputKeys && next.Input == st.OutputDir()
 }
 
 // runStage runs stage st locally, with stage then chained onto its reduce
@@ -116,7 +116,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, the
 		return jc, nil
 	}
 	if err := os.RemoveAll(dir); err != nil {
-		return jc, fmt.Errorf("job %s: %w", st.Name, err)
+		return jc, fmt.Errorf("job %s: %w", name, err)
 	}
 	var splits []local.Split
 	var err error
@@ -136,7 +136,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, the
 		}
 	}
 	if err != nil {
-		return jc, fmt.Errorf("job %s: %w", st.Name, err)
+		return jc, fmt.Errorf("job %s: %w", name, err)
 	}
 	p := programs[st.Name]
 	job := &local.Job{

@@ -10,8 +10,9 @@
 //	OUT/index/           index job: posting lists (reducers/index)
 //	OUT/pairs/           join job: duplicated sentence pairs (reducers/join);
 //	                     the local runner writes it only with --keep-intermediate
-//	                     and otherwise runs the match job inside the join's
-//	                     reduce tasks (see chains)
+//	                     (or when resuming a run that had finished the join) and
+//	                     otherwise runs the match job inside the join's reduce
+//	                     tasks (see chains)
 //	OUT/spans/           match job: the spans (reducers/match), pdc's result
 //	OUT/boilerplate.tsv  signatures over --max-df, most frequent first
 //	OUT/counters.tsv     every job's counters

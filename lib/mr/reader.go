@@ -29,7 +29,8 @@ type Reader struct {
 
 // LineSource is a stream that can hand out whole lines without copying
 // them through a buffer; the local runner's in-process task inputs
-// implement it. A Reader over a LineSource reads through ReadLine.
+// implement it. A Reader over a LineSource reads through ReadLine. A
+// consumer uses either Read or ReadLine, never both.
 type LineSource interface {
 	io.Reader
 	// ReadLine returns the next line without its LF, valid until the next
@@ -142,10 +143,10 @@ func SplitKey(line []byte, keyFields int) (key, value []byte) {
 	}
 }
 
-// Atoi parses a non-negative decimal of at most 9 digits, the numbers of
-// pdc's records, without converting it to a string first.
+// Atoi parses a non-negative decimal of at most 18 digits (no overflow),
+// the numbers of pdc's records, without converting it to a string first.
 func Atoi(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 9 {
+	if len(b) == 0 || len(b) > 18 {
 		return 0, false
 	}
 	n := 0

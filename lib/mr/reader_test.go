@@ -241,3 +241,28 @@ func TestCutInputKey(t *testing.T) {
 		}
 	}
 }
+
+func TestAtoi(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"0000123", 123, true},
+		{"999999999", 999999999, true},
+		{"1000000000", 1000000000, true},
+		{"999999999999999999", 999999999999999999, true},
+		{"1000000000000000000", 0, false}, // 19 digits: could overflow
+		{"", 0, false},
+		{"-1", 0, false},
+		{"+1", 0, false},
+		{"1.5", 0, false},
+		{" 1", 0, false},
+	} {
+		got, ok := Atoi([]byte(tc.in))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Atoi(%q) = %d, %v; want %d, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

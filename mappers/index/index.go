@@ -35,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/jobconf"
@@ -256,7 +257,10 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.
 	statsCache.Lock()
 	defer statsCache.Unlock()
 	if statsCache.key == key {
-		return statsCache.st, statsCache.dups, nil
+		// Duplicates is nil when no id repeats.
+		if st, dups := statsCache.st.Value(), statsCache.dups.Value(); st != nil && (dups != nil || !statsCache.hasDups) {
+			return st, dups, nil
+		}
 	}
 	b := signature.NewStatsBuilder(cfg)
 	for _, name := range files {
@@ -271,7 +275,7 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.
 		}
 	}
 	st, dups := b.Build(), b.Duplicates()
-	statsCache.key, statsCache.st, statsCache.dups = key, st, dups
+	statsCache.key, statsCache.st, statsCache.dups, statsCache.hasDups = key, weak.Make(st), weak.Make(dups), dups != nil
 	return st, dups, nil
 }
 
@@ -279,12 +283,14 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.
 // runner runs all map tasks of a job in one process, and each task would
 // otherwise read and index the same side file again (on Hadoop each task is
 // a process of its own). The key is the configuration and each file's
-// name, size and modification time.
+// name, size and modification time. The pointers are weak: once no task
+// holds the stats (the index job is over), the memory goes back.
 var statsCache struct {
 	sync.Mutex
-	key  string
-	st   *signature.Stats
-	dups *signature.Duplicates
+	key     string
+	st      weak.Pointer[signature.Stats]
+	dups    weak.Pointer[signature.Duplicates]
+	hasDups bool
 }
 
 func appendPadded(b []byte, n, width int) []byte {

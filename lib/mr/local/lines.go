@@ -89,6 +89,36 @@ func writeKeyValue(w *bufio.Writer, line []byte, keyFields int) error {
 	return w.WriteByte('\n')
 }
 
+// lineStream is the io.Reader side of an mr.LineSource: its lines, each
+// followed by an LF, at most one line per Read.
+type lineStream struct {
+	out []byte // the unread part of the current line
+	nl  bool   // the LF after it is still owed
+}
+
+// read fills p from the current line, reading the next one with readLine
+// when nothing is pending.
+func (s *lineStream) read(p []byte, readLine func() ([]byte, error)) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if len(s.out) == 0 && !s.nl {
+		line, err := readLine()
+		if err != nil {
+			return 0, err
+		}
+		s.out, s.nl = line, true
+	}
+	n := copy(p, s.out)
+	s.out = s.out[n:]
+	if len(s.out) == 0 && s.nl && n < len(p) {
+		p[n] = '\n'
+		n++
+		s.nl = false
+	}
+	return n, nil
+}
+
 // ctxReader fails reads once ctx is done, so that a canceled task stops.
 type ctxReader struct {
 	ctx context.Context

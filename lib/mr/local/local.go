@@ -34,6 +34,8 @@ type Job struct {
 	// reads the reducer's lines exactly as it would read the part file
 	// the reducer alone would have written, so a map-only job reading
 	// whole reduce part files can run here instead of as a job of its own.
+	// It gets the job's Env but no input variables (PDC_INPUT_*) and no
+	// input keys.
 	Chain          mr.Func
 	ChainKeyFields int
 
@@ -122,6 +124,9 @@ func (r *Runner) Run(ctx context.Context, j *Job) (map[string]int64, error) {
 func (r *Runner) run(ctx context.Context, j *Job) (map[string]int64, error) {
 	if j.Map == nil || j.Output == "" {
 		return nil, errors.New("job needs Map and Output")
+	}
+	if j.Chain != nil && j.Reduce == nil {
+		return nil, errors.New("job has Chain but no Reduce to chain it onto")
 	}
 	if _, err := os.Stat(j.Output); err == nil {
 		return nil, fmt.Errorf("output %s: %w", j.Output, fs.ErrExist)

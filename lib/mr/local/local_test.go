@@ -301,6 +301,26 @@ func TestRunEmpty(t *testing.T) {
 	}
 }
 
+// chatty is a reducer that writes 1 MB and reports write errors without
+// wrapping them.
+func chatty(t *mr.Task) error {
+	line := []byte(strings.Repeat("x", 99) + "\n")
+	for range 10000 {
+		if _, err := t.Stdout.Write(line); err != nil {
+			return fmt.Errorf("write: %v", err)
+		}
+	}
+	return nil
+}
+
+// readOneThen is a program that reads one line and fails with err.
+func readOneThen(err error) mr.Func {
+	return func(t *mr.Task) error {
+		mr.NewReader(t.Stdin).Next()
+		return err
+	}
+}
+
 func TestRunFailure(t *testing.T) {
 	dir := t.TempDir()
 	splits := writeInputs(t, dir, 4, 200, 0)
@@ -324,6 +344,7 @@ func TestRunFailure(t *testing.T) {
 		{"combine", Job{Map: identity, Reduce: identity, Combine: failing}, "combine: boom", boom},
 		{"chain", Job{Map: identity, Reduce: identity, Chain: func(*mr.Task) error { return boom }}, "chain: boom", boom},
 		{"chain stops reading", Job{Map: identity, Reduce: identity, Chain: func(*mr.Task) error { return nil }}, "job f: reduce task ", errChainDone},
+		{"chain fails first", Job{Map: identity, Reduce: chatty, Chain: readOneThen(boom)}, "chain: boom", boom},
 		{"reduce under chain", Job{Map: identity, Reduce: func(*mr.Task) error { return boom }, Chain: identity}, "job f: reduce task ", boom},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -95,7 +95,7 @@ type merger struct {
 	started bool
 	cur     *segReader // the reader whose record was returned last
 	buf     []byte     // holds the current line
-	line    []byte     // its unread part
+	rd      lineStream
 }
 
 func newMerger(segs []segment) (*merger, error) {
@@ -155,29 +155,7 @@ func (m *merger) ReadLine() ([]byte, error) {
 }
 
 // Read implements io.Reader.
-func (m *merger) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if len(m.line) == 0 {
-			r, err := m.next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return n, err
-			}
-			m.buf = appendLine(m.buf[:0], r.key, r.value)
-			m.line = m.buf
-		}
-		c := copy(p[n:], m.line)
-		m.line = m.line[c:]
-		n += c
-	}
-	if n == 0 && len(p) > 0 {
-		return 0, io.EOF
-	}
-	return n, nil
-}
+func (m *merger) Read(p []byte) (int, error) { return m.rd.read(p, m.ReadLine) }
 
 func (m *merger) close() {
 	for _, r := range m.all {

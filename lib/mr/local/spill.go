@@ -192,7 +192,7 @@ type entryReader struct {
 	b    *sortBuffer
 	ents []entry
 	buf  []byte // holds the current line
-	line []byte // its unread part
+	rd   lineStream
 }
 
 // ReadLine implements mr.LineSource.
@@ -206,27 +206,7 @@ func (r *entryReader) ReadLine() ([]byte, error) {
 	return r.buf[:len(r.buf)-1], nil
 }
 
-func (r *entryReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if len(r.line) == 0 {
-			if len(r.ents) == 0 {
-				break
-			}
-			e := &r.ents[0]
-			r.ents = r.ents[1:]
-			r.buf = appendLine(r.buf[:0], r.b.key(e), r.b.value(e))
-			r.line = r.buf
-		}
-		c := copy(p[n:], r.line)
-		r.line = r.line[c:]
-		n += c
-	}
-	if n == 0 && len(p) > 0 {
-		return 0, io.EOF
-	}
-	return n, nil
-}
+func (r *entryReader) Read(p []byte) (int, error) { return r.rd.read(p, r.ReadLine) }
 
 func appendLine(dst, key, value []byte) []byte {
 	dst = append(dst, key...)

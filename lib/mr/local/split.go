@@ -95,7 +95,7 @@ func fileSplit(name string, start, length int64) Split {
 }
 
 // lineBufSize is a split reader's initial buffer size; a longer line grows
-// it. At least 2 (a CR must see the next byte); a variable for tests.
+// it. A variable for tests.
 var lineBufSize = 64 << 10
 
 func openSplit(name string, start, length int64) (io.ReadCloser, error) {
@@ -128,16 +128,16 @@ func openSplit(name string, start, length int64) (io.ReadCloser, error) {
 }
 
 // lineReader reads the lines of one split, giving each with an LF. It is
-// an mr.LineSource: a line that fits in its buffer is handed out in place.
+// an mr.LineSource: lines are handed out in place, from a buffer that grows
+// to hold the longest line.
 type lineReader struct {
 	f      *os.File
 	src    io.Reader
 	buf    []byte
 	r, w   int
-	pos    int64  // file offset of buf[r] (plain files)
-	end    int64  // last offset at which a line may start; -1: none
-	out    []byte // pending output of Read
-	nl     bool   // Read still owes the LF after out
+	pos    int64 // file offset of buf[r] (plain files)
+	end    int64 // last offset at which a line may start; -1: none
+	rd     lineStream
 	srcErr error
 	keys   bool   // prefix each line with its offset and a TAB (Job.InputKeys)
 	keyed  []byte // holds a keyed line
@@ -160,32 +160,7 @@ func (l *lineReader) ReadLine() ([]byte, error) {
 }
 
 // Read implements io.Reader.
-func (l *lineReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if len(l.out) > 0 {
-			c := copy(p[n:], l.out)
-			l.out = l.out[c:]
-			n += c
-			continue
-		}
-		if l.nl {
-			p[n] = '\n'
-			n++
-			l.nl = false
-			continue
-		}
-		if n > 0 {
-			break // hand out what we have before reading on
-		}
-		line, err := l.ReadLine()
-		if err != nil {
-			return 0, err
-		}
-		l.out, l.nl = line, true
-	}
-	return n, nil
-}
+func (l *lineReader) Read(p []byte) (int, error) { return l.rd.read(p, l.ReadLine) }
 
 // line returns the next line without its terminator, consuming the
 // terminator; io.EOF when nothing is left. The line is valid until the
@@ -308,7 +283,7 @@ func (l *lineReader) Close() error {
 var (
 	lineBufs         = make(chan []byte, 4)
 	poolLineBufs     = true
-	maxPooledLineBuf = 16 << 20
+	maxPooledLineBuf = 4 << 20
 )
 
 func getLineBuf() []byte {

@@ -61,6 +61,18 @@ func TestFileSplitsLines(t *testing.T) {
 		defer func(n int, pool bool) { lineBufSize, poolLineBufs = n, pool }(lineBufSize, poolLineBufs)
 		lineBufSize, poolLineBufs = bufSize, bufSize == 64<<10
 		testFileSplitsLines(t, p, content, want)
+		// Each line end at the end of the file.
+		for _, end := range []struct{ content, want string }{
+			{"ab\ncd\n", "ab\ncd\n"}, {"ab\ncd\r", "ab\ncd\n"}, {"ab\ncd\r\n", "ab\ncd\n"}, {"\r\n", "\n"}, {"\n\n", "\n\n"},
+		} {
+			if err := os.WriteFile(p, []byte(end.content), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			testFileSplitsLines(t, p, end.content, end.want)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

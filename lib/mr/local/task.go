@@ -288,14 +288,13 @@ func (st *state) chain(ctx context.Context, t *taskIO, in io.Reader, w *bufio.Wr
 	}
 	pw.CloseWithError(err) // nil: the chain reads to the end
 	cerr := <-done
-	if err != nil && !errors.Is(err, errChainDone) {
-		return err // the chain's error, if any, is the reducer's
-	}
-	if cerr != nil {
+	switch {
+	case cerr != nil && (err == nil || !errors.Is(cerr, err)):
+		// The chain failed first (the reducer then met errChainDone),
+		// or on its own.
 		return fmt.Errorf("chain: %w", cerr)
-	}
-	if err != nil {
-		return err
+	case err != nil:
+		return err // the chain's error, if any, is the reducer's, read through the pipe
 	}
 	st.addCounters(ct.counters)
 	return nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -194,8 +195,7 @@ func (l *lineReader) line() ([]byte, error) {
 			seen = i // the CR again, with the byte after it
 		}
 		if l.r == 0 && l.w == len(l.buf) {
-			l.buf = append(l.buf, make([]byte, len(l.buf))...)
-			l.buf = l.buf[:cap(l.buf)]
+			l.buf = slices.Grow(l.buf, len(l.buf))[:2*len(l.buf)]
 		}
 		l.fill()
 	}

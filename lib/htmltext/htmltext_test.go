@@ -123,6 +123,24 @@ func TestBinaryGarbage(t *testing.T) {
 	}
 }
 
+// checkGolden compares text with the golden file (with a final LF), or
+// rewrites the file with -update.
+func checkGolden(t *testing.T, golden, text string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text+"\n" != string(want) {
+		t.Errorf("text differs from %s (rerun with -update and review the diff)", golden)
+	}
+}
+
 func TestGolden(t *testing.T) {
 	pages, err := filepath.Glob("testdata/*.html")
 	if err != nil {
@@ -145,19 +163,7 @@ func TestGolden(t *testing.T) {
 			if res.Charset != "utf-8" || res.InvalidUTF8 != 0 {
 				t.Errorf("charset %q, %d invalid; want utf-8, 0", res.Charset, res.InvalidUTF8)
 			}
-			golden := strings.TrimSuffix(page, ".html") + ".txt"
-			if *update {
-				if err := os.WriteFile(golden, []byte(res.Text+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Text+"\n" != string(want) {
-				t.Errorf("text differs from %s (rerun with -update and review the diff)", golden)
-			}
+			checkGolden(t, strings.TrimSuffix(page, ".html")+".txt", res.Text)
 		})
 	}
 }

@@ -40,19 +40,7 @@ func TestExtractMainGolden(t *testing.T) {
 			if res.Charset != "utf-8" || res.InvalidUTF8 != 0 || res.Fallback {
 				t.Errorf("charset %q, %d invalid, fallback %v; want utf-8, 0, false", res.Charset, res.InvalidUTF8, res.Fallback)
 			}
-			golden := mainGolden(page)
-			if *update {
-				if err := os.WriteFile(golden, []byte(res.Text+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Text+"\n" != string(want) {
-				t.Errorf("text differs from %s (rerun with -update and review the diff)", golden)
-			}
+			checkGolden(t, mainGolden(page), res.Text)
 		})
 	}
 }

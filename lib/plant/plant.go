@@ -32,7 +32,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/pdc-mr/pdc/lib/eval"
 )
@@ -200,16 +199,7 @@ func isZh(lang string, text []rune) bool {
 	if lang != "" {
 		return strings.HasPrefix(strings.ToLower(lang), "zh")
 	}
-	han, letters := 0, 0
-	for _, r := range text {
-		if unicode.IsLetter(r) {
-			letters++
-			if unicode.Is(unicode.Han, r) {
-				han++
-			}
-		}
-	}
-	return letters > 0 && 3*han >= letters
+	return eval.GuessLang(string(text)) == "zh"
 }
 
 // shuffled returns a deterministic permutation of s.

@@ -11,6 +11,7 @@ package diagonal
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -46,19 +47,13 @@ type Run struct {
 // one run. Duplicate pairs (same A and B) are merged, keeping the highest
 // score. Find reorders pairs.
 func Find(pairs []Pair, minLen, gap int) []Run {
-	slices.SortFunc(pairs, func(x, y Pair) int {
-		return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B), cmp.Compare(y.Score, x.Score))
-	})
-	pairs = slices.CompactFunc(pairs, func(x, y Pair) bool { return x.A == y.A && x.B == y.B })
-	// at finds pair (a, b) after index from: pairs are sorted by (A, B), and
-	// a run only moves forward.
-	at := func(from, a, b int) (int, bool) {
-		rest := pairs[from+1:]
-		k, ok := slices.BinarySearchFunc(rest, [2]int{a, b}, func(p Pair, t [2]int) int {
-			return cmp.Or(cmp.Compare(p.A, t[0]), cmp.Compare(p.B, t[1]))
+	if !strictlySorted(pairs) { // the match job's pairs arrive sorted, without duplicates
+		slices.SortFunc(pairs, func(x, y Pair) int {
+			return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B), cmp.Compare(y.Score, x.Score))
 		})
-		return from + 1 + k, ok
+		pairs = slices.CompactFunc(pairs, func(x, y Pair) bool { return x.A == y.A && x.B == y.B })
 	}
+	at := newLocator(pairs)
 	steps := stepsFor(gap)
 	used := make([]bool, len(pairs))
 	var runs []Run
@@ -72,7 +67,7 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 	extend:
 		for {
 			for _, s := range steps {
-				j, ok := at(ci, cur.A+s[0], cur.B+s[1])
+				j, ok := at.find(ci, cur.A+s[0], cur.B+s[1])
 				if ok && !used[j] {
 					used[j] = true
 					cur, ci = pairs[j], j
@@ -150,4 +145,76 @@ func stepsFor(gap int) [][2]int {
 		return cmp.Or(cmp.Compare(x[0]+x[1], y[0]+y[1]), cmp.Compare(abs(x[0]-x[1]), abs(y[0]-y[1])), cmp.Compare(x[0], y[0]))
 	})
 	return steps
+}
+
+// strictlySorted reports whether pairs are ordered by (A, B) without
+// duplicates.
+func strictlySorted(pairs []Pair) bool {
+	for i := 1; i < len(pairs); i++ {
+		if p, q := pairs[i-1], pairs[i]; p.A > q.A || p.A == q.A && p.B >= q.B {
+			return false
+		}
+	}
+	return true
+}
+
+// locator finds a pair by its (A, B) in pairs sorted by (A, B), without
+// duplicates. Rows (the pairs of one A) are found through a table indexed
+// by A when the A values are dense enough, then searched; otherwise the
+// whole slice is binary searched. Runs visit each pair and look up a few
+// neighbours per step, so the lookup is the matching's inner loop.
+type locator struct {
+	pairs []Pair
+	minA  int
+	row   []int32 // row[a-minA] is the index of row a's first pair; row[len-1] = len(pairs)
+}
+
+func newLocator(pairs []Pair) locator {
+	l := locator{pairs: pairs}
+	if len(pairs) == 0 || len(pairs) >= math.MaxInt32 {
+		return l
+	}
+	l.minA = pairs[0].A
+	width := pairs[len(pairs)-1].A - l.minA + 1
+	if width > 4*len(pairs)+1024 {
+		return l // sparse: binary search
+	}
+	l.row = make([]int32, width+1)
+	a := 0
+	for i, p := range pairs {
+		for ; a <= p.A-l.minA; a++ {
+			l.row[a] = int32(i)
+		}
+	}
+	for ; a <= width; a++ {
+		l.row[a] = int32(len(pairs))
+	}
+	return l
+}
+
+// find returns the index of pair (a, b) if it lies after index from.
+func (l *locator) find(from, a, b int) (int, bool) {
+	lo, hi := from+1, len(l.pairs)
+	if l.row != nil {
+		i := a - l.minA
+		if i < 0 || i+1 >= len(l.row) {
+			return 0, false
+		}
+		lo, hi = max(lo, int(l.row[i])), int(l.row[i+1])
+		if hi-lo <= 8 {
+			for k := lo; k < hi; k++ {
+				if l.pairs[k].B >= b {
+					return k, l.pairs[k].B == b
+				}
+			}
+			return hi, false
+		}
+	}
+	if lo >= hi {
+		return hi, false
+	}
+	k, ok := slices.BinarySearchFunc(l.pairs[lo:hi], [2]int{a, b}, func(p Pair, t [2]int) int {
+		return cmp.Or(cmp.Compare(p.A, t[0]), cmp.Compare(p.B, t[1]))
+	})
+	return lo + k, ok
 }

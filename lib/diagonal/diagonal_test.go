@@ -143,3 +143,72 @@ func TestDropContained(t *testing.T) {
 		}
 	}
 }
+
+// TestLocator checks the row-table lookup against a search of the whole
+// slice, on dense and on sparse A values.
+func TestLocator(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, spread := range []int{3, 50, 100000} {
+		var pairs []Pair
+		for range 400 {
+			pairs = append(pairs, Pair{A: rng.IntN(spread * 10), B: rng.IntN(40)})
+		}
+		pairs = sortPairs(pairs)
+		l := newLocator(pairs)
+		if dense := l.row != nil; dense != (spread < 100000) {
+			t.Errorf("spread %d: row table %v", spread, dense)
+		}
+		for range 2000 {
+			from, a, b := rng.IntN(len(pairs)), rng.IntN(spread*10+2)-1, rng.IntN(42)-1
+			if a <= pairs[from].A {
+				continue // find is asked only for later rows
+			}
+			wantOK := false
+			for k := from + 1; k < len(pairs); k++ {
+				if pairs[k].A == a && pairs[k].B == b {
+					if got, ok := l.find(from, a, b); !ok || got != k {
+						t.Fatalf("spread %d: find(%d, %d, %d) = %d, %v; want %d", spread, from, a, b, got, ok, k)
+					}
+					wantOK = true
+				}
+			}
+			if _, ok := l.find(from, a, b); ok != wantOK {
+				t.Fatalf("spread %d: find(%d, %d, %d) found %v; want %v", spread, from, a, b, ok, wantOK)
+			}
+		}
+	}
+}
+
+func sortPairs(pairs []Pair) []Pair {
+	slices.SortFunc(pairs, func(x, y Pair) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
+	return slices.CompactFunc(pairs, func(x, y Pair) bool { return x.A == y.A && x.B == y.B })
+}
+
+// BenchmarkFind: one document pair with about 100,000 duplicated sentence pairs
+// (sorted, as the match job reads them):
+// diagonals of 3 to 20 pairs, a dense block of repeated sentences, noise.
+func BenchmarkFind(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var pairs []Pair
+	for len(pairs) < 60000 {
+		a, o, n := rng.IntN(20000), rng.IntN(20000), 3+rng.IntN(18)
+		for k := range n {
+			pairs = append(pairs, Pair{A: a + k, B: o + k, Score: 1})
+		}
+	}
+	for a := 5000; a < 5150; a++ { // repeated boilerplate: every sentence of a block matches every other
+		for o := 7000; o < 7150; o++ {
+			pairs = append(pairs, Pair{A: a, B: o, Score: 0.8})
+		}
+	}
+	for len(pairs) < 100000 {
+		pairs = append(pairs, Pair{A: rng.IntN(20000), B: rng.IntN(20000), Score: 0.7})
+	}
+	pairs = sortPairs(pairs) // as the match job has them
+	work := make([]Pair, len(pairs))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(work, pairs)
+		Find(work, 3, 1)
+	}
+}

@@ -69,3 +69,21 @@ func (w *Writer) Flush() error {
 	}
 	return nil
 }
+
+// Output is a program's buffered standard output: what is written may be
+// held until Flush.
+type Output interface {
+	io.Writer
+	Flush() error
+}
+
+// NewOutput returns the output a program should write its lines to: w
+// itself when w is already an Output (the local runner's task output takes
+// each line as it is written, with no system call to save, so a buffer
+// would only copy every line once more), else w behind a 64 KiB buffer.
+func NewOutput(w io.Writer) Output {
+	if o, ok := w.(Output); ok {
+		return o
+	}
+	return bufio.NewWriterSize(w, 64<<10)
+}

@@ -25,7 +25,6 @@
 package index
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"hash/fnv"
@@ -67,7 +66,7 @@ func Map(t *mr.Task) error {
 func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signature.Duplicates) error {
 	prefixed := cfg.Signature.Method.Prefixed()
 	c := mr.NewCounters(t.Stderr)
-	out := bufio.NewWriterSize(t.Stdout, 1<<16)
+	out := mr.NewOutput(t.Stdout)
 	var (
 		// Per-sentence counts, added to c at the end.
 		nShort, nUnsigned, nSents, nPostings, nPrefix, nUnique int64
@@ -163,7 +162,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 // writePrefix writes the postings of the first prefix elements of a set,
 // but for tokens seen in one document only, which cannot make a pair. It
 // returns the number of postings written.
-func writePrefix(out *bufio.Writer, set []uint64, prefix int, tail []byte, line, scratch *[]byte) (int, error) {
+func writePrefix(out mr.Output, set []uint64, prefix int, tail []byte, line, scratch *[]byte) (int, error) {
 	enc := signature.AppendSet((*scratch)[:0], set)
 	*scratch = enc
 	n := 0

@@ -17,7 +17,6 @@
 package join
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"fmt"
@@ -85,7 +84,7 @@ func Map(t *mr.Task) error {
 		return err
 	}
 	c := mr.NewCounters(t.Stderr)
-	out := bufio.NewWriterSize(t.Stdout, 1<<16)
+	out := mr.NewOutput(t.Stdout)
 	var (
 		fields [][]byte
 		ps     []Posting

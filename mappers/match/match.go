@@ -26,7 +26,6 @@
 package match
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"strconv"
@@ -51,7 +50,7 @@ func Map(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	m := &reducer{cfg: cfg, c: mr.NewCounters(t.Stderr), out: bufio.NewWriterSize(t.Stdout, 1<<16)}
+	m := &reducer{cfg: cfg, c: mr.NewCounters(t.Stderr), out: mr.NewOutput(t.Stdout)}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		line := r.Line()
@@ -89,7 +88,7 @@ func Map(t *mr.Task) error {
 type reducer struct {
 	cfg    jobconf.Config
 	c      *mr.Counters
-	out    *bufio.Writer
+	out    mr.Output
 	key    []byte
 	last   []byte // previous 4-field key, for the order check
 	pairs  []diagonal.Pair

@@ -14,7 +14,6 @@
 package parse
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -48,7 +47,7 @@ func Map(t *mr.Task) error {
 		cfg:      cfg,
 		counters: mr.NewCounters(t.Stderr),
 		stderr:   t.Stderr,
-		out:      bufio.NewWriterSize(t.Stdout, 1<<16),
+		out:      mr.NewOutput(t.Stdout),
 		file:     mr.InputFile(t.Getenv),
 		start:    start,
 		offset:   start,
@@ -85,7 +84,7 @@ type mapper struct {
 	cfg      jobconf.Config
 	counters *mr.Counters
 	stderr   io.Writer
-	out      *bufio.Writer
+	out      mr.Output
 	file     string
 	fileEsc  string
 	start    int64

@@ -12,7 +12,6 @@
 package stats
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"slices"
@@ -28,7 +27,7 @@ const MaxTokens = 1 << 20
 // Map runs the stats mapper.
 func Map(t *mr.Task) error {
 	c := mr.NewCounters(t.Stderr)
-	out := bufio.NewWriterSize(t.Stdout, 1<<16)
+	out := mr.NewOutput(t.Stdout)
 	df := make(map[uint64]int64)
 	var (
 		docs    int64
@@ -79,7 +78,7 @@ func Map(t *mr.Task) error {
 	return c.Flush()
 }
 
-func flush(out *bufio.Writer, df map[uint64]int64) error {
+func flush(out mr.Output, df map[uint64]int64) error {
 	keys := make([]uint64, 0, len(df))
 	for k := range df {
 		keys = append(keys, k)

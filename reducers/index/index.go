@@ -26,7 +26,6 @@
 package index
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"slices"
@@ -42,7 +41,7 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	red := &reducer{maxDF: cfg.MaxDF, maxSiteDF: cfg.MaxSiteDF, c: mr.NewCounters(t.Stderr), out: bufio.NewWriterSize(t.Stdout, 1<<16)}
+	red := &reducer{maxDF: cfg.MaxDF, maxSiteDF: cfg.MaxSiteDF, c: mr.NewCounters(t.Stderr), out: mr.NewOutput(t.Stdout)}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		k, v := mr.SplitKey(r.Line(), 1)
@@ -72,7 +71,7 @@ type reducer struct {
 	maxDF     int
 	maxSiteDF int
 	c         *mr.Counters
-	out       *bufio.Writer
+	out       mr.Output
 	key       []byte
 	n         int      // postings in the current group
 	vals      [][]byte // the first maxDF+1 postings (values), reordered
@@ -80,6 +79,10 @@ type reducer struct {
 	line      []byte
 	// minPosting is the smallest posting of the current list.
 	minPosting []byte
+	// Scratch space of dropTemplates, reused from list to list.
+	sites   map[siteKey]siteDocs
+	written map[siteKey]bool
+	keys    []siteKey
 }
 
 func (r *reducer) add(v []byte) error {
@@ -197,34 +200,35 @@ func singleDoc(vals [][]byte) bool {
 // for prefixed sets (words) postings are grouped by their whole set, since a
 // list is keyed by one token.
 func (r *reducer) dropTemplates() error {
-	type siteDocs struct {
-		docs    int
-		lastDoc []byte
+	if distinctDocs(r.vals, r.maxSiteDF+1) <= r.maxSiteDF {
+		return nil // no site can have more documents than the list
 	}
-	sites := map[siteKey]*siteDocs{}
-	keys := make([]siteKey, len(r.vals))
+	if r.sites == nil {
+		r.sites, r.written = map[siteKey]siteDocs{}, map[siteKey]bool{}
+	}
+	sites, written := r.sites, r.written
+	clear(sites)
+	clear(written)
+	r.keys = slices.Grow(r.keys[:0], len(r.vals))[:len(r.vals)]
+	keys := r.keys
 	for i, v := range r.vals {
 		key, ok := templateKey(v)
+		keys[i] = key
 		if !ok {
 			continue
 		}
-		keys[i] = key
 		s := sites[key]
-		if s == nil {
-			s = &siteDocs{}
-			sites[key] = s
-		}
-		if doc := postingDoc(v); !bytes.Equal(doc, s.lastDoc) {
+		if doc := postingDoc(v); s.docs == 0 || !bytes.Equal(doc, s.lastDoc) {
 			s.docs++
 			s.lastDoc = doc
 		}
+		sites[key] = s
 	}
 	kept := r.vals[:0]
-	written := map[siteKey]bool{}
 	for i, v := range r.vals {
 		key := keys[i]
-		s := sites[key] // nil without a site: keys[i] is then the zero key
-		if s == nil || s.docs <= r.maxSiteDF {
+		s, ok := sites[key] // absent without a site: keys[i] is then the zero key
+		if !ok || s.docs <= r.maxSiteDF {
 			kept = append(kept, v)
 			continue
 		}
@@ -239,6 +243,30 @@ func (r *reducer) dropTemplates() error {
 	}
 	r.vals = kept
 	return nil
+}
+
+// siteDocs counts the documents of one siteKey in a list; postings come
+// sorted by document.
+type siteDocs struct {
+	docs    int
+	lastDoc []byte
+}
+
+// distinctDocs returns the number of documents among postings sorted by
+// document, counting up to limit.
+func distinctDocs(vals [][]byte, limit int) int {
+	n := 0
+	var last []byte
+	for _, v := range vals {
+		if doc := postingDoc(v); n == 0 || !bytes.Equal(doc, last) {
+			n++
+			if n >= limit {
+				return n
+			}
+			last = doc
+		}
+	}
+	return n
 }
 
 // siteKey is what a posting is grouped by to count a site's documents: its

@@ -11,7 +11,6 @@
 package join
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"strconv"
@@ -76,7 +75,7 @@ const valueFields = 7
 // each group to emit.
 func group(t *mr.Task, emit emitFunc) error {
 	c := mr.NewCounters(t.Stderr)
-	out := bufio.NewWriterSize(t.Stdout, 1<<16)
+	out := mr.NewOutput(t.Stdout)
 	var key, first, line []byte
 	var fields [][]byte
 	count, have := 0, false

@@ -14,7 +14,6 @@
 package stats
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -36,7 +35,7 @@ const MaxReports = 5
 
 func sum(t *mr.Task, combining bool) error {
 	c := mr.NewCounters(t.Stderr)
-	out := bufio.NewWriterSize(t.Stdout, 1<<16)
+	out := mr.NewOutput(t.Stdout)
 	g := &group{combining: combining, c: c, out: out, stderr: t.Stderr}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
@@ -68,7 +67,7 @@ func sum(t *mr.Task, combining bool) error {
 type group struct {
 	combining bool
 	c         *mr.Counters
-	out       *bufio.Writer
+	out       mr.Output
 	stderr    io.Writer
 	have      bool
 	key       []byte

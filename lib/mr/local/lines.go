@@ -62,6 +62,10 @@ func (s *lineSplitter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// Flush implements mr.Output: lines go to emit as they are written, so
+// there is nothing to flush, but a failed emit is reported.
+func (s *lineSplitter) Flush() error { return s.err }
+
 // close emits the final unterminated line, if any. The splitter can then
 // take the output of another program (a map task's next split).
 func (s *lineSplitter) close() error {

@@ -227,3 +227,29 @@ func FuzzLineSplitter(f *testing.F) {
 		}
 	})
 }
+
+// Programs write straight into a task's lineSplitter (mr.NewOutput returns
+// it unbuffered); Flush must report a line the runner could not take.
+var _ mr.Output = (*lineSplitter)(nil)
+
+func TestLineSplitterFlush(t *testing.T) {
+	full := errors.New("disk full")
+	s := &lineSplitter{ctx: context.Background(), emit: func(l []byte) error {
+		if string(l) == "bad" {
+			return full
+		}
+		return nil
+	}}
+	out := mr.NewOutput(s)
+	if out != mr.Output(s) {
+		t.Fatalf("NewOutput wrapped the task output in %T", out)
+	}
+	out.Write([]byte("good\n"))
+	if err := out.Flush(); err != nil {
+		t.Fatalf("Flush after a good line: %v", err)
+	}
+	out.Write([]byte("bad\n"))
+	if err := out.Flush(); !errors.Is(err, full) {
+		t.Errorf("Flush after a failed line: %v; want %v", err, full)
+	}
+}

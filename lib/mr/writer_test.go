@@ -11,8 +11,11 @@ import (
 // task output does.
 type lineSink struct{ writes []string }
 
-func (s *lineSink) Write(p []byte) (int, error) { s.writes = append(s.writes, string(p)); return len(p), nil }
-func (s *lineSink) Flush() error                { return nil }
+func (s *lineSink) Write(p []byte) (int, error) {
+	s.writes = append(s.writes, string(p))
+	return len(p), nil
+}
+func (s *lineSink) Flush() error { return nil }
 
 func TestNewOutput(t *testing.T) {
 	sink := &lineSink{}

@@ -53,8 +53,23 @@ type jsonDoc struct {
 }
 
 // ParseJSON parses one JSON Lines record.
-func ParseJSON(line []byte) (Doc, error) {
-	j, ok := parseFast(line)
+func ParseJSON(line []byte) (Doc, error) { return parseJSON(line, nil) }
+
+// A Parser parses JSON Lines records like ParseJSON, without copying the
+// documents' bodies: the HTML or text of the Doc it returns points into the
+// line, or into the parser's buffer when the JSON string holds escapes. It
+// is valid until the next call to Parse and until the line changes; the
+// parse job reads one record at a time, and saves a copy of every page.
+type Parser struct{ body []byte }
+
+// Parse parses one record (see Parser).
+func (p *Parser) Parse(line []byte) (Doc, error) {
+	p.body = p.body[:0]
+	return parseJSON(line, &p.body)
+}
+
+func parseJSON(line []byte, body *[]byte) (Doc, error) {
+	j, ok := parseFast(line, body)
 	if !ok {
 		j = jsonDoc{}
 		if err := json.Unmarshal(line, &j); err != nil {

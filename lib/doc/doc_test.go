@@ -114,6 +114,27 @@ func FuzzDecodeBlob(f *testing.F) {
 	})
 }
 
+// TestParser: a Parser reused from record to record gives each record's
+// document as ParseJSON does, bodies with and without escapes, both bodies
+// of one record, and the encoding/json fallback.
+func TestParser(t *testing.T) {
+	lines := []string{
+		`{"id":"a","url":"https://x/\u00e9","html":"<p>caf\u00e9 \"quoted\"</p>\n"}`,
+		`{"id":"b","html":"<p>plain</p>"}`,
+		`{"id":"c","html":"<b>\t1</b>","text":"two\\lines\n"}`,
+		`{"id":"d","Text":"case-folded key: encoding/json"}`,
+		`{"id":"e","text":"last \u263a"}`,
+	}
+	var p Parser
+	for _, l := range lines {
+		want, werr := ParseJSON([]byte(l))
+		got, err := p.Parse([]byte(l))
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("Parse(%s) = %+v, %v; want %+v, %v", l, got, err, want, werr)
+		}
+	}
+}
+
 // FuzzParseFast: the fast parser agrees with encoding/json whenever it
 // accepts a record.
 func FuzzParseFast(f *testing.F) {
@@ -122,7 +143,7 @@ func FuzzParseFast(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		fast, ok := parseFast(line)
+		fast, ok := parseFast(line, nil)
 		if !ok {
 			return
 		}
@@ -132,6 +153,11 @@ func FuzzParseFast(f *testing.F) {
 		}
 		if string(fast.ID) != string(bytes.TrimSpace(slow.ID)) || !eqPtr(fast.URL, slow.URL) || !eqPtr(fast.HTML, slow.HTML) || !eqPtr(fast.Text, slow.Text) {
 			t.Fatalf("fast %+v vs encoding/json %+v for %q", fast, slow, line)
+		}
+		body := []byte("left over from the last record")[:3]
+		borrowed, ok := parseFast(line, &body)
+		if !ok || string(borrowed.ID) != string(fast.ID) || !eqPtr(borrowed.URL, fast.URL) || !eqPtr(borrowed.HTML, fast.HTML) || !eqPtr(borrowed.Text, fast.Text) {
+			t.Fatalf("borrowing %+v (ok %v) vs copying %+v for %q", borrowed, ok, fast, line)
 		}
 	})
 }

@@ -3,10 +3,12 @@ package doc
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // scratchPool holds the buffers escaped strings are decoded in.
@@ -17,8 +19,11 @@ var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
 // is not sure to decode exactly as encoding/json would (invalid UTF-8,
 // control characters, odd numbers, syntax errors), and ParseJSON then falls
 // back to encoding/json. FuzzParseFast checks both agree.
-func parseFast(b []byte) (j jsonDoc, ok bool) {
-	p := &scanner{b: b}
+//
+// With body non-nil, html and text are not copied: they alias b (no
+// escapes) or are decoded into *body, which is reused (see Parser).
+func parseFast(b []byte, body *[]byte) (j jsonDoc, ok bool) {
+	p := &scanner{b: b, body: body}
 	p.ws()
 	if !p.eat('{') {
 		return j, false
@@ -53,8 +58,9 @@ func parseFast(b []byte) (j jsonDoc, ok bool) {
 }
 
 type scanner struct {
-	b []byte
-	i int
+	b    []byte
+	i    int
+	body *[]byte // where html and text are decoded, or nil to copy them
 }
 
 func (p *scanner) ws() {
@@ -118,7 +124,13 @@ func (p *scanner) field(j *jsonDoc, key string) bool {
 		*dst = nil
 		return true
 	}
-	s, ok := p.str()
+	var s string
+	var ok bool
+	if p.body != nil && key != "url" {
+		s, ok = p.borrowedStr()
+	} else {
+		s, ok = p.str()
+	}
 	if !ok {
 		return false
 	}
@@ -215,46 +227,72 @@ func (p *scanner) str() (string, bool) {
 	if !p.eat('"') {
 		return "", false
 	}
-	start := p.i
-	p.i += plainRun(p.b[p.i:])
-	if p.i < len(p.b) && p.b[p.i] == '"' { // fast path: no escapes
-		s := p.b[start:p.i]
-		p.i++
-		if !utf8.Valid(s) {
-			return "", false
-		}
-		return string(s), true
+	if s, ok, done := p.plainStr(); done {
+		return string(s), ok
 	}
 	bp := scratchPool.Get().(*[]byte)
 	defer scratchPool.Put(bp)
-	buf := (*bp)[:0]
-	if rest := len(p.b) - start; cap(buf) < rest {
-		// The decoded string is at most the rest of the line: one
-		// allocation instead of growing by doubling.
-		buf = make([]byte, 0, rest)
+	buf, ok := p.strRest((*bp)[:0])
+	*bp = buf[:0]
+	if !ok {
+		return "", false
 	}
-	buf = append(buf, p.b[start:p.i]...)
-	defer func() { *bp = buf[:0] }()
+	return string(buf), true
+}
+
+// borrowedStr is str without the copy: the string aliases the line, or
+// *p.body when it holds escapes.
+func (p *scanner) borrowedStr() (string, bool) {
+	if !p.eat('"') {
+		return "", false
+	}
+	if s, ok, done := p.plainStr(); done {
+		return unsafe.String(unsafe.SliceData(s), len(s)), ok
+	}
+	from := len(*p.body)
+	buf, ok := p.strRest(*p.body)
+	*p.body = buf
+	s := buf[from:]
+	return unsafe.String(unsafe.SliceData(s), len(s)), ok
+}
+
+// plainStr is the fast path of a string without escapes, after its opening
+// quote: done reports whether the string was all plain (s is then its
+// bytes in the line and ok whether it is valid UTF-8).
+func (p *scanner) plainStr() (s []byte, ok, done bool) {
+	start := p.i
+	n := plainRun(p.b[p.i:])
+	if p.i+n < len(p.b) && p.b[p.i+n] == '"' {
+		p.i += n + 1
+		s = p.b[start : start+n]
+		return s, utf8.Valid(s), true
+	}
+	return nil, false, false
+}
+
+// strRest decodes the string starting at p.i (after its opening quote)
+// onto buf. The decoded string is at most the rest of the line: buf grows
+// once to that size instead of doubling.
+func (p *scanner) strRest(buf []byte) ([]byte, bool) {
+	from := len(buf)
+	buf = slices.Grow(buf, len(p.b)-p.i)
 	for p.i < len(p.b) {
 		c := p.b[p.i]
 		switch {
 		case c == '"':
 			p.i++
-			if !utf8.Valid(buf) {
-				return "", false
-			}
-			return string(buf), true
+			return buf, utf8.Valid(buf[from:])
 		case c != '\\':
 			n := plainRun(p.b[p.i:])
 			if n == 0 {
-				return "", false // a control character
+				return buf, false // a control character
 			}
 			buf = append(buf, p.b[p.i:p.i+n]...)
 			p.i += n
 			continue
 		}
 		if p.i+1 >= len(p.b) {
-			return "", false
+			return buf, false
 		}
 		e := p.b[p.i+1]
 		p.i += 2
@@ -274,28 +312,28 @@ func (p *scanner) str() (string, bool) {
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return "", false
+				return buf, false
 			}
 			if utf16.IsSurrogate(r) {
 				r2 := rune(-1)
 				if p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u' {
 					p.i += 2
 					if r2, ok = p.hex4(); !ok {
-						return "", false
+						return buf, false
 					}
 				}
 				dec := utf16.DecodeRune(r, r2)
 				if dec == utf8.RuneError {
-					return "", false // lone surrogates: leave them to encoding/json
+					return buf, false // lone surrogates: leave them to encoding/json
 				}
 				r = dec
 			}
 			buf = utf8.AppendRune(buf, r)
 		default:
-			return "", false
+			return buf, false
 		}
 	}
-	return "", false
+	return buf, false
 }
 
 func (p *scanner) hex4() (rune, bool) {

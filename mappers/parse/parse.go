@@ -91,6 +91,7 @@ type mapper struct {
 	offset   int64
 	reported int
 	an       doc.Analyzer
+	json     doc.Parser
 	line     []byte
 	scratch  []byte
 }
@@ -139,7 +140,7 @@ func (m *mapper) record(line []byte, lineNo int64) error {
 	}
 	m.counters.Add("parse.docs.read", 1)
 	where := m.where(lineNo, off)
-	d, err := doc.ParseJSON(line)
+	d, err := m.json.Parse(line)
 	switch {
 	case errors.Is(err, doc.ErrBadJSON):
 		return m.skip("bad-json", where, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -29,6 +30,7 @@ const smallSort = 48
 
 // sort orders the entries by partition, key and arrival.
 func (b *sortBuffer) sort() {
+	defer func() { b.tmp = nil }() // scratch of up to a whole buffer's entries: not kept past the sort
 	ents := b.ents
 	if b.reducers > 1 {
 		count := make([]int, b.reducers)
@@ -58,7 +60,7 @@ func (b *sortBuffer) radix(ents []entry, depth, bi int) {
 			if !b.window(ents, depth) {
 				// Every key ends within the bytes distributed: they
 				// are equal up to zero padding.
-				tieSort(ents)
+				b.tieSort(ents)
 				return
 			}
 			continue
@@ -137,14 +139,60 @@ func (b *sortBuffer) compareSort(ents []entry, depth int) {
 // tieSort sorts entries whose keys are equal up to zero padding: a
 // shorter key sorts first (it is a prefix of the longer, as bytes.Compare
 // has it), then arrival order. Posting lists and other groups of one key
-// end here, and integer comparisons keep them cheap.
-func tieSort(ents []entry) {
+// end here. Keys of one length (the usual case) need only the arrival
+// order: large groups get it from a radix sort of their arena offsets,
+// small ones from a comparison sort.
+func (b *sortBuffer) tieSort(ents []entry) {
+	sameLen := true
+	for i := range ents {
+		if ents[i].klen != ents[0].klen {
+			sameLen = false
+			break
+		}
+	}
+	if sameLen && len(ents) >= 64 {
+		b.tmp = offsetSort(ents, b.tmp)
+		return
+	}
 	slices.SortFunc(ents, func(x, y entry) int {
 		if c := cmp.Compare(x.klen, y.klen); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.off, y.off)
 	})
+}
+
+// offsetSort orders ents by arena offset with a least-significant-digit
+// radix sort, a byte per pass over the bits in which the offsets differ,
+// through tmp (returned, grown, for reuse).
+func offsetSort(ents, tmp []entry) []entry {
+	lo, hi := ents[0].off, ents[0].off
+	for i := range ents {
+		lo, hi = min(lo, ents[i].off), max(hi, ents[i].off)
+	}
+	tmp = slices.Grow(tmp[:0], len(ents))[:len(ents)]
+	src, dst := ents, tmp
+	for shift := 0; shift < bits.Len32(hi-lo); shift += 8 {
+		var count [256]int
+		for i := range src {
+			count[byte((src[i].off-lo)>>shift)]++
+		}
+		pos := 0
+		for d, n := range count {
+			count[d] = pos
+			pos += n
+		}
+		for i := range src {
+			d := byte((src[i].off - lo) >> shift)
+			dst[count[d]] = src[i]
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &ents[0] {
+		copy(ents, src)
+	}
+	return tmp
 }
 
 // flagPermute reorders ents in place so that the entries of digit 0 come

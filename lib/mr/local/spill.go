@@ -49,6 +49,7 @@ type sortBuffer struct {
 	limit                           int // bytes of arena + entries before a spill
 	arena                           []byte
 	ents                            []entry
+	tmp                             []entry // scratch space of the sort
 	spill                           func() error
 }
 

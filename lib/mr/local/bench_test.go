@@ -70,7 +70,7 @@ func BenchmarkSortMerge(b *testing.B) {
 // keys (8 hex digits, about 250 records each).
 func BenchmarkSortBuffer(b *testing.B) {
 	keys := map[string]func(r *rand.Rand) string{
-		"hex": func(r *rand.Rand) string { return fmt.Sprintf("%016x", r.Uint64N(100_000)) },
+		"hex":      func(r *rand.Rand) string { return fmt.Sprintf("%016x", r.Uint64N(100_000)) },
 		"postings": func(r *rand.Rand) string { return fmt.Sprintf("%08x", r.Uint32N(2000)*0x9e3779b1) },
 		"docpair": func(r *rand.Rand) string {
 			return fmt.Sprintf("rust/src/core/doc-%04d.html\tdoc-%04d\t%07d\t%07d", r.IntN(2000), r.IntN(2000), r.IntN(100), r.IntN(100))

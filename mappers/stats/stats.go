@@ -14,6 +14,7 @@ package stats
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -35,6 +36,7 @@ func Map(t *mr.Task) error {
 		tokens  []uint64
 		scratch []byte
 		seen    []uint64
+		set     tokenSet
 		err     error
 	)
 	r := mr.NewReader(t.Stdin)
@@ -50,9 +52,8 @@ func Map(t *mr.Task) error {
 		if err != nil {
 			return fmt.Errorf("stats mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
 		}
-		seen = append(seen[:0], tokens...)
-		slices.Sort(seen)
-		for _, tok := range slices.Compact(seen) {
+		seen = set.distinct(seen[:0], tokens)
+		for _, tok := range seen {
 			df[tok]++
 		}
 		docs++
@@ -105,4 +106,39 @@ func AppendHex(b []byte, v uint64) []byte {
 		b = append(b, digits[(v>>uint(shift))&0xf])
 	}
 	return b
+}
+
+// tokenSet finds a document's distinct tokens: an open-addressing hash
+// table whose slots are marked with the document's generation, so that it
+// is emptied for the next document without clearing. Token values are
+// hashes already; their low bits index the table.
+type tokenSet struct {
+	keys []uint64
+	gen  []uint32
+	cur  uint32
+}
+
+// distinct appends the distinct values of toks to dst, in first-seen order.
+func (s *tokenSet) distinct(dst, toks []uint64) []uint64 {
+	if size := 2 * len(toks); len(s.keys) < size {
+		n := 1 << bits.Len(uint(size))
+		s.keys, s.gen, s.cur = make([]uint64, n), make([]uint32, n), 0
+	}
+	s.cur++
+	if s.cur == 0 { // wrapped: stale marks could match
+		clear(s.gen)
+		s.cur = 1
+	}
+	mask := uint64(len(s.keys) - 1)
+	for _, t := range toks {
+		i := (t ^ t>>32) & mask
+		for s.gen[i] == s.cur && s.keys[i] != t {
+			i = (i + 1) & mask
+		}
+		if s.gen[i] != s.cur {
+			s.gen[i], s.keys[i] = s.cur, t
+			dst = append(dst, t)
+		}
+	}
+	return dst
 }

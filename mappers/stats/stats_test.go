@@ -1,0 +1,37 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestTokenSet checks distinct against sorting and compacting, document
+// after document (the table is reused, growing and shrinking), and across
+// the generation counter's wrap-around.
+func TestTokenSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var s tokenSet
+	for doc := range 300 {
+		if doc == 150 {
+			s.cur = math.MaxUint32 - 2 // the next documents wrap the counter
+		}
+		toks := make([]uint64, rng.IntN(400))
+		for i := range toks {
+			toks[i] = rng.Uint64N(uint64(1 + len(toks)/2)) // many repeats, and collisions in the low bits
+			if rng.IntN(4) == 0 {
+				toks[i] <<= 40
+			}
+		}
+		got := s.distinct(nil, toks)
+		want := slices.Compact(slices.Sorted(slices.Values(toks)))
+		if len(got) != len(want) {
+			t.Fatalf("doc %d: %d distinct tokens, want %d", doc, len(got), len(want))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("doc %d: distinct tokens differ", doc)
+		}
+	}
+}

@@ -265,29 +265,30 @@ func (st *state) runReduce(ctx context.Context, p int) error {
 }
 
 // chain runs the reducer (task t, input in) and the job's Chain program
-// over its output, connected by a pipe, writing the chain's output to w.
+// over its output, connected by a linePipe, writing the chain's output to w.
 func (st *state) chain(ctx context.Context, t *taskIO, in io.Reader, w *bufio.Writer) error {
-	pr, pw := io.Pipe()
+	pipe := newLinePipe()
 	ct := st.newTaskIO(ctx, t.id+" chain", nil)
 	done := make(chan error, 1)
 	go func() {
 		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
 			return writeKeyValue(w, line, st.j.ChainKeyFields)
 		}}
-		err := ct.call(st.j.Chain, withContext(ctx, pr), out)
-		pr.CloseWithError(errChainDone) // a reducer still writing fails
+		err := ct.call(st.j.Chain, withContext(ctx, pipe), out)
+		pipe.closeRead() // a reducer still writing fails
 		done <- err
 	}()
-	bw := bufio.NewWriterSize(pw, 64<<10)
 	rout := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
-		return writeKeyValue(bw, line, st.j.OutputKeyFields)
+		return pipe.writeKeyValue(line, st.j.OutputKeyFields)
 	}}
 	err := t.call(st.j.Reduce, withContext(ctx, in), rout)
-	if err == nil {
-		err = bw.Flush()
+	if serr := pipe.closeWrite(err); err == nil { // nil: the chain reads to the end
+		err = serr
 	}
-	pw.CloseWithError(err) // nil: the chain reads to the end
 	cerr := <-done
+	if err == nil && cerr == nil && pipe.lost() {
+		err = errChainDone
+	}
 	switch {
 	case cerr != nil && (err == nil || !errors.Is(cerr, err)):
 		// The chain failed first (the reducer then met errChainDone),

@@ -109,7 +109,6 @@ func (r *reducer) emit() error {
 	if r.n == 0 {
 		return nil
 	}
-	slices.SortFunc(r.vals, bytes.Compare)
 	switch {
 	case r.n == 1:
 		r.c.Add("index.lists.singleton", 1)
@@ -119,6 +118,7 @@ func (r *reducer) emit() error {
 		r.c.Add("index.postings.over-max-df", int64(r.n))
 		return r.write('B', r.n, [][]byte{r.minPosting})
 	}
+	slices.SortFunc(r.vals, bytes.Compare)
 	if r.maxSiteDF > 0 {
 		if err := r.dropTemplates(); err != nil {
 			return err

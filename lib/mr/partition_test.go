@@ -80,6 +80,13 @@ func FuzzPartition(f *testing.F) {
 		if got < 0 || got >= r {
 			t.Fatalf("Partition = %d out of [0,%d)", got, r)
 		}
+		var h int32 // Java's loop, a byte at a time
+		for _, b := range key {
+			h = 31*h + int32(int8(b))
+		}
+		if j := javaHash(key); j != h {
+			t.Fatalf("javaHash(%q) = %d, want %d", key, j, h)
+		}
 	})
 }
 

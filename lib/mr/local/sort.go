@@ -57,12 +57,14 @@ func (b *sortBuffer) radix(ents []entry, depth, bi int) {
 		}
 		if bi == 8 {
 			depth, bi = depth+8, 0
-			if !b.window(ents, depth) {
+			if !longerThan(ents, depth) {
 				// Every key ends within the bytes distributed: they
-				// are equal up to zero padding.
+				// are equal up to zero padding. (Checked on the
+				// entries: loading a window would read every key.)
 				b.tieSort(ents)
 				return
 			}
+			b.window(ents, depth)
 			continue
 		}
 		shift := uint(56 - 8*bi)
@@ -97,10 +99,18 @@ func samePrefix(ents []entry) bool {
 	return true
 }
 
-// window loads key bytes [depth, depth+8) into the prefixes of ents and
-// reports whether any key is longer than depth.
-func (b *sortBuffer) window(ents []entry, depth int) bool {
-	longer := false
+// longerThan reports whether any key of ents is longer than depth bytes.
+func longerThan(ents []entry, depth int) bool {
+	for i := range ents {
+		if int(ents[i].klen) > depth {
+			return true
+		}
+	}
+	return false
+}
+
+// window loads key bytes [depth, depth+8) into the prefixes of ents.
+func (b *sortBuffer) window(ents []entry, depth int) {
 	for i := range ents {
 		e := &ents[i]
 		var k []byte
@@ -109,15 +119,12 @@ func (b *sortBuffer) window(ents []entry, depth int) bool {
 		}
 		if len(k) >= 8 {
 			e.prefix = binary.BigEndian.Uint64(k)
-			longer = true
 			continue
 		}
 		var p [8]byte
 		copy(p[:], k)
 		e.prefix = binary.BigEndian.Uint64(p[:])
-		longer = longer || len(k) > 0
 	}
-	return longer
 }
 
 // compareSort sorts ents whose keys agree on their first depth bytes (up to

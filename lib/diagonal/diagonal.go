@@ -132,8 +132,24 @@ func dropContained(runs []Run) []Run {
 	return kept
 }
 
+// smallSteps holds stepsFor(gap) for the usual gaps: Find runs once per
+// document pair.
+var smallSteps = func() (t [4][][2]int) {
+	for g := range t {
+		t[g] = makeSteps(g)
+	}
+	return t
+}()
+
 // stepsFor lists the moves (da, db) a run may make, nearest first.
 func stepsFor(gap int) [][2]int {
+	if gap >= 0 && gap < len(smallSteps) {
+		return smallSteps[gap]
+	}
+	return makeSteps(gap)
+}
+
+func makeSteps(gap int) [][2]int {
 	var steps [][2]int
 	for da := 1; da <= gap+1; da++ {
 		for db := 1; db <= gap+1; db++ {

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/htmltext"
@@ -205,13 +206,7 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 
 // isBinary reports content that is not text: a NUL byte in the first 8 KiB.
 func isBinary(s string) bool {
-	n := min(len(s), 8192)
-	for i := 0; i < n; i++ {
-		if s[i] == 0 {
-			return true
-		}
-	}
-	return false
+	return strings.IndexByte(s[:min(len(s), 8192)], 0) >= 0
 }
 
 func appendPadded(b []byte, n int64, width int) []byte {

@@ -90,10 +90,12 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 }
 
 // chains reports whether the local runner runs stage next inside st's
-// reduce tasks (local.Job.Chain): next is map-only and reads st's reduce
-// part files whole, so it sees the same lines either way, and the
-// intermediate output is neither written nor read back. The match job
-// chains onto the join; on Hadoop they stay two jobs.
+// reduce tasks: next is map-only and reads st's reduce part files whole, so
+// it sees the same lines either way, and the intermediate output is neither
+// written nor read back. A stage whose program has withNext runs that one
+// program (the join's reducer and the match, joinred.ReduceMatch); others
+// would have next's mapper chained onto their reducer (local.Job.Chain). On
+// Hadoop the join and the match stay two jobs.
 func chains(st, next Stage) bool {
 	return !st.MapOnly && next.MapOnly && next.WholeFiles && !next.InputKeys && next.Input == st.OutputDir()
 }
@@ -157,7 +159,10 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, the
 	if st.Combine {
 		job.Combine = p.combiner
 	}
-	if then != nil {
+	switch {
+	case then != nil && p.withNext != nil:
+		job.Reduce, job.OutputKeyFields = p.withNext, then.KeyFields
+	case then != nil:
 		job.Chain, job.ChainKeyFields = programs[then.Name].mapper, then.KeyFields
 	}
 	t0 := time.Now()

@@ -11,7 +11,7 @@
 //	OUT/pairs/           join job: duplicated sentence pairs (reducers/join);
 //	                     the local runner writes it only with --keep-intermediate
 //	                     (or when resuming a run that had finished the join) and
-//	                     otherwise runs the match job inside the join's reduce
+//	                     otherwise runs the match inside the join's reduce
 //	                     tasks (see chains)
 //	OUT/spans/           match job: the spans (reducers/match), pdc's result
 //	OUT/boilerplate.tsv  signatures over --max-df, most frequent first
@@ -91,13 +91,17 @@ func (s Stage) OutputDir() string {
 
 type program struct {
 	mapper, reducer, combiner mr.Func
+	// withNext is the reducer followed by the next stage's mapper in one
+	// program, which the local runner runs instead of chaining the two
+	// (see chains).
+	withNext mr.Func
 }
 
 var programs = map[string]program{
 	"parse": {mapper: parsemap.Map},
 	"stats": {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
 	"index": {mapper: index.Map, reducer: indexred.Reduce},
-	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, combiner: joinred.Combine},
+	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, combiner: joinred.Combine, withNext: joinred.ReduceMatch},
 	"match": {mapper: matchmap.Map},
 }
 

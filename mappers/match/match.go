@@ -41,16 +41,15 @@ import (
 // with a line between them are not a reused passage.
 const MinShortSpan = 50
 
-// Offsets are a sentence pair's rune offsets.
-type offsets struct{ csA, ceA, csB, ceB int }
-
 // Map runs the match mapper.
 func Map(t *mr.Task) error {
 	cfg, err := jobconf.FromEnv(t.Getenv)
 	if err != nil {
 		return err
 	}
-	m := &reducer{cfg: cfg, c: mr.NewCounters(t.Stderr), out: mr.NewOutput(t.Stdout)}
+	m := NewMatcher(cfg, mr.NewCounters(t.Stderr), mr.NewOutput(t.Stdout))
+	var last []byte // previous 4-field key, for the order check
+	var fields [][]byte
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		line := r.Line()
@@ -58,25 +57,24 @@ func Map(t *mr.Task) error {
 		// (2-field prefixes alone may not be monotone: ids can hold bytes
 		// below TAB), and group by the document pair.
 		k4, _ := mr.SplitKey(line, 4)
-		if bytes.Compare(k4, m.last) < 0 {
+		if bytes.Compare(k4, last) < 0 {
 			return fmt.Errorf("match: line %d: input not sorted (each join part file must be read whole)", r.LineNumber())
 		}
-		m.last = append(m.last[:0], k4...)
+		last = append(last[:0], k4...)
 		k, v := mr.SplitKey(line, 2)
-		if !bytes.Equal(k, m.key) || len(m.pairs) == 0 {
-			if err := m.emit(); err != nil {
-				return err
-			}
-			m.key = append(m.key[:0], k...)
-		}
-		if err := m.add(v); err != nil {
+		fields = mr.Fields(fields[:0], v)
+		p, err := parsePair(fields)
+		if err != nil {
 			return fmt.Errorf("match: line %d: %w", r.LineNumber(), err)
+		}
+		if err := m.Add(k, p); err != nil {
+			return err
 		}
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("match: read: %w", err)
 	}
-	if err := m.emit(); err != nil {
+	if err := m.Close(); err != nil {
 		return err
 	}
 	if err := m.out.Flush(); err != nil {
@@ -85,47 +83,77 @@ func Map(t *mr.Task) error {
 	return m.c.Flush()
 }
 
-type reducer struct {
-	cfg    jobconf.Config
-	c      *mr.Counters
-	out    mr.Output
-	key    []byte
-	last   []byte // previous 4-field key, for the order check
-	pairs  []diagonal.Pair
-	offs   []offsets // by Pair.Tag
-	fields [][]byte
-	line   []byte
+// Pair is one duplicated sentence pair of a document pair: its sentences,
+// score and rune offsets.
+type Pair struct {
+	A, B               int
+	Score              float64
+	CSA, CEA, CSB, CEB int
 }
 
-func (m *reducer) add(v []byte) error {
-	m.fields = mr.Fields(m.fields[:0], v)
-	if len(m.fields) != 7 {
-		return fmt.Errorf("want 9 fields, got %d", len(m.fields)+2)
+// parsePair parses the value fields of a join output line:
+// sentA sentB jaccard csA ceA csB ceB.
+func parsePair(f [][]byte) (Pair, error) {
+	if len(f) != 7 {
+		return Pair{}, fmt.Errorf("want 9 fields, got %d", len(f)+2)
 	}
 	var n [7]int
-	for i, f := range m.fields {
+	for i, x := range f {
 		if i == 2 {
 			continue
 		}
-		x, ok := mr.Atoi(f)
+		v, ok := mr.Atoi(x)
 		if !ok {
-			return fmt.Errorf("bad number %q", f)
+			return Pair{}, fmt.Errorf("bad number %q", x)
 		}
-		n[i] = x
+		n[i] = v
 	}
-	score, ok := parseScore(m.fields[2])
+	score, ok := ParseScore(f[2])
 	if !ok {
-		return fmt.Errorf("bad score %q", m.fields[2])
+		return Pair{}, fmt.Errorf("bad score %q", f[2])
 	}
-	m.pairs = append(m.pairs, diagonal.Pair{A: n[0], B: n[1], Score: score, Tag: len(m.offs)})
-	m.offs = append(m.offs, offsets{n[3], n[4], n[5], n[6]})
+	return Pair{A: n[0], B: n[1], Score: score, CSA: n[3], CEA: n[4], CSB: n[5], CEB: n[6]}, nil
+}
+
+// A Matcher finds the spans of document pairs whose sentence pairs it is
+// given one by one, grouped by document pair: the match job's work, which
+// the join's reducer also does in place (reducers/join.ReduceMatch).
+type Matcher struct {
+	cfg   jobconf.Config
+	c     *mr.Counters
+	out   mr.Output
+	key   []byte
+	pairs []diagonal.Pair
+	offs  []Pair // by diagonal.Pair.Tag
+	line  []byte
+}
+
+// NewMatcher returns a Matcher writing spans to out and counting in c.
+func NewMatcher(cfg jobconf.Config, c *mr.Counters, out mr.Output) *Matcher {
+	return &Matcher{cfg: cfg, c: c, out: out}
+}
+
+// Add adds a sentence pair of the document pair docPair (docA TAB docB).
+// Pairs come grouped by document pair; a new one ends the previous.
+func (m *Matcher) Add(docPair []byte, p Pair) error {
+	if !bytes.Equal(docPair, m.key) || len(m.pairs) == 0 {
+		if err := m.emit(); err != nil {
+			return err
+		}
+		m.key = append(m.key[:0], docPair...)
+	}
+	m.pairs = append(m.pairs, diagonal.Pair{A: p.A, B: p.B, Score: p.Score, Tag: len(m.offs)})
+	m.offs = append(m.offs, p)
 	return nil
 }
 
-// parseScore parses a score as the join writes it, a decimal such as
+// Close writes the spans of the last document pair.
+func (m *Matcher) Close() error { return m.emit() }
+
+// ParseScore parses a score as the join writes it, a decimal such as
 // 0.9123. The result is what strconv.ParseFloat gives: digits/10^k with
 // both exact in a float64 is correctly rounded, like ParseFloat.
-func parseScore(b []byte) (float64, bool) {
+func ParseScore(b []byte) (float64, bool) {
 	ip, fp, dot := bytes.Cut(b, []byte{'.'})
 	if len(ip)+len(fp) > 9 || dot && len(fp) == 0 {
 		return 0, false
@@ -146,7 +174,7 @@ func parseScore(b []byte) (float64, bool) {
 	return float64(i*scale+f) / float64(scale), true
 }
 
-func (m *reducer) emit() error {
+func (m *Matcher) emit() error {
 	if len(m.pairs) == 0 {
 		return nil
 	}
@@ -157,12 +185,12 @@ func (m *reducer) emit() error {
 	for _, run := range runs {
 		first, last := run.First, run.Last
 		o1, o2 := m.offs[first.Tag], m.offs[last.Tag]
-		if run.Length < m.cfg.Lambda && (o2.ceA-o1.csA < MinShortSpan || o2.ceB-o1.csB < MinShortSpan) {
+		if run.Length < m.cfg.Lambda && (o2.CEA-o1.CSA < MinShortSpan || o2.CEB-o1.CSB < MinShortSpan) {
 			m.c.Add("match.short-spans-dropped", 1)
 			continue
 		}
 		b := append(m.line[:0], m.key...)
-		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB} {
+		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.CSA, o2.CEA, o1.CSB, o2.CEB} {
 			b = append(b, '\t')
 			b = strconv.AppendInt(b, int64(x), 10)
 		}

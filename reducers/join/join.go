@@ -18,6 +18,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
+	"github.com/pdc-mr/pdc/mappers/match"
 )
 
 // KeyFields is the number of key fields of a candidate pair.
@@ -29,15 +30,10 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return group(t, func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
-		na, ok1 := mr.Atoi(first[1])
-		nb, ok2 := mr.Atoi(first[2])
-		if !ok1 || !ok2 {
-			return out, "", fmt.Errorf("bad signature counts")
-		}
-		j := signature.Jaccard(count, na, nb)
-		if !signature.AtLeast(j, cfg.Tau) {
-			return out, "join.pairs.below-tau", nil
+	return group(t, nil, func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
+		j, ok, err := jaccard(first, count, cfg.Tau)
+		if err != nil || !ok {
+			return out, belowTau(err), err
 		}
 		out = append(out, key...)
 		out = append(out, '\t')
@@ -50,9 +46,69 @@ func Reduce(t *mr.Task) error {
 	})
 }
 
+// ReduceMatch is the join reducer and the match job in one program, for
+// the local runner: the duplicated sentence pairs go straight to a
+// match.Matcher instead of being written as lines and parsed back. Its
+// output and counters are those of Reduce followed by the match job (each
+// pair's score rounded to the 4 decimals Reduce writes); pdc run
+// --keep-intermediate runs the two apart.
+func ReduceMatch(t *mr.Task) error {
+	cfg, err := jobconf.FromEnv(t.Getenv)
+	if err != nil {
+		return err
+	}
+	var m *match.Matcher
+	var num [16]byte
+	return group(t, func(c *mr.Counters, out mr.Output) *match.Matcher {
+		m = match.NewMatcher(cfg, c, out)
+		return m
+	}, func(_ []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
+		j, ok, err := jaccard(first, count, cfg.Tau)
+		if err != nil || !ok {
+			return nil, belowTau(err), err
+		}
+		p := match.Pair{}
+		if p.Score, ok = match.ParseScore(strconv.AppendFloat(num[:0], j, 'f', 4, 64)); !ok {
+			return nil, "", fmt.Errorf("score %v", j)
+		}
+		docs, sents := mr.SplitKey(key, 2)
+		a, b, _ := bytes.Cut(sents, []byte{'\t'})
+		if !atoi(&p.A, a) || !atoi(&p.B, b) || !atoi(&p.CSA, first[3]) || !atoi(&p.CEA, first[4]) || !atoi(&p.CSB, first[5]) || !atoi(&p.CEB, first[6]) {
+			return nil, "", fmt.Errorf("bad sentence numbers or offsets")
+		}
+		return nil, "join.pairs.verified", m.Add(docs, p)
+	})
+}
+
+func atoi(dst *int, b []byte) bool {
+	n, ok := mr.Atoi(b)
+	*dst = n
+	return ok
+}
+
+// jaccard returns the Jaccard similarity of a pair sharing count signatures
+// (first holds count nA nB ...) and whether it reaches tau.
+func jaccard(first [][]byte, count int, tau float64) (float64, bool, error) {
+	na, ok1 := mr.Atoi(first[1])
+	nb, ok2 := mr.Atoi(first[2])
+	if !ok1 || !ok2 {
+		return 0, false, fmt.Errorf("bad signature counts")
+	}
+	j := signature.Jaccard(count, na, nb)
+	return j, signature.AtLeast(j, tau), nil
+}
+
+// belowTau is the counter of a pair that jaccard turned down.
+func belowTau(err error) string {
+	if err != nil {
+		return ""
+	}
+	return "join.pairs.below-tau"
+}
+
 // Combine sums the counts of equal candidate pairs.
 func Combine(t *mr.Task) error {
-	return group(t, func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
+	return group(t, nil, func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
 		out = append(out, key...)
 		out = append(out, '\t')
 		out = strconv.AppendInt(out, int64(count), 10)
@@ -72,10 +128,15 @@ type emitFunc func(out []byte, key []byte, first [][]byte, count int) ([]byte, s
 const valueFields = 7
 
 // group sums the count field (the value's first field) per key and hands
-// each group to emit.
-func group(t *mr.Task, emit emitFunc) error {
+// each group to emit, writing the line it returns, if any. With matcher
+// set, the groups' pairs also go to the Matcher it makes, closed at the end.
+func group(t *mr.Task, matcher func(*mr.Counters, mr.Output) *match.Matcher, emit emitFunc) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
+	var m *match.Matcher
+	if matcher != nil {
+		m = matcher(c, out)
+	}
 	var key, first, line []byte
 	var fields [][]byte
 	count, have := 0, false
@@ -91,6 +152,9 @@ func group(t *mr.Task, emit emitFunc) error {
 		}
 		if counter != "" {
 			c.Add(counter, 1)
+		}
+		if len(line) == 0 {
+			return nil
 		}
 		if _, err := out.Write(line); err != nil {
 			return fmt.Errorf("write: %w", err)
@@ -120,6 +184,11 @@ func group(t *mr.Task, emit emitFunc) error {
 	}
 	if err := flush(); err != nil {
 		return err
+	}
+	if m != nil {
+		if err := m.Close(); err != nil {
+			return err
+		}
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)

@@ -73,14 +73,25 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 	}
 	stages := Stages(cfg)
 	var all []jobCounters
+	r := &localRun{m: m, runner: runner, cfg: cfg, in: in, o: o, reducers: reducers, prog: prog}
 	for i := 0; i < len(stages); i++ {
 		st, then := stages[i], (*Stage)(nil)
-		if i+1 < len(stages) && chains(st, stages[i+1]) && !o.keepIntermediate &&
-			!succeeded(filepath.Join(o.output, st.OutputDir())) {
+		done := succeeded(filepath.Join(o.output, st.OutputDir()))
+		if i+1 < len(stages) && st.Feeds == stages[i+1].Name && !done &&
+			!succeeded(filepath.Join(o.output, stages[i+1].OutputDir())) {
+			jcs, err := r.feeding(ctx, st, stages[i+1])
+			if err != nil {
+				return err
+			}
+			all = append(all, jcs...)
+			i++
+			continue
+		}
+		if i+1 < len(stages) && chains(st, stages[i+1]) && !o.keepIntermediate && !done {
 			then = &stages[i+1]
 			i++
 		}
-		jc, err := m.runStage(ctx, runner, st, then, cfg, in, o, reducers, prog)
+		jc, err := r.stage(ctx, st, then)
 		if err != nil {
 			return err
 		}
@@ -100,33 +111,124 @@ func chains(st, next Stage) bool {
 	return !st.MapOnly && next.MapOnly && next.WholeFiles && !next.InputKeys && next.Input == st.OutputDir()
 }
 
-// runStage runs stage st locally, with stage then chained onto its reduce
-// tasks when then is not nil (the output is then's).
-func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, then *Stage, cfg jobconf.Config, in *inputSet, o *runOptions, reducers int, prog *progress) (jobCounters, error) {
-	dir := filepath.Join(o.output, st.OutputDir())
-	name := st.Name
-	if then != nil {
-		dir = filepath.Join(o.output, then.OutputDir())
-		name += "+" + then.Name
+// localRun is one pipeline run on the local runner.
+type localRun struct {
+	m        *Main
+	runner   *local.Runner
+	cfg      jobconf.Config
+	in       *inputSet
+	o        *runOptions
+	reducers int
+	prog     *progress
+}
+
+// stage runs stage st, with stage then chained onto its reduce tasks when
+// then is not nil (the output is then's).
+func (r *localRun) stage(ctx context.Context, st Stage, then *Stage) (jobCounters, error) {
+	job, err := r.job(st, then, false)
+	if job == nil || err != nil {
+		return r.skip(st, then), err
 	}
+	t0 := time.Now()
+	counters, err := r.runner.Run(ctx, job)
+	r.prog.done()
+	if err != nil {
+		return jobCounters{}, r.failed(ctx, job.Name, err)
+	}
+	return r.done(job, counters, t0)
+}
+
+// feeding runs stage st, whose mappers also write next's map output
+// (Stage.Feeds), then next's reduce phase.
+func (r *localRun) feeding(ctx context.Context, st, next Stage) ([]jobCounters, error) {
+	job, err := r.job(st, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	fed, err := r.job(next, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	counters, feed, err := r.runner.RunFeeding(ctx, job, fed)
+	r.prog.done()
+	if err != nil {
+		return nil, r.failed(ctx, job.Name, err)
+	}
+	defer feed.Close()
+	jc, err := r.done(job, counters, t0)
+	if err != nil {
+		return nil, err
+	}
+	t0 = time.Now()
+	counters, err = r.runner.RunFed(ctx, feed)
+	r.prog.done()
+	if err != nil {
+		return nil, r.failed(ctx, fed.Name, err)
+	}
+	nc, err := r.done(fed, counters, t0)
+	return []jobCounters{jc, nc}, err
+}
+
+// skip reports a stage finished in an earlier run and returns its counters.
+func (r *localRun) skip(st Stage, then *Stage) jobCounters {
+	name, dir := stageOutput(r.o.output, st, then)
 	jc := jobCounters{job: name}
+	jc.counters, _ = readCountersFS(hdfsfs.Local(), filepath.Join(dir, "_counters.tsv"))
+	if !r.o.quiet {
+		fmt.Fprintf(r.m.Stderr, "job %s: finished in an earlier run, skipped\n", name)
+	}
+	return jc
+}
+
+func (r *localRun) failed(ctx context.Context, name string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("job %s: %w (rerun the same command to resume)", name, errInterrupted)
+	}
+	return err // the runner's error names the job and task
+}
+
+// done records a finished job's counters and reports it.
+func (r *localRun) done(job *local.Job, counters map[string]int64, t0 time.Time) (jobCounters, error) {
+	if err := writeCountersFS(hdfsfs.Local(), filepath.Join(job.Output, "_counters.tsv"), counters); err != nil {
+		return jobCounters{}, err
+	}
+	if !r.o.quiet {
+		fmt.Fprintf(r.m.Stderr, "job %s: done in %s\n", job.Name, elapsed(time.Since(t0)))
+		printCounters(r.m.Stderr, counters)
+	}
+	return jobCounters{job: job.Name, counters: counters}, nil
+}
+
+// stageOutput returns the name and output directory of stage st, with then
+// chained onto it.
+func stageOutput(out string, st Stage, then *Stage) (name, dir string) {
+	if then != nil {
+		return st.Name + "+" + then.Name, filepath.Join(out, then.OutputDir())
+	}
+	return st.Name, filepath.Join(out, st.OutputDir())
+}
+
+// job returns the local job of stage st (with then chained onto it), or nil
+// if it finished in an earlier run. A fed job (RunFeeding) has no inputs.
+func (r *localRun) job(st Stage, then *Stage, fed bool) (*local.Job, error) {
+	o := r.o
+	name, dir := stageOutput(o.output, st, then)
 	if succeeded(dir) {
-		jc.counters, _ = readCountersFS(hdfsfs.Local(), filepath.Join(dir, "_counters.tsv"))
-		if !o.quiet {
-			fmt.Fprintf(m.Stderr, "job %s: finished in an earlier run, skipped\n", name)
-		}
-		return jc, nil
+		return nil, nil
 	}
 	if err := os.RemoveAll(dir); err != nil {
-		return jc, fmt.Errorf("job %s: %w", name, err)
+		return nil, fmt.Errorf("job %s: %w", name, err)
 	}
 	var splits []local.Split
 	var err error
 	var size int64 // split size; small files are packed up to it (local.Job.PackSize)
-	if st.Input == "" {
-		size = splitSize(o.splitSize, in.bytes, o.workers)
-		splits, err = in.splits(size)
-	} else {
+	switch {
+	case fed:
+	case st.Input == "":
+		size = splitSize(o.splitSize, r.in.bytes, o.workers)
+		splits, err = r.in.splits(size)
+	default:
 		var parts []string
 		parts, err = partFiles(filepath.Join(o.output, st.Input))
 		if err == nil {
@@ -138,7 +240,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, the
 		}
 	}
 	if err != nil {
-		return jc, fmt.Errorf("job %s: %w", name, err)
+		return nil, fmt.Errorf("job %s: %w", name, err)
 	}
 	p := programs[st.Name]
 	job := &local.Job{
@@ -147,8 +249,8 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, the
 		Reduce:          p.reducer, // nil for map-only stages
 		KeyFields:       st.KeyFields,
 		PartitionFields: st.PartitionFields,
-		Reducers:        reducers,
-		Env:             cfg.Env(),
+		Reducers:        r.reducers,
+		Env:             r.cfg.Env(),
 		Inputs:          splits,
 		Output:          dir,
 		InputKeys:       st.InputKeys,
@@ -165,24 +267,7 @@ func (m *Main) runStage(ctx context.Context, runner *local.Runner, st Stage, the
 	case then != nil:
 		job.Chain, job.ChainKeyFields = programs[then.Name].mapper, then.KeyFields
 	}
-	t0 := time.Now()
-	counters, err := runner.Run(ctx, job)
-	prog.done()
-	if err != nil {
-		if ctx.Err() != nil {
-			return jc, fmt.Errorf("job %s: %w (rerun the same command to resume)", name, errInterrupted)
-		}
-		return jc, err // the runner's error names the job and task
-	}
-	jc.counters = counters
-	if err := writeCountersFS(hdfsfs.Local(), filepath.Join(dir, "_counters.tsv"), counters); err != nil {
-		return jc, err
-	}
-	if !o.quiet {
-		fmt.Fprintf(m.Stderr, "job %s: done in %s\n", name, elapsed(time.Since(t0)))
-		printCounters(m.Stderr, counters)
-	}
-	return jc, nil
+	return job, nil
 }
 
 func skipped(c map[string]int64) int64 {

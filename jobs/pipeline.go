@@ -61,6 +61,12 @@ type Stage struct {
 	// InputKeys stages read each input line with its byte offset (Hadoop:
 	// stream.map.input.ignoreKey=false; see mr.InputKeyed).
 	InputKeys bool
+	// Feeds names the next stage when this map-only stage's mapper can
+	// also write that stage's map output (mr.Task.Side): the local runner
+	// then runs only the next stage's reduce phase (local.RunFeeding). On
+	// Hadoop, which has no second output, the next stage runs its own map
+	// tasks.
+	Feeds string
 }
 
 // Stages returns the pipeline's jobs for a configuration. The join's
@@ -68,7 +74,7 @@ type Stage struct {
 // once with its exact overlap, so it has nothing to combine.
 func Stages(cfg jobconf.Config) []Stage {
 	return []Stage{
-		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true},
+		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true, Feeds: "stats"},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
 		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 2, Combine: !cfg.Signature.Method.Prefixed()},

@@ -95,6 +95,40 @@ func TestRunDeterministic(t *testing.T) {
 	}
 }
 
+// TestStatsFedOrRead: the stats job fed by the parse job's mappers (the
+// local default) and the stats job reading the parsed records (what a
+// resumed run and Hadoop do) give the same stats, spans and counters.
+func TestStatsFedOrRead(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "--input", sample, "--output", out, "--keep-intermediate", "--reducers", "3"}
+	_, stderr, code := runPDC(t, args...)
+	if code != 0 || !strings.Contains(stderr, "job stats: done") {
+		t.Fatalf("pdc run: exit %d\n%s", code, stderr)
+	}
+	fedStats := catPartsText(t, filepath.Join(out, "stats"))
+	fedCounters, _ := os.ReadFile(filepath.Join(out, "counters.tsv"))
+	fedSpans, _, _ := runPDC(t, "spans", out)
+	// Resume after the parse job: the stats job now reads the records.
+	for _, d := range []string{"stats", "index", "pairs", "spans", "counters.tsv"} {
+		if err := os.RemoveAll(filepath.Join(out, d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code = runPDC(t, args...)
+	if code != 0 || !strings.Contains(stderr, "job parse: finished in an earlier run") {
+		t.Fatalf("resumed pdc run: exit %d\n%s", code, stderr)
+	}
+	if got := catPartsText(t, filepath.Join(out, "stats")); got != fedStats || got == "" {
+		t.Errorf("stats read from the records differ from the fed stats")
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "counters.tsv")); string(got) != string(fedCounters) {
+		t.Errorf("counters differ:\nread:\n%s\nfed:\n%s", got, fedCounters)
+	}
+	if got, _, _ := runPDC(t, "spans", out); got != fedSpans {
+		t.Error("spans differ")
+	}
+}
+
 // TestProgramsMatchRunner proves that the streaming programs run as
 // `cat in | pdc map J | LC_ALL=C sort | pdc reduce J`, the way Hadoop
 // Streaming runs them, give what the local runner gives.

@@ -25,6 +25,13 @@ type Task struct {
 	Stdout io.Writer
 	Stderr io.Writer           // counter and status lines only
 	Getenv func(string) string // job parameters; nil means an empty environment
+	// Side, when not nil, is a second output: the map output of another
+	// job that this map-only job feeds (the local runner's
+	// Runner.RunFeeding). A program writes there what that job's mapper
+	// would write, so that the job need not read this one's output again.
+	// Hadoop Streaming has no second output: it is nil there, and the other
+	// job runs its own map tasks.
+	Side io.Writer
 }
 
 // Func is a streaming program: a mapper, combiner or reducer.

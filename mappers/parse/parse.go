@@ -11,6 +11,11 @@
 // Duplicate ids are resolved later without a shuffle of these records: the
 // stats job lists the ids seen twice and the index job skips all but the
 // first occurrence.
+//
+// Given a side output (mr.Task.Side: the local runner's RunFeeding), the
+// mapper also writes there what the stats mapper would write for its
+// records (mappers/stats.Collector), so that the stats job need not read
+// them again.
 package parse
 
 import (
@@ -24,6 +29,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/htmltext"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
+	statsmap "github.com/pdc-mr/pdc/mappers/stats"
 )
 
 // MaxReports is how many bad records a task describes on stderr; the rest
@@ -55,6 +61,11 @@ func Map(t *mr.Task) error {
 		an:       doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"},
 	}
 	m.fileEsc = mr.Escape(m.file)
+	var sideOut mr.Output
+	if t.Side != nil {
+		sideOut = mr.NewOutput(t.Side)
+		m.stats = statsmap.NewCollector(sideOut)
+	}
 	keyed := mr.InputKeyed(t.Getenv)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
@@ -78,6 +89,14 @@ func Map(t *mr.Task) error {
 	if err := m.out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
+	if m.stats != nil {
+		if err := m.stats.Close(); err != nil {
+			return fmt.Errorf("side output: %w", err)
+		}
+		if err := sideOut.Flush(); err != nil {
+			return fmt.Errorf("side output: %w", err)
+		}
+	}
 	return m.counters.Flush()
 }
 
@@ -93,6 +112,7 @@ type mapper struct {
 	reported int
 	an       doc.Analyzer
 	json     doc.Parser
+	stats    *statsmap.Collector // the stats job's map output, or nil
 	line     []byte
 	scratch  []byte
 }
@@ -186,10 +206,12 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	m.counters.Add("parse.docs.ok", 1)
 	m.counters.Add("parse.sentences", int64(len(a.Sentences)))
 	b := mr.AppendEscape(m.line[:0], d.ID)
+	idEnd := len(b)
 	b = append(b, '\t')
 	b = append(b, m.fileEsc...)
 	b = append(b, '@')
 	b = appendPadded(b, off, 16)
+	posEnd := len(b)
 	b = append(b, '\t')
 	b = mr.AppendEscape(b, d.URL)
 	b = append(b, '\t')
@@ -200,6 +222,11 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	m.line = b
 	if _, err := m.out.Write(b); err != nil {
 		return fmt.Errorf("write: %w", err)
+	}
+	if m.stats != nil {
+		if err := m.stats.Add(b[:idEnd], b[idEnd+1:posEnd], a.Sentences); err != nil {
+			return fmt.Errorf("side output: %w", err)
+		}
 	}
 	return nil
 }

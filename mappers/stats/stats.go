@@ -7,7 +7,8 @@
 //	!N TAB count            documents of this task
 //	#docid TAB srcpos       every document, to find duplicate ids
 //
-// Counts are aggregated in memory (an in-mapper combiner) and flushed
+// (The number of documents is counted by the reducer, stats.docs.) Counts
+// are aggregated in memory (an in-mapper combiner) and flushed
 // whenever MaxTokens distinct tokens are held, so memory stays bounded.
 package stats
 
@@ -27,16 +28,12 @@ const MaxTokens = 1 << 20
 
 // Map runs the stats mapper.
 func Map(t *mr.Task) error {
-	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
-	df := make(map[uint64]int64)
+	col := NewCollector(out)
 	var (
-		docs    int64
 		sents   []doc.Sentence
 		tokens  []uint64
 		scratch []byte
-		seen    []uint64
-		set     tokenSet
 		err     error
 	)
 	r := mr.NewReader(t.Stdin)
@@ -45,38 +42,82 @@ func Map(t *mr.Task) error {
 		if len(f) != 5 {
 			return fmt.Errorf("stats mapper: line %d: want 5 fields, got %d", r.LineNumber(), len(f))
 		}
-		if _, err := fmt.Fprintf(out, "#%s\t%s\n", f[0], f[1]); err != nil {
-			return fmt.Errorf("write: %w", err)
-		}
 		sents, tokens, scratch, err = doc.DecodeBlob(f[4], sents, tokens, scratch)
 		if err != nil {
 			return fmt.Errorf("stats mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
 		}
-		seen = set.distinct(seen[:0], tokens)
-		for _, tok := range seen {
-			df[tok]++
-		}
-		docs++
-		if len(df) >= MaxTokens {
-			if err := flush(out, df); err != nil {
-				return err
-			}
+		if err := col.Add(f[0], f[1], sents); err != nil {
+			return err
 		}
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("stats mapper: read: %w", err)
 	}
-	if err := flush(out, df); err != nil {
+	if err := col.Close(); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(out, "!N\t%d\n", docs); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	c.Add("stats.docs", docs)
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
-	return c.Flush()
+	return nil
+}
+
+// A Collector writes the stats mapper's output for the documents it is
+// given. The parse mapper uses one to feed the stats job directly when the
+// runner offers a side output (mr.Task.Side), so the stats job need not
+// read the parsed records again.
+type Collector struct {
+	out  mr.Output
+	df   map[uint64]int64
+	docs int64
+	set  tokenSet
+	seen []uint64
+	line []byte
+}
+
+// NewCollector returns a Collector writing to out.
+func NewCollector(out mr.Output) *Collector {
+	return &Collector{out: out, df: make(map[uint64]int64)}
+}
+
+// Add counts a document: its escaped id and srcpos as in the parsed
+// record, and its sentences.
+func (c *Collector) Add(id, srcpos []byte, sents []doc.Sentence) error {
+	b := append(c.line[:0], '#')
+	b = append(b, id...)
+	b = append(b, '\t')
+	b = append(b, srcpos...)
+	c.line = append(b, '\n')
+	if _, err := c.out.Write(c.line); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	c.seen = c.seen[:0]
+	c.set.start(sents)
+	for _, s := range sents {
+		c.seen = c.set.distinct(c.seen, s.Tokens)
+	}
+	for _, tok := range c.seen {
+		c.df[tok]++
+	}
+	c.docs++
+	if len(c.df) >= MaxTokens {
+		return flush(c.out, c.df)
+	}
+	return nil
+}
+
+// Close writes the counts held and the number of documents.
+func (c *Collector) Close() error {
+	if err := flush(c.out, c.df); err != nil {
+		return err
+	}
+	b := append(c.line[:0], "!N\t"...)
+	b = strconv.AppendInt(b, c.docs, 10)
+	c.line = append(b, '\n')
+	if _, err := c.out.Write(c.line); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
 }
 
 func flush(out mr.Output, df map[uint64]int64) error {
@@ -118,17 +159,27 @@ type tokenSet struct {
 	cur  uint32
 }
 
-// distinct appends the distinct values of toks to dst, in first-seen order.
-func (s *tokenSet) distinct(dst, toks []uint64) []uint64 {
-	if size := 2 * len(toks); len(s.keys) < size {
-		n := 1 << bits.Len(uint(size))
-		s.keys, s.gen, s.cur = make([]uint64, n), make([]uint32, n), 0
+// start empties the set for a document of the given sentences.
+func (s *tokenSet) start(sents []doc.Sentence) {
+	n := 0
+	for _, x := range sents {
+		n += len(x.Tokens)
+	}
+	if size := 2 * n; len(s.keys) < size {
+		size := 1 << bits.Len(uint(size))
+		s.keys, s.gen, s.cur = make([]uint64, size), make([]uint32, size), 0
 	}
 	s.cur++
 	if s.cur == 0 { // wrapped: stale marks could match
 		clear(s.gen)
 		s.cur = 1
 	}
+}
+
+// distinct appends to dst the values of toks not yet in the set since
+// start, in first-seen order, and adds them. The set must have room for
+// them (start sizes it).
+func (s *tokenSet) distinct(dst, toks []uint64) []uint64 {
 	mask := uint64(len(s.keys) - 1)
 	for _, t := range toks {
 		i := (t ^ t>>32) & mask

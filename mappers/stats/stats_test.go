@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/pdc-mr/pdc/lib/doc"
 )
 
 // TestTokenSet checks distinct against sorting and compacting, document
@@ -13,8 +15,8 @@ import (
 func TestTokenSet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var s tokenSet
-	for doc := range 300 {
-		if doc == 150 {
+	for d := range 300 {
+		if d == 150 {
 			s.cur = math.MaxUint32 - 2 // the next documents wrap the counter
 		}
 		toks := make([]uint64, rng.IntN(400))
@@ -24,14 +26,15 @@ func TestTokenSet(t *testing.T) {
 				toks[i] <<= 40
 			}
 		}
+		s.start([]doc.Sentence{{Tokens: toks}})
 		got := s.distinct(nil, toks)
 		want := slices.Compact(slices.Sorted(slices.Values(toks)))
 		if len(got) != len(want) {
-			t.Fatalf("doc %d: %d distinct tokens, want %d", doc, len(got), len(want))
+			t.Fatalf("doc %d: %d distinct tokens, want %d", d, len(got), len(want))
 		}
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
-			t.Fatalf("doc %d: distinct tokens differ", doc)
+			t.Fatalf("doc %d: distinct tokens differ", d)
 		}
 	}
 }

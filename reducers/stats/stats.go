@@ -107,7 +107,11 @@ func (g *group) emit() error {
 		g.c.Add("stats.tokens.singleton", 1)
 		return nil
 	}
-	if !g.combining && string(g.key) != "!N" {
+	switch {
+	case g.combining:
+	case string(g.key) == "!N":
+		g.c.Add("stats.docs", g.total)
+	default:
 		g.c.Add("stats.tokens", 1)
 	}
 	b := append(g.line[:0], g.key...)

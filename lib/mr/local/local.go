@@ -5,6 +5,11 @@
 // optional combiner over each sorted run, and parallel reduce tasks each fed
 // a k-way merge of its partition. Records are normalised exactly as Hadoop
 // Streaming's key/value split does, so part files match a Hadoop run.
+//
+// Beyond Hadoop Streaming, two shortcuts spare a job's pass over another
+// job's output: Job.Chain runs a map-only program inside the reduce tasks
+// (Hadoop's ChainReducer), and RunFeeding lets a map-only job's mappers
+// write a second job's map output on the way (mr.Task.Side).
 package local
 
 import (
@@ -122,38 +127,113 @@ func (r *Runner) Run(ctx context.Context, j *Job) (map[string]int64, error) {
 }
 
 func (r *Runner) run(ctx context.Context, j *Job) (map[string]int64, error) {
-	if j.Map == nil || j.Output == "" {
+	if j.Map == nil {
 		return nil, errors.New("job needs Map and Output")
 	}
+	st, done, err := r.prepare(j)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return st.finish(st.execute(ctx))
+}
+
+// prepare checks j, creates its temporary output and spill directories and
+// returns its state and the function that removes the spill directory.
+func (r *Runner) prepare(j *Job) (*state, func(), error) {
+	if j.Output == "" {
+		return nil, nil, errors.New("job needs Map and Output")
+	}
 	if j.Chain != nil && j.Reduce == nil {
-		return nil, errors.New("job has Chain but no Reduce to chain it onto")
+		return nil, nil, errors.New("job has Chain but no Reduce to chain it onto")
 	}
 	if _, err := os.Stat(j.Output); err == nil {
-		return nil, fmt.Errorf("output %s: %w", j.Output, fs.ErrExist)
+		return nil, nil, fmt.Errorf("output %s: %w", j.Output, fs.ErrExist)
 	}
 	tmp := j.Output + "._tmp"
 	if err := os.RemoveAll(tmp); err != nil {
-		return nil, fmt.Errorf("clean output: %w", err)
+		return nil, nil, fmt.Errorf("clean output: %w", err)
 	}
 	if err := os.MkdirAll(tmp, 0o777); err != nil {
-		return nil, fmt.Errorf("create output: %w", err)
+		return nil, nil, fmt.Errorf("create output: %w", err)
 	}
 	spillDir, err := os.MkdirTemp(r.TempDir, "pdc-spill-")
 	if err != nil {
 		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("create spill dir: %w", err)
+		return nil, nil, fmt.Errorf("create spill dir: %w", err)
 	}
-	defer os.RemoveAll(spillDir)
-	st := r.newState(j, tmp, spillDir)
-	if err := st.execute(ctx); err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
+	return r.newState(j, tmp, spillDir), func() { os.RemoveAll(spillDir) }, nil
+}
+
+// finish commits the job's output if err is nil, or removes it.
+func (st *state) finish(err error) (map[string]int64, error) {
+	if err == nil {
+		err = commit(st.out, st.j.Output)
 	}
-	if err := commit(tmp, j.Output); err != nil {
-		os.RemoveAll(tmp)
+	if err != nil {
+		os.RemoveAll(st.out)
 		return nil, err
 	}
 	return st.counters, nil
+}
+
+// RunFeeding runs the map-only job j, whose mappers also write the map
+// output of job side (mr.Task.Side): those lines are partitioned, sorted
+// and combined as side's own map tasks' output would be, and kept for
+// RunFed, which then runs only side's reduce phase (side.Map and
+// side.Inputs are not used). j's output is committed as Run commits it. A
+// job that would read j's output to compute what j's mappers can compute
+// on the way (pdc's stats job over the parse job's records) is spared its
+// map phase. Call Feed.Close when done with the Feed.
+func (r *Runner) RunFeeding(ctx context.Context, j, side *Job) (map[string]int64, *Feed, error) {
+	if j.Map == nil || j.Reduce != nil || side.Reduce == nil {
+		return nil, nil, fmt.Errorf("job %s: RunFeeding needs a map-only job feeding a job with Reduce", j.Name)
+	}
+	st, done, err := r.prepare(j)
+	if err != nil {
+		return nil, nil, fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	defer done()
+	sst, sdone, err := r.prepare(side)
+	if err != nil {
+		return nil, nil, fmt.Errorf("job %s: %w", side.Name, err)
+	}
+	f := &Feed{r: r, st: sst, done: sdone}
+	sst.tasks, sst.runs, sst.share, sst.fed = st.tasks, make([][]*run, len(st.tasks)), st.share, true
+	st.side = sst
+	jc, err := st.finish(st.execute(ctx))
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	return jc, f, nil
+}
+
+// A Feed is the map output a job wrote for another (RunFeeding).
+type Feed struct {
+	r    *Runner
+	st   *state
+	done func()
+}
+
+// RunFed runs the fed job's reduce phase and commits its output, as Run
+// does.
+func (r *Runner) RunFed(ctx context.Context, f *Feed) (map[string]int64, error) {
+	defer f.Close()
+	c, err := f.st.finish(f.st.execute(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %w", f.st.j.Name, err)
+	}
+	return c, nil
+}
+
+// Close removes the fed job's map output and its temporary output.
+func (f *Feed) Close() {
+	if f.done != nil {
+		os.RemoveAll(f.st.out)
+		f.done()
+		f.done = nil
+	}
 }
 
 func commit(tmp, output string) error {
@@ -175,6 +255,9 @@ type state struct {
 	reducers int
 	out      string // temporary output dir
 	spillDir string
+
+	side *state // the job this one's map tasks feed (RunFeeding), or nil
+	fed  bool   // the map output comes from another job's map tasks
 
 	mu       sync.Mutex
 	counters map[string]int64
@@ -208,9 +291,11 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 // splits by job (go tool pprof -tagfocus job=index).
 func (st *state) execute(ctx context.Context) error {
 	var err error
-	pprof.Do(ctx, pprof.Labels("job", st.j.Name, "phase", "map"), func(ctx context.Context) {
-		err = forEach(ctx, len(st.tasks), st.workers, st.mapTask)
-	})
+	if !st.fed {
+		pprof.Do(ctx, pprof.Labels("job", st.j.Name, "phase", "map"), func(ctx context.Context) {
+			err = forEach(ctx, len(st.tasks), st.workers, st.mapTask)
+		})
+	}
 	if err != nil || st.j.Reduce == nil {
 		return err
 	}

@@ -574,3 +574,93 @@ func TestPackSplits(t *testing.T) {
 		}
 	}
 }
+
+// TestRunFeeding: a map-only job whose mappers also write a word count's
+// map output to their side output gives the word count job the output it
+// gets when its own map tasks read the first job's output, with spills and
+// a combiner; each job keeps its own counters. A failing feeder leaves
+// neither output.
+func TestRunFeeding(t *testing.T) {
+	dir := t.TempDir()
+	splits := writeInputs(t, dir, 3, 2000, 9000)
+	upper := func(t *mr.Task) error { // the feeder: upper-cases its lines
+		r, w, c := mr.NewReader(t.Stdin), mr.NewWriter(t.Stdout), mr.NewCounters(t.Stderr)
+		var side *mr.Writer
+		if t.Side != nil {
+			side = mr.NewWriter(t.Side)
+		}
+		for r.Next() {
+			line := bytes.ToUpper(r.Line())
+			c.Add("upper", 1)
+			if err := w.WriteRecord(line); err != nil {
+				return err
+			}
+			if side != nil {
+				for _, word := range strings.Fields(string(line)) {
+					side.WriteStrings(word, "1")
+				}
+			}
+		}
+		if side != nil {
+			if err := side.Flush(); err != nil {
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return c.Flush()
+	}
+	r := &Runner{Workers: 2, SortMem: 1 << 12}
+	count := func(name string) *Job {
+		return &Job{Name: name, Map: wcMap, Reduce: wcSum, Combine: wcSum, Reducers: 3, Output: filepath.Join(dir, name)}
+	}
+	// Two jobs, the second reading the first's output.
+	if _, err := r.Run(context.Background(), &Job{Name: "upper", Map: upper, Inputs: splits, Output: filepath.Join(dir, "upper")}); err != nil {
+		t.Fatal(err)
+	}
+	parts, err := FileSplits([]string{filepath.Join(dir, "upper")}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := count("read")
+	read.Inputs = parts
+	if _, err := r.Run(context.Background(), read); err != nil {
+		t.Fatal(err)
+	}
+	// The same, fed.
+	feeder := &Job{Name: "feeder", Map: upper, Inputs: splits, Output: filepath.Join(dir, "feeder")}
+	fed := count("fed")
+	jc, feed, err := r.RunFeeding(context.Background(), feeder, fed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fed")); err == nil {
+		t.Error("the fed job's output exists before RunFed")
+	}
+	sc, err := r.RunFed(context.Background(), feed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := readOutput(t, feeder.Output), readOutput(t, filepath.Join(dir, "upper")); !maps.Equal(got, want) {
+		t.Error("the feeder's own output differs from the plain job's")
+	}
+	got, want := readOutput(t, fed.Output), readOutput(t, read.Output)
+	if !maps.Equal(got, want) || want["part-r-00000"] == "" {
+		t.Errorf("fed word count differs from the one reading the output:\n%v\n%v", got, want)
+	}
+	if jc["upper"] == 0 || sc["upper"] != 0 || jc["lines"] != 0 {
+		t.Errorf("counters: feeder %v, fed %v", jc, sc)
+	}
+
+	// A failing feeder: no output of either job.
+	bad := &Job{Name: "bad", Map: func(*mr.Task) error { return errors.New("boom") }, Inputs: splits, Output: filepath.Join(dir, "bad")}
+	if _, _, err := r.RunFeeding(context.Background(), bad, count("badfed")); err == nil {
+		t.Fatal("a failing feeder succeeded")
+	}
+	for _, name := range []string{"bad", "badfed", "bad._tmp", "badfed._tmp"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s left behind", name)
+		}
+	}
+}

@@ -51,17 +51,31 @@ func (t *taskIO) getenv(k string) string { return t.env[k] }
 
 // call runs f on the given streams, turning a panic into an error, then
 // flushes the task's stderr.
-func (t *taskIO) call(f mr.Func, in io.Reader, out *lineSplitter) (err error) {
+func (t *taskIO) call(f mr.Func, in io.Reader, out *lineSplitter) error {
+	return t.callSide(f, in, out, nil)
+}
+
+// callSide is call with a side output (mr.Task.Side), if side is not nil.
+func (t *taskIO) callSide(f mr.Func, in io.Reader, out, side *lineSplitter) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 		}
 	}()
-	if err := f(&mr.Task{Stdin: in, Stdout: out, Stderr: t.stderr, Getenv: t.getenv}); err != nil {
+	task := &mr.Task{Stdin: in, Stdout: out, Stderr: t.stderr, Getenv: t.getenv}
+	if side != nil {
+		task.Side = side
+	}
+	if err := f(task); err != nil {
 		return err
 	}
 	if err := out.close(); err != nil {
 		return err
+	}
+	if side != nil {
+		if err := side.close(); err != nil {
+			return fmt.Errorf("side output: %w", err)
+		}
 	}
 	return t.stderr.close()
 }
@@ -92,20 +106,28 @@ func (e *splitError) Unwrap() error { return e.err }
 // the buffer spills.
 func (st *state) runMap(ctx context.Context, i int) error {
 	cur := st.j.Inputs[st.tasks[i][0]]
-	feed := func(out *lineSplitter) error {
+	feed := func(out, side *lineSplitter) error {
 		for _, k := range st.tasks[i] {
 			cur = st.j.Inputs[k]
-			if err := st.mapSplit(ctx, i, cur, out); err != nil {
+			if err := st.mapSplit(ctx, i, cur, out, side); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
+	env := func() map[string]string { return st.inputEnv(cur) }
 	var err error
-	if st.j.Reduce == nil {
-		err = st.mapOnly(ctx, i, feed)
-	} else {
-		err = st.mapSort(ctx, i, feed, func() map[string]string { return st.inputEnv(cur) })
+	switch {
+	case st.j.Reduce == nil && st.side != nil:
+		// The side output is the fed job's map output: sorted into its
+		// runs as its own map task i would.
+		err = st.side.mapSort(ctx, i, func(side *lineSplitter) error {
+			return st.mapOnly(ctx, i, func(out *lineSplitter) error { return feed(out, side) })
+		}, func() map[string]string { return st.side.inputEnv(cur) })
+	case st.j.Reduce == nil:
+		err = st.mapOnly(ctx, i, func(out *lineSplitter) error { return feed(out, nil) })
+	default:
+		err = st.mapSort(ctx, i, func(out *lineSplitter) error { return feed(out, nil) }, env)
 	}
 	if err != nil {
 		return &splitError{sp: cur, err: err}
@@ -123,7 +145,7 @@ func (st *state) inputEnv(sp Split) map[string]string {
 }
 
 // mapSplit runs the mapper over one split, writing to out.
-func (st *state) mapSplit(ctx context.Context, i int, sp Split, out *lineSplitter) error {
+func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineSplitter) error {
 	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), st.inputEnv(sp))
 	in, err := sp.Open()
 	if err != nil {
@@ -137,7 +159,7 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out *lineSplitte
 		}
 	}
 	defer in.Close()
-	if err := t.call(st.j.Map, withContext(ctx, in), out); err != nil {
+	if err := t.callSide(st.j.Map, withContext(ctx, in), out, side); err != nil {
 		return err
 	}
 	st.addCounters(t.counters)

@@ -126,6 +126,9 @@ type Matcher struct {
 	pairs []diagonal.Pair
 	offs  []Pair // by diagonal.Pair.Tag
 	line  []byte
+	// Counts, added to c by Close: per document pair they would cost more
+	// than the matching of most pairs.
+	docPairs, sentPairs, shortDropped, spans, withSpans int64
 }
 
 // NewMatcher returns a Matcher writing spans to out and counting in c.
@@ -147,8 +150,24 @@ func (m *Matcher) Add(docPair []byte, p Pair) error {
 	return nil
 }
 
-// Close writes the spans of the last document pair.
-func (m *Matcher) Close() error { return m.emit() }
+// Close writes the spans of the last document pair and adds the counts.
+func (m *Matcher) Close() error {
+	err := m.emit()
+	for _, c := range []struct {
+		name string
+		n    int64
+	}{
+		{"match.doc-pairs", m.docPairs}, {"match.sentence-pairs", m.sentPairs},
+		{"match.short-spans-dropped", m.shortDropped}, {"match.spans", m.spans},
+		{"match.doc-pairs.with-spans", m.withSpans},
+	} {
+		if c.n > 0 {
+			m.c.Add(c.name, c.n)
+		}
+	}
+	m.docPairs, m.sentPairs, m.shortDropped, m.spans, m.withSpans = 0, 0, 0, 0, 0
+	return err
+}
 
 // ParseScore parses a score as the join writes it, a decimal such as
 // 0.9123. The result is what strconv.ParseFloat gives: digits/10^k with
@@ -178,15 +197,15 @@ func (m *Matcher) emit() error {
 	if len(m.pairs) == 0 {
 		return nil
 	}
-	m.c.Add("match.doc-pairs", 1)
-	m.c.Add("match.sentence-pairs", int64(len(m.pairs)))
+	m.docPairs++
+	m.sentPairs += int64(len(m.pairs))
 	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap)
 	kept := 0
 	for _, run := range runs {
 		first, last := run.First, run.Last
 		o1, o2 := m.offs[first.Tag], m.offs[last.Tag]
 		if run.Length < m.cfg.Lambda && (o2.CEA-o1.CSA < MinShortSpan || o2.CEB-o1.CSB < MinShortSpan) {
-			m.c.Add("match.short-spans-dropped", 1)
+			m.shortDropped++
 			continue
 		}
 		b := append(m.line[:0], m.key...)
@@ -204,8 +223,8 @@ func (m *Matcher) emit() error {
 		kept++
 	}
 	if kept > 0 {
-		m.c.Add("match.spans", int64(kept))
-		m.c.Add("match.doc-pairs.with-spans", 1)
+		m.spans += int64(kept)
+		m.withSpans++
 	}
 	m.pairs, m.offs = m.pairs[:0], m.offs[:0]
 	return nil

@@ -40,6 +40,10 @@ for size in "$MB" "$((2 * MB))"; do
 			--cpuprofile "$DATA/bench/cpu-$size.prof" 2>/dev/null
 	fi
 	while read -r job secs; do
+		case $job in # the parse job's mappers do the stats job's map work (RunFeeding)
+		parse) job="parse (+ stats map)" ;;
+		stats) job="stats (reduce)" ;;
+		esac
 		awk -v c="$size MB" -v d="$docs" -v f="$fsec" -v fm="$fmbs" -v j="$job" -v s="$secs" -v mb="$mb" \
 			'BEGIN{printf "| %s | %d | %.2f | %.0f | %s | %.2f | %.1f | %.0f |\n", c, d, f, fm, j, s, mb/s, d/s}'
 	done < <(sed -n 's/^job \([a-z+]*\): done in \(.*\)$/\1 \2/p' "$WORK/log" | awk '{

@@ -101,14 +101,14 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 }
 
 // chains reports whether the local runner runs stage next inside st's
-// reduce tasks: next is map-only and reads st's reduce part files whole, so
-// it sees the same lines either way, and the intermediate output is neither
-// written nor read back. A stage whose program has withNext runs that one
-// program (the join's reducer and the match, joinred.ReduceMatch); others
-// would have next's mapper chained onto their reducer (local.Job.Chain). On
-// Hadoop the join and the match stay two jobs.
+// reduce tasks, with st's withNext program (the join's reducer and the
+// match in one, joinred.ReduceMatch): next is map-only and reads st's
+// reduce part files whole, so it sees the same lines either way, and the
+// intermediate output is neither written nor read back. On Hadoop the join
+// and the match stay two jobs.
 func chains(st, next Stage) bool {
-	return !st.MapOnly && next.MapOnly && next.WholeFiles && !next.InputKeys && next.Input == st.OutputDir()
+	return !st.MapOnly && next.MapOnly && next.WholeFiles && !next.InputKeys && next.Input == st.OutputDir() &&
+		programs[st.Name].withNext != nil
 }
 
 // localRun is one pipeline run on the local runner.
@@ -126,8 +126,11 @@ type localRun struct {
 // then is not nil (the output is then's).
 func (r *localRun) stage(ctx context.Context, st Stage, then *Stage) (jobCounters, error) {
 	job, err := r.job(st, then, false)
-	if job == nil || err != nil {
-		return r.skip(st, then), err
+	if err != nil {
+		return jobCounters{}, err
+	}
+	if job == nil {
+		return r.skip(st, then), nil
 	}
 	t0 := time.Now()
 	counters, err := r.runner.Run(ctx, job)
@@ -161,7 +164,7 @@ func (r *localRun) feeding(ctx context.Context, st, next Stage) ([]jobCounters, 
 		return nil, err
 	}
 	t0 = time.Now()
-	counters, err = r.runner.RunFed(ctx, feed)
+	counters, err = feed.Run(ctx)
 	r.prog.done()
 	if err != nil {
 		return nil, r.failed(ctx, fed.Name, err)
@@ -261,11 +264,8 @@ func (r *localRun) job(st Stage, then *Stage, fed bool) (*local.Job, error) {
 	if st.Combine {
 		job.Combine = p.combiner
 	}
-	switch {
-	case then != nil && p.withNext != nil:
+	if then != nil {
 		job.Reduce, job.OutputKeyFields = p.withNext, then.KeyFields
-	case then != nil:
-		job.Chain, job.ChainKeyFields = programs[then.Name].mapper, then.KeyFields
 	}
 	return job, nil
 }

@@ -98,8 +98,8 @@ func (s Stage) OutputDir() string {
 type program struct {
 	mapper, reducer, combiner mr.Func
 	// withNext is the reducer followed by the next stage's mapper in one
-	// program, which the local runner runs instead of chaining the two
-	// (see chains).
+	// program, which the local runner runs instead of the two (see
+	// chains).
 	withNext mr.Func
 }
 

@@ -45,7 +45,8 @@ type Run struct {
 // with a < a' <= a+1+gap and b < b' <= b+1+gap that is nearest (smallest
 // a'-a + b'-b, then closest to the diagonal). Each pair belongs to at most
 // one run. Duplicate pairs (same A and B) are merged, keeping the highest
-// score. Find reorders pairs.
+// score. Find may reorder pairs (not when they come sorted by (A, B)
+// without duplicates).
 func Find(pairs []Pair, minLen, gap int) []Run {
 	if !strictlySorted(pairs) { // the match job's pairs arrive sorted, without duplicates
 		slices.SortFunc(pairs, func(x, y Pair) int {

@@ -115,6 +115,9 @@ func parsePair(f [][]byte) (Pair, error) {
 	return Pair{A: n[0], B: n[1], Score: score, CSA: n[3], CEA: n[4], CSB: n[5], CEB: n[6]}, nil
 }
 
+// offsets are a sentence pair's rune offsets.
+type offsets struct{ csA, ceA, csB, ceB int }
+
 // A Matcher finds the spans of document pairs whose sentence pairs it is
 // given one by one, grouped by document pair: the match job's work, which
 // the join's reducer also does in place (reducers/join.ReduceMatch).
@@ -124,7 +127,7 @@ type Matcher struct {
 	out   mr.Output
 	key   []byte
 	pairs []diagonal.Pair
-	offs  []Pair // by diagonal.Pair.Tag
+	offs  []offsets // by diagonal.Pair.Tag
 	line  []byte
 	// Counts, added to c by Close: per document pair they would cost more
 	// than the matching of most pairs.
@@ -146,7 +149,7 @@ func (m *Matcher) Add(docPair []byte, p Pair) error {
 		m.key = append(m.key[:0], docPair...)
 	}
 	m.pairs = append(m.pairs, diagonal.Pair{A: p.A, B: p.B, Score: p.Score, Tag: len(m.offs)})
-	m.offs = append(m.offs, p)
+	m.offs = append(m.offs, offsets{p.CSA, p.CEA, p.CSB, p.CEB})
 	return nil
 }
 
@@ -204,12 +207,12 @@ func (m *Matcher) emit() error {
 	for _, run := range runs {
 		first, last := run.First, run.Last
 		o1, o2 := m.offs[first.Tag], m.offs[last.Tag]
-		if run.Length < m.cfg.Lambda && (o2.CEA-o1.CSA < MinShortSpan || o2.CEB-o1.CSB < MinShortSpan) {
+		if run.Length < m.cfg.Lambda && (o2.ceA-o1.csA < MinShortSpan || o2.ceB-o1.csB < MinShortSpan) {
 			m.shortDropped++
 			continue
 		}
 		b := append(m.line[:0], m.key...)
-		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.CSA, o2.CEA, o1.CSB, o2.CEB} {
+		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB} {
 			b = append(b, '\t')
 			b = strconv.AppendInt(b, int64(x), 10)
 		}

@@ -20,6 +20,9 @@ func TestTokenSet(t *testing.T) {
 			s.cur = math.MaxUint32 - 2 // the next documents wrap the counter
 		}
 		toks := make([]uint64, rng.IntN(400))
+		if d == 0 {
+			toks = make([]uint64, 400) // sizes the table for all: no reallocation resets cur
+		}
 		for i := range toks {
 			toks[i] = rng.Uint64N(uint64(1 + len(toks)/2)) // many repeats, and collisions in the low bits
 			if rng.IntN(4) == 0 {
@@ -36,5 +39,8 @@ func TestTokenSet(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("doc %d: distinct tokens differ", d)
 		}
+	}
+	if s.cur == 0 || s.cur > 200 {
+		t.Errorf("generation %d after the documents: the counter did not wrap", s.cur)
 	}
 }

@@ -30,7 +30,7 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return group(t, nil, func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
+	return group(t, plain(func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
 		j, ok, err := jaccard(first, count, cfg.Tau)
 		if err != nil || !ok {
 			return out, belowTau(err), err
@@ -43,7 +43,7 @@ func Reduce(t *mr.Task) error {
 			out = append(out, x...)
 		}
 		return append(out, '\n'), "join.pairs.verified", nil
-	})
+	}))
 }
 
 // ReduceMatch is the join reducer and the match job in one program, for
@@ -57,26 +57,25 @@ func ReduceMatch(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	var m *match.Matcher
-	var num [16]byte
-	return group(t, func(c *mr.Counters, out mr.Output) *match.Matcher {
-		m = match.NewMatcher(cfg, c, out)
-		return m
-	}, func(_ []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
-		j, ok, err := jaccard(first, count, cfg.Tau)
-		if err != nil || !ok {
-			return nil, belowTau(err), err
-		}
-		p := match.Pair{}
-		if p.Score, ok = match.ParseScore(strconv.AppendFloat(num[:0], j, 'f', 4, 64)); !ok {
-			return nil, "", fmt.Errorf("score %v", j)
-		}
-		docs, sents := mr.SplitKey(key, 2)
-		a, b, _ := bytes.Cut(sents, []byte{'\t'})
-		if !atoi(&p.A, a) || !atoi(&p.B, b) || !atoi(&p.CSA, first[3]) || !atoi(&p.CEA, first[4]) || !atoi(&p.CSB, first[5]) || !atoi(&p.CEB, first[6]) {
-			return nil, "", fmt.Errorf("bad sentence numbers or offsets")
-		}
-		return nil, "join.pairs.verified", m.Add(docs, p)
+	return group(t, func(c *mr.Counters, out mr.Output) (emitFunc, func() error) {
+		m := match.NewMatcher(cfg, c, out)
+		var num [16]byte
+		return func(_ []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
+			j, ok, err := jaccard(first, count, cfg.Tau)
+			if err != nil || !ok {
+				return nil, belowTau(err), err
+			}
+			p := match.Pair{}
+			if p.Score, ok = match.ParseScore(strconv.AppendFloat(num[:0], j, 'f', 4, 64)); !ok {
+				return nil, "", fmt.Errorf("score %v", j)
+			}
+			docs, sents := mr.SplitKey(key, 2)
+			a, b, _ := bytes.Cut(sents, []byte{'\t'})
+			if !atoi(&p.A, a) || !atoi(&p.B, b) || !atoi(&p.CSA, first[3]) || !atoi(&p.CEA, first[4]) || !atoi(&p.CSB, first[5]) || !atoi(&p.CEB, first[6]) {
+				return nil, "", fmt.Errorf("bad sentence numbers or offsets")
+			}
+			return nil, "join.pairs.verified", m.Add(docs, p)
+		}, m.Close
 	})
 }
 
@@ -108,7 +107,7 @@ func belowTau(err error) string {
 
 // Combine sums the counts of equal candidate pairs.
 func Combine(t *mr.Task) error {
-	return group(t, nil, func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
+	return group(t, plain(func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
 		out = append(out, key...)
 		out = append(out, '\t')
 		out = strconv.AppendInt(out, int64(count), 10)
@@ -117,7 +116,7 @@ func Combine(t *mr.Task) error {
 			out = append(out, x...)
 		}
 		return append(out, '\n'), "", nil
-	})
+	}))
 }
 
 // emitFunc writes one pair to out: its key, the fields of its first value
@@ -127,16 +126,19 @@ type emitFunc func(out []byte, key []byte, first [][]byte, count int) ([]byte, s
 // valueFields is the number of fields of a candidate pair's value.
 const valueFields = 7
 
+// plain is the setup of an emitFunc that needs no setup or closing.
+func plain(emit emitFunc) func(*mr.Counters, mr.Output) (emitFunc, func() error) {
+	return func(*mr.Counters, mr.Output) (emitFunc, func() error) { return emit, nil }
+}
+
 // group sums the count field (the value's first field) per key and hands
-// each group to emit, writing the line it returns, if any. With matcher
-// set, the groups' pairs also go to the Matcher it makes, closed at the end.
-func group(t *mr.Task, matcher func(*mr.Counters, mr.Output) *match.Matcher, emit emitFunc) error {
+// each group to the emitFunc that setup returns for the task's counters
+// and output, writing the line it returns, if any; then it calls the close
+// function setup returned, if any.
+func group(t *mr.Task, setup func(*mr.Counters, mr.Output) (emitFunc, func() error)) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
-	var m *match.Matcher
-	if matcher != nil {
-		m = matcher(c, out)
-	}
+	emit, closeEmit := setup(c, out)
 	var key, first, line []byte
 	var fields [][]byte
 	var counts tally
@@ -187,8 +189,8 @@ func group(t *mr.Task, matcher func(*mr.Counters, mr.Output) *match.Matcher, emi
 		return err
 	}
 	counts.addTo(c)
-	if m != nil {
-		if err := m.Close(); err != nil {
+	if closeEmit != nil {
+		if err := closeEmit(); err != nil {
 			return err
 		}
 	}

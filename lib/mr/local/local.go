@@ -6,10 +6,9 @@
 // a k-way merge of its partition. Records are normalised exactly as Hadoop
 // Streaming's key/value split does, so part files match a Hadoop run.
 //
-// Beyond Hadoop Streaming, two shortcuts spare a job's pass over another
-// job's output: Job.Chain runs a map-only program inside the reduce tasks
-// (Hadoop's ChainReducer), and RunFeeding lets a map-only job's mappers
-// write a second job's map output on the way (mr.Task.Side).
+// Beyond Hadoop Streaming, RunFeeding spares a job its pass over another
+// job's output: a map-only job's mappers write the second job's map output
+// on the way (mr.Task.Side).
 package local
 
 import (
@@ -29,25 +28,14 @@ import (
 
 // Job describes one streaming job.
 type Job struct {
-	Name    string
-	Map     mr.Func
-	Reduce  mr.Func // nil: map-only, map outputs become part-m-NNNNN
-	Combine mr.Func // optional, applied to each partition of each sorted run
-	// Chain, when set with Reduce, is a map-only program run over each
-	// reduce task's output before it is written (Hadoop's ChainReducer):
-	// the part files hold its output, with ChainKeyFields key fields. It
-	// reads the reducer's lines exactly as it would read the part file
-	// the reducer alone would have written, so a map-only job reading
-	// whole reduce part files can run here instead of as a job of its own.
-	// It gets the job's Env but no input variables (PDC_INPUT_*) and no
-	// input keys.
-	Chain          mr.Func
-	ChainKeyFields int
-
-	KeyFields       int // stream.num.map.output.key.fields; < 1 means 1
-	PartitionFields int // P of the partitioner's -k1,P; < 1 means the whole key
-	OutputKeyFields int // stream.num.reduce.output.key.fields; < 1 means 1
-	Reducers        int // < 1 means 1 (ignored when Reduce is nil)
+	Name            string
+	Map             mr.Func
+	Reduce          mr.Func // nil: map-only, map outputs become part-m-NNNNN
+	Combine         mr.Func // optional, applied to each partition of each sorted run
+	KeyFields       int     // stream.num.map.output.key.fields; < 1 means 1
+	PartitionFields int     // P of the partitioner's -k1,P; < 1 means the whole key
+	OutputKeyFields int     // stream.num.reduce.output.key.fields; < 1 means 1
+	Reducers        int     // < 1 means 1 (ignored when Reduce is nil)
 
 	Env map[string]string // visible through Task.Getenv, plus PDC_INPUT_* in map tasks
 	// PackSize packs consecutive small file splits into one map task, up to
@@ -144,9 +132,6 @@ func (r *Runner) prepare(j *Job) (*state, func(), error) {
 	if j.Output == "" {
 		return nil, nil, errors.New("job needs Map and Output")
 	}
-	if j.Chain != nil && j.Reduce == nil {
-		return nil, nil, errors.New("job has Chain but no Reduce to chain it onto")
-	}
 	if _, err := os.Stat(j.Output); err == nil {
 		return nil, nil, fmt.Errorf("output %s: %w", j.Output, fs.ErrExist)
 	}
@@ -179,12 +164,13 @@ func (st *state) finish(err error) (map[string]int64, error) {
 
 // RunFeeding runs the map-only job j, whose mappers also write the map
 // output of job side (mr.Task.Side): those lines are partitioned, sorted
-// and combined as side's own map tasks' output would be, and kept for
-// RunFed, which then runs only side's reduce phase (side.Map and
-// side.Inputs are not used). j's output is committed as Run commits it. A
-// job that would read j's output to compute what j's mappers can compute
-// on the way (pdc's stats job over the parse job's records) is spared its
-// map phase. Call Feed.Close when done with the Feed.
+// and combined as side's own map tasks' output would be (side's combiner
+// sees the input variables of j's split), and kept for Feed.Run, which then
+// runs only side's reduce phase (side.Map and side.Inputs are not used).
+// j's output is committed as Run commits it. A job that would read j's
+// output to compute what j's mappers can compute on the way (pdc's stats
+// job over the parse job's records) is spared its map phase. Call
+// Feed.Close when done with the Feed.
 func (r *Runner) RunFeeding(ctx context.Context, j, side *Job) (map[string]int64, *Feed, error) {
 	if j.Map == nil || j.Reduce != nil || side.Reduce == nil {
 		return nil, nil, fmt.Errorf("job %s: RunFeeding needs a map-only job feeding a job with Reduce", j.Name)
@@ -196,9 +182,10 @@ func (r *Runner) RunFeeding(ctx context.Context, j, side *Job) (map[string]int64
 	defer done()
 	sst, sdone, err := r.prepare(side)
 	if err != nil {
+		os.RemoveAll(st.out)
 		return nil, nil, fmt.Errorf("job %s: %w", side.Name, err)
 	}
-	f := &Feed{r: r, st: sst, done: sdone}
+	f := &Feed{st: sst, done: sdone}
 	sst.tasks, sst.runs, sst.share, sst.fed = st.tasks, make([][]*run, len(st.tasks)), st.share, true
 	st.side = sst
 	jc, err := st.finish(st.execute(ctx))
@@ -211,14 +198,13 @@ func (r *Runner) RunFeeding(ctx context.Context, j, side *Job) (map[string]int64
 
 // A Feed is the map output a job wrote for another (RunFeeding).
 type Feed struct {
-	r    *Runner
 	st   *state
 	done func()
 }
 
-// RunFed runs the fed job's reduce phase and commits its output, as Run
-// does.
-func (r *Runner) RunFed(ctx context.Context, f *Feed) (map[string]int64, error) {
+// Run runs the fed job's reduce phase and commits its output, as
+// Runner.Run does.
+func (f *Feed) Run(ctx context.Context) (map[string]int64, error) {
 	defer f.Close()
 	c, err := f.st.finish(f.st.execute(ctx))
 	if err != nil {

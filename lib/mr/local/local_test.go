@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -301,26 +302,6 @@ func TestRunEmpty(t *testing.T) {
 	}
 }
 
-// chatty is a reducer that writes 1 MB and reports write errors without
-// wrapping them.
-func chatty(t *mr.Task) error {
-	line := []byte(strings.Repeat("x", 99) + "\n")
-	for range 10000 {
-		if _, err := t.Stdout.Write(line); err != nil {
-			return fmt.Errorf("write: %v", err)
-		}
-	}
-	return nil
-}
-
-// readOneThen is a program that reads one line and fails with err.
-func readOneThen(err error) mr.Func {
-	return func(t *mr.Task) error {
-		mr.NewReader(t.Stdin).Next()
-		return err
-	}
-}
-
 func TestRunFailure(t *testing.T) {
 	dir := t.TempDir()
 	splits := writeInputs(t, dir, 4, 200, 0)
@@ -342,10 +323,6 @@ func TestRunFailure(t *testing.T) {
 		{"map only", Job{Map: failing}, "job f: map task 2 (in2.tsv@0): boom", boom},
 		{"reduce panic", Job{Map: identity, Reduce: panicky}, "job f: reduce task ", nil},
 		{"combine", Job{Map: identity, Reduce: identity, Combine: failing}, "combine: boom", boom},
-		{"chain", Job{Map: identity, Reduce: identity, Chain: func(*mr.Task) error { return boom }}, "chain: boom", boom},
-		{"chain stops reading", Job{Map: identity, Reduce: identity, Chain: func(*mr.Task) error { return nil }}, "job f: reduce task ", errChainDone},
-		{"chain fails first", Job{Map: identity, Reduce: chatty, Chain: readOneThen(boom)}, "chain: boom", boom},
-		{"reduce under chain", Job{Map: identity, Reduce: func(*mr.Task) error { return boom }, Chain: identity}, "job f: reduce task ", boom},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
@@ -361,61 +338,6 @@ func TestRunFailure(t *testing.T) {
 				t.Errorf("left behind: %v", ents)
 			}
 		})
-	}
-}
-
-// TestRunChain checks that a program chained onto the reduce tasks writes
-// what it writes as a map-only job over the whole reduce part files, and
-// that both programs' counters count.
-func TestRunChain(t *testing.T) {
-	dir := t.TempDir()
-	splits := writeInputs(t, dir, 3, 2000, 9000)
-	tag := func(t *mr.Task) error { // numbers its lines: the order must be the same
-		r, w, c := mr.NewReader(t.Stdin), mr.NewWriter(t.Stdout), mr.NewCounters(t.Stderr)
-		for n := 0; r.Next(); n++ {
-			c.Add("chained", 1)
-			k, v := mr.SplitKey(r.Line(), 1)
-			if err := w.WriteRecord(bytes.ToUpper(k), []byte(strconv.Itoa(n)), v); err != nil {
-				return err
-			}
-		}
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		return c.Flush()
-	}
-	r := &Runner{Workers: 2, SortMem: 1 << 12}
-	job := func(name string) *Job {
-		return &Job{Name: name, Map: wcMap, Reduce: wcSum, Combine: wcSum, Reducers: 3, Inputs: splits, Output: filepath.Join(dir, name)}
-	}
-	twoJobs := job("reduce")
-	c1, err := r.Run(context.Background(), twoJobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts, err := FileSplits([]string{twoJobs.Output}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c2, err := r.Run(context.Background(), &Job{Name: "then", Map: tag, Inputs: parts, Output: filepath.Join(dir, "then")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	chained := job("chained")
-	chained.Chain, chained.ChainKeyFields = tag, 1
-	c3, err := r.Run(context.Background(), chained)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, got := readOutput(t, filepath.Join(dir, "then")), readOutput(t, chained.Output)
-	for p := range 3 {
-		w, g := want[fmt.Sprintf("part-m-%05d", p)], got[fmt.Sprintf("part-r-%05d", p)]
-		if w != g || w == "" {
-			t.Errorf("part %d: chained %q..., map-only job %q...", p, g[:min(len(g), 80)], w[:min(len(w), 80)])
-		}
-	}
-	if c3["chained"] != c2["chained"] || c3["in"] != c1["in"] || c3["chained"] == 0 {
-		t.Errorf("counters: chained %v, two jobs %v %v", c3, c1, c2)
 	}
 }
 
@@ -636,9 +558,9 @@ func TestRunFeeding(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "fed")); err == nil {
-		t.Error("the fed job's output exists before RunFed")
+		t.Error("the fed job's output exists before Feed.Run")
 	}
-	sc, err := r.RunFed(context.Background(), feed)
+	sc, err := feed.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -651,6 +573,16 @@ func TestRunFeeding(t *testing.T) {
 	}
 	if jc["upper"] == 0 || sc["upper"] != 0 || jc["lines"] != 0 {
 		t.Errorf("counters: feeder %v, fed %v", jc, sc)
+	}
+
+	// The fed job's output exists: an error, and no output of the feeder.
+	if _, _, err := r.RunFeeding(context.Background(), &Job{Name: "again", Map: upper, Inputs: splits, Output: filepath.Join(dir, "again")}, count("fed")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("feeding an existing output: %v", err)
+	}
+	for _, name := range []string{"again", "again._tmp"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s left behind", name)
+		}
 	}
 
 	// A failing feeder: no output of either job.

@@ -3,7 +3,6 @@ package local
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -271,9 +270,6 @@ func (st *state) runReduce(ctx context.Context, p int) error {
 	defer m.close()
 	t := st.newTaskIO(ctx, fmt.Sprintf("reduce %d", p), nil)
 	err = st.writePart(fmt.Sprintf("part-r-%05d", p), func(w *bufio.Writer) error {
-		if st.j.Chain != nil {
-			return st.chain(ctx, t, m, w)
-		}
 		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
 			return writeKeyValue(w, line, st.j.OutputKeyFields)
 		}}
@@ -285,44 +281,3 @@ func (st *state) runReduce(ctx context.Context, p int) error {
 	st.addCounters(t.counters)
 	return nil
 }
-
-// chain runs the reducer (task t, input in) and the job's Chain program
-// over its output, connected by a linePipe, writing the chain's output to w.
-func (st *state) chain(ctx context.Context, t *taskIO, in io.Reader, w *bufio.Writer) error {
-	pipe := newLinePipe()
-	ct := st.newTaskIO(ctx, t.id+" chain", nil)
-	done := make(chan error, 1)
-	go func() {
-		out := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
-			return writeKeyValue(w, line, st.j.ChainKeyFields)
-		}}
-		err := ct.call(st.j.Chain, withContext(ctx, pipe), out)
-		pipe.closeRead() // a reducer still writing fails
-		done <- err
-	}()
-	rout := &lineSplitter{ctx: ctx, emit: func(line []byte) error {
-		return pipe.writeKeyValue(line, st.j.OutputKeyFields)
-	}}
-	err := t.call(st.j.Reduce, withContext(ctx, in), rout)
-	if serr := pipe.closeWrite(err); err == nil { // nil: the chain reads to the end
-		err = serr
-	}
-	cerr := <-done
-	if err == nil && cerr == nil && pipe.lost() {
-		err = errChainDone
-	}
-	switch {
-	case cerr != nil && (err == nil || !errors.Is(cerr, err)):
-		// The chain failed first (the reducer then met errChainDone),
-		// or on its own.
-		return fmt.Errorf("chain: %w", cerr)
-	case err != nil:
-		return err // the chain's error, if any, is the reducer's, read through the pipe
-	}
-	st.addCounters(ct.counters)
-	return nil
-}
-
-// errChainDone is what a reducer's write meets when its Chain program
-// ended without reading all of the reducer's output.
-var errChainDone = errors.New("chained program exited before reading all of its input")

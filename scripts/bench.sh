@@ -11,6 +11,7 @@
 #    the same pages on all cores (pages pre-loaded; nothing else).
 # 3. pdc run (default flags, local runner, all cores) under /usr/bin/time:
 #    per job and end to end, MB/s of input HTML and documents/s; peak RSS.
+# Each is run PDC_BENCH_RUNS times (default 3) and the fastest run counts.
 # Prints a markdown table (README "Performance") and the ratios.
 # PDC_BENCH_PROFILE=1 adds a profiled run per corpus (CPU profiles in
 # $PDC_DATA/bench/cpu-MB.prof).
@@ -18,6 +19,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 MB=${1:-100}
+RUNS=${PDC_BENCH_RUNS:-3}
 case $MB in ''|*[!0-9]*) echo "usage: scripts/bench.sh [MB]" >&2; exit 2;; esac
 command -v /usr/bin/time >/dev/null || { echo "bench.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
 WORK=$(mktemp -d)
@@ -31,10 +33,22 @@ declare -A total
 for size in "$MB" "$((2 * MB))"; do
 	corpus="$DATA/bench/corpus-$size.jsonl"
 	[ -s "$corpus" ] || PDC_CORPUS_ORDER=hash "$ROOT/scripts/corpus.sh" bench "$corpus" "$size" >&2
-	read -r _ docs _ bytes _ _ _ fsec _ fmbs < <("$WORK/floor" "$corpus")
+	# The fastest of RUNS runs of the floor and of pdc (the least disturbed
+	# by the machine's other work); peak RSS is the largest of pdc's runs.
+	fsec=
+	for _ in $(seq "$RUNS"); do
+		read -r _ docs _ bytes _ _ _ f _ fm < <("$WORK/floor" "$corpus")
+		if [ -z "$fsec" ] || awk -v a="$f" -v b="$fsec" 'BEGIN{exit !(a < b)}'; then fsec=$f fmbs=$fm; fi
+	done
 	mb=$(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}')
-	/usr/bin/time -f "TIME %e %M" "$WORK/pdc" run --input "$corpus" --output "$WORK/out" --overwrite \
-		2>"$WORK/log" || { cat "$WORK/log" >&2; exit 1; }
+	best= maxrss=0
+	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -f "TIME %e %M" "$WORK/pdc" run --input "$corpus" --output "$WORK/out" --overwrite \
+			2>"$WORK/run" || { cat "$WORK/run" >&2; exit 1; }
+		read -r _ w r < <(grep '^TIME' "$WORK/run")
+		maxrss=$((r > maxrss ? r : maxrss))
+		if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN{exit !(a < b)}'; then best=$w; cp "$WORK/run" "$WORK/log"; fi
+	done
 	if [ -n "${PDC_BENCH_PROFILE:-}" ]; then # a second, profiled run: where the time goes
 		"$WORK/pdc" run --input "$corpus" --output "$WORK/out" --overwrite --quiet \
 			--cpuprofile "$DATA/bench/cpu-$size.prof" 2>/dev/null
@@ -51,10 +65,10 @@ for size in "$MB" "$((2 * MB))"; do
 		if (t ~ /ms$/) { sub("ms$", "", t); print $1, t/1000; next }
 		if (t ~ /m/) { split(t, a, "m"); s=a[1]*60; t=a[2] }
 		sub("s$", "", t); print $1, s+t }')
-	read -r _ wall rss < <(grep '^TIME' "$WORK/log")
+	read -r _ wall _ < <(grep '^TIME' "$WORK/log")
 	total[$size]=$wall
-	awk -v c="$size MB" -v d="$docs" -v f="$fsec" -v fm="$fmbs" -v s="$wall" -v mb="$mb" -v r="$rss" \
-		'BEGIN{printf "| %s | %d | %.2f | %.0f | **end to end** (peak RSS %d MiB, %.1fx floor) | %.2f | %.1f | %.0f |\n", c, d, f, fm, r/1024, s/f, s, mb/s, d/s}'
+	awk -v c="$size MB" -v d="$docs" -v f="$fsec" -v fm="$fmbs" -v s="$wall" -v mb="$mb" -v r="$maxrss" \
+		'BEGIN{printf "| %s | %d | %.2f | %.0f | **end to end** (peak RSS %d MiB, %.2fx floor) | %.2f | %.1f | %.0f |\n", c, d, f, fm, r/1024, s/f, s, mb/s, d/s}'
 done
 awk -v a="${total[$MB]}" -v b="${total[$((2 * MB))]}" -v n="$MB" 'BEGIN{
 	nlogn = 2 * log(2 * n) / log(n)

@@ -63,7 +63,7 @@ func Map(t *mr.Task) error {
 		last = append(last[:0], k4...)
 		k, v := mr.SplitKey(line, 2)
 		fields = mr.Fields(fields[:0], v)
-		p, err := parsePair(fields)
+		p, err := ParsePair(fields)
 		if err != nil {
 			return fmt.Errorf("match: line %d: %w", r.LineNumber(), err)
 		}
@@ -91,9 +91,9 @@ type Pair struct {
 	CSA, CEA, CSB, CEB int
 }
 
-// parsePair parses the value fields of a join output line:
+// ParsePair parses the value fields of a join output line:
 // sentA sentB jaccard csA ceA csB ceB.
-func parsePair(f [][]byte) (Pair, error) {
+func ParsePair(f [][]byte) (Pair, error) {
 	if len(f) != 7 {
 		return Pair{}, fmt.Errorf("want 9 fields, got %d", len(f)+2)
 	}
@@ -108,7 +108,7 @@ func parsePair(f [][]byte) (Pair, error) {
 		}
 		n[i] = v
 	}
-	score, ok := ParseScore(f[2])
+	score, ok := parseScore(f[2])
 	if !ok {
 		return Pair{}, fmt.Errorf("bad score %q", f[2])
 	}
@@ -172,10 +172,10 @@ func (m *Matcher) Close() error {
 	return err
 }
 
-// ParseScore parses a score as the join writes it, a decimal such as
+// parseScore parses a score as the join writes it, a decimal such as
 // 0.9123. The result is what strconv.ParseFloat gives: digits/10^k with
 // both exact in a float64 is correctly rounded, like ParseFloat.
-func ParseScore(b []byte) (float64, bool) {
+func parseScore(b []byte) (float64, bool) {
 	ip, fp, dot := bytes.Cut(b, []byte{'.'})
 	if len(ip)+len(fp) > 9 || dot && len(fp) == 0 {
 		return 0, false

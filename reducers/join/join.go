@@ -60,29 +60,24 @@ func ReduceMatch(t *mr.Task) error {
 	return group(t, func(c *mr.Counters, out mr.Output) (emitFunc, func() error) {
 		m := match.NewMatcher(cfg, c, out)
 		var num [16]byte
+		var fields [][]byte
 		return func(_ []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
 			j, ok, err := jaccard(first, count, cfg.Tau)
 			if err != nil || !ok {
 				return nil, belowTau(err), err
 			}
-			p := match.Pair{}
-			if p.Score, ok = match.ParseScore(strconv.AppendFloat(num[:0], j, 'f', 4, 64)); !ok {
-				return nil, "", fmt.Errorf("score %v", j)
-			}
+			// The fields of the line Reduce would write, as the match
+			// job parses them.
 			docs, sents := mr.SplitKey(key, 2)
 			a, b, _ := bytes.Cut(sents, []byte{'\t'})
-			if !atoi(&p.A, a) || !atoi(&p.B, b) || !atoi(&p.CSA, first[3]) || !atoi(&p.CEA, first[4]) || !atoi(&p.CSB, first[5]) || !atoi(&p.CEB, first[6]) {
-				return nil, "", fmt.Errorf("bad sentence numbers or offsets")
+			fields = append(append(fields[:0], a, b, strconv.AppendFloat(num[:0], j, 'f', 4, 64)), first[3:]...)
+			p, err := match.ParsePair(fields)
+			if err != nil {
+				return nil, "", err
 			}
 			return nil, "join.pairs.verified", m.Add(docs, p)
 		}, m.Close
 	})
-}
-
-func atoi(dst *int, b []byte) bool {
-	n, ok := mr.Atoi(b)
-	*dst = n
-	return ok
 }
 
 // jaccard returns the Jaccard similarity of a pair sharing count signatures

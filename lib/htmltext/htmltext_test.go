@@ -248,8 +248,11 @@ func BenchmarkTokenizeOnly(b *testing.B) {
 
 func TestTagAtom(t *testing.T) {
 	// tagAtom must agree with Tokenizer.TagName on every tag.
+	// So must the cache in front of it, asked twice (miss, then hit).
 	src := "<DIV class=x><p/><br/><Svg:x></svg:x><a\nhref=x>x</a ><td\t>" +
-		`<averyveryveryverylongelementname><x-y>` + "</PRE\f>"
+		`<averyveryveryverylongelementname><x-y>` + "</PRE\f><articles><article>" +
+		"<a\x00><a>< ></>"
+	var c atomCache
 	z := html.NewTokenizer(strings.NewReader(src))
 	for {
 		tt := z.Next()
@@ -261,8 +264,14 @@ func TestTagAtom(t *testing.T) {
 		}
 		got := tagAtom(z.Raw())
 		name, _ := z.TagName()
-		if want := atom.Lookup(name); got != want {
+		want := atom.Lookup(name)
+		if got != want {
 			t.Errorf("tagAtom(%q) = %v; want %v", z.Raw(), got, want)
+		}
+		for range 2 {
+			if got := c.tag(z.Raw()); got != want {
+				t.Errorf("atomCache.tag(%q) = %v; want %v", z.Raw(), got, want)
+			}
 		}
 	}
 }

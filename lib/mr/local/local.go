@@ -186,7 +186,7 @@ func (r *Runner) RunFeeding(ctx context.Context, j, side *Job) (map[string]int64
 		return nil, nil, fmt.Errorf("job %s: %w", side.Name, err)
 	}
 	f := &Feed{st: sst, done: sdone}
-	sst.tasks, sst.runs, sst.share, sst.fed = st.tasks, make([][]*run, len(st.tasks)), st.share, true
+	sst.runs, sst.share, sst.keep, sst.fed = make([][]*run, len(st.tasks)), st.share, st.keep, true
 	st.side = sst
 	jc, err := st.finish(st.execute(ctx))
 	if err != nil {
@@ -238,6 +238,7 @@ type state struct {
 	j        *Job
 	workers  int
 	share    int // sort buffer bytes per map task
+	keep     int // idle sort buffers to keep (at most one per concurrent map task)
 	reducers int
 	out      string // temporary output dir
 	spillDir string
@@ -247,9 +248,16 @@ type state struct {
 
 	mu       sync.Mutex
 	counters map[string]int64
-	tasks    [][]int  // per map task, its splits (indexes in j.Inputs)
-	runs     [][]*run // per map task
+	tasks    [][]Split // per map task, its splits; grows when a split is cut
+	runs     [][]*run  // per map task
+	reading  map[int]reading
 	done     map[string]int64
+}
+
+// reading is the cuttable split a map task is reading.
+type reading struct {
+	sp Split
+	lr *lineReader
 }
 
 func (r *Runner) newState(j *Job, out, spillDir string) *state {
@@ -258,8 +266,15 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 		reducers: max(j.Reducers, 1),
 		counters: make(map[string]int64), done: make(map[string]int64),
 	}
-	st.tasks = packSplits(j.Inputs, j.PackSize)
+	for _, t := range packSplits(j.Inputs, j.PackSize) {
+		sps := make([]Split, len(t))
+		for k, i := range t {
+			sps[k] = j.Inputs[i]
+		}
+		st.tasks = append(st.tasks, sps)
+	}
 	st.runs = make([][]*run, len(st.tasks))
+	st.reading = make(map[int]reading)
 	if st.workers < 1 {
 		st.workers = runtime.NumCPU()
 	}
@@ -267,7 +282,8 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 	if mem <= 0 {
 		mem = DefaultSortMem
 	}
-	share := mem / int64(min(st.workers, max(len(st.tasks), 1)))
+	st.keep = min(st.workers, max(len(st.tasks), 1))
+	share := mem / int64(st.keep)
 	st.share = int(min(max(share, 4<<10), 1<<31))
 	return st
 }
@@ -279,21 +295,23 @@ func (st *state) execute(ctx context.Context) error {
 	var err error
 	if !st.fed {
 		pprof.Do(ctx, pprof.Labels("job", st.j.Name, "phase", "map"), func(ctx context.Context) {
-			err = forEach(ctx, len(st.tasks), st.workers, st.mapTask)
+			err = forEach(ctx, len(st.tasks), st.workers, st.mapTask, st.steal)
 		})
 	}
 	if err != nil || st.j.Reduce == nil {
 		return err
 	}
 	pprof.Do(ctx, pprof.Labels("job", st.j.Name, "phase", "reduce"), func(ctx context.Context) {
-		err = forEach(ctx, st.reducers, st.workers, st.reduceTask)
+		err = forEach(ctx, st.reducers, st.workers, st.reduceTask, nil)
 	})
 	return err
 }
 
-// forEach runs f(0..n-1) on up to workers goroutines. The first error
-// cancels the context of the others and is returned.
-func forEach(ctx context.Context, n, workers int, f func(context.Context, int) error) error {
+// forEach runs f(0..n-1) on up to workers goroutines, then, on each
+// goroutine that finds nothing left, f(i) for each i more returns until
+// more says there is no more (more may be nil). The first error cancels
+// the context of the others and is returned.
+func forEach(ctx context.Context, n, workers int, f func(context.Context, int) error, more func() (int, bool)) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	next := make(chan int)
@@ -301,6 +319,15 @@ func forEach(ctx context.Context, n, workers int, f func(context.Context, int) e
 	for range min(workers, n) {
 		wg.Go(func() {
 			for i := range next {
+				if err := f(ctx, i); err != nil {
+					cancel(err)
+				}
+			}
+			for more != nil && ctx.Err() == nil {
+				i, ok := more()
+				if !ok {
+					break
+				}
 				if err := f(ctx, i); err != nil {
 					cancel(err)
 				}
@@ -343,14 +370,54 @@ func packSplits(splits []Split, size int64) [][]int {
 	return tasks
 }
 
-// progress records a finished task and reports it.
-func (st *state) progress(phase string, total int) {
+// progress records a finished map or reduce task and reports it.
+func (st *state) progress(phase string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.done[phase]++
+	total := st.reducers
+	if phase == "map" {
+		total = len(st.tasks)
+	}
 	if st.r.Progress != nil {
 		st.r.Progress(st.j.Name, phase, st.done[phase], int64(total))
 	}
+}
+
+// minCut is the least a cut (see steal) gives a map task to read.
+var minCut int64 = 1 << 20
+
+// steal gives a worker that found no map task left a new one, when a
+// running task's cuttable split has at least 2*minCut bytes left: the
+// second half of what is left of the split with the most left. Without
+// it the last task of a job (a split of a big or slow document) runs
+// alone while the other cores wait.
+func (st *state) steal() (int, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var from reading
+	var most int64
+	for _, rd := range st.reading {
+		if n := rd.lr.left(); n > most {
+			from, most = rd, n
+		}
+	}
+	if from.lr == nil {
+		return 0, false
+	}
+	start, end, ok := from.lr.cut(minCut)
+	if !ok {
+		return 0, false
+	}
+	sp := cuttableSplit(from.sp.Name, start, end-start)
+	st.tasks = append(st.tasks, []Split{sp})
+	st.runs = append(st.runs, nil)
+	if st.side != nil {
+		st.side.mu.Lock()
+		st.side.runs = append(st.side.runs, nil)
+		st.side.mu.Unlock()
+	}
+	return len(st.tasks) - 1, true
 }
 
 func (st *state) addCounters(c map[string]int64) {

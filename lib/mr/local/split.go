@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -21,6 +22,10 @@ type Split struct {
 	Start  int64
 	Length int64
 	Open   func() (io.ReadCloser, error) // the split's records as LF-terminated lines
+
+	// cuttable splits (plain files cut by FileSplits) may be cut while a
+	// task reads them: an idle worker takes the rest (see state.steal).
+	cuttable bool
 }
 
 // splitSlop is Hadoop FileInputFormat's SPLIT_SLOP: the last split of a file
@@ -56,10 +61,10 @@ func FileSplits(paths []string, splitSize int64) ([]Split, error) {
 		}
 		start := int64(0)
 		for float64(size-start)/float64(splitSize) > splitSlop {
-			splits = append(splits, fileSplit(f, start, splitSize))
+			splits = append(splits, cuttableSplit(f, start, splitSize))
 			start += splitSize
 		}
-		splits = append(splits, fileSplit(f, start, size-start))
+		splits = append(splits, cuttableSplit(f, start, size-start))
 	}
 	return splits, nil
 }
@@ -95,6 +100,14 @@ func fileSplit(name string, start, length int64) Split {
 	}
 }
 
+// cuttableSplit is fileSplit for a plain file that FileSplits cuts anyway,
+// so that any line boundary is a fine place for a split to end.
+func cuttableSplit(name string, start, length int64) Split {
+	sp := fileSplit(name, start, length)
+	sp.cuttable = true
+	return sp
+}
+
 // lineBufSize is a split reader's initial buffer size; a longer line grows
 // it. A variable for tests.
 var lineBufSize = 64 << 10
@@ -120,7 +133,7 @@ func openSplit(name string, start, length int64) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
 	if start > 0 {
-		if _, err := lr.line(); err != nil && err != io.EOF {
+		if err := lr.skipLine(); err != nil && err != io.EOF {
 			f.Close()
 			return nil, fmt.Errorf("open %s: %w", name, err)
 		}
@@ -132,6 +145,7 @@ func openSplit(name string, start, length int64) (io.ReadCloser, error) {
 // an mr.LineSource: lines are handed out in place, from a buffer that grows
 // to hold the longest line.
 type lineReader struct {
+	mu     sync.Mutex // guards pos and end against cut
 	f      *os.File
 	src    io.Reader
 	buf    []byte
@@ -146,11 +160,14 @@ type lineReader struct {
 
 // ReadLine implements mr.LineSource.
 func (l *lineReader) ReadLine() ([]byte, error) {
+	l.mu.Lock()
 	if l.end >= 0 && l.pos > l.end {
+		l.mu.Unlock()
 		return nil, io.EOF
 	}
 	off := l.pos // where the line starts: in the file, or in the gzip stream
 	line, err := l.line()
+	l.mu.Unlock()
 	if err != nil || !l.keys {
 		return line, err
 	}
@@ -158,6 +175,31 @@ func (l *lineReader) ReadLine() ([]byte, error) {
 	l.keyed = append(l.keyed, '\t')
 	l.keyed = append(l.keyed, line...)
 	return l.keyed, nil
+}
+
+// left is the number of bytes of the split not read yet (-1: unknown).
+func (l *lineReader) left() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.end < 0 {
+		return -1
+	}
+	return l.end - l.pos
+}
+
+// cut ends the split halfway through what is left of it, if at least
+// 2*min bytes are, and returns the range [start, end) of the split that
+// takes the rest: lines starting at or before start stay with this reader,
+// and a split from start skips the line it starts in, as for any split.
+func (l *lineReader) cut(min int64) (start, end int64, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.end < 0 || l.end-l.pos < 2*min {
+		return 0, 0, false
+	}
+	start, end = l.pos+(l.end-l.pos)/2, l.end
+	l.end = start
+	return start, end, true
 }
 
 // Read implements io.Reader.
@@ -196,6 +238,33 @@ func (l *lineReader) line() ([]byte, error) {
 		}
 		if l.r == 0 && l.w == len(l.buf) {
 			l.buf = slices.Grow(l.buf, len(l.buf))[:2*len(l.buf)]
+		}
+		l.fill()
+	}
+}
+
+// skipLine consumes the rest of the current line, which the previous split
+// reads, like line but without holding it: a split starting inside a long
+// document must not buffer the document again.
+func (l *lineReader) skipLine() error {
+	for {
+		data := l.buf[l.r:l.w]
+		if i := indexEOL(data); i >= 0 && (data[i] == '\n' || i+1 < len(data) || l.srcErr != nil) {
+			n := i + 1
+			if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+				n++
+			}
+			l.consume(n)
+			return nil
+		}
+		if l.srcErr != nil {
+			l.consume(len(data))
+			return l.srcErr
+		}
+		if n := len(data); n > 0 && data[n-1] == '\r' {
+			l.consume(n - 1) // keep a final CR: it may start a CRLF
+		} else {
+			l.consume(n)
 		}
 		l.fill()
 	}

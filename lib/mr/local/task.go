@@ -83,7 +83,7 @@ func (st *state) mapTask(ctx context.Context, i int) error {
 	if err := st.runMap(ctx, i); err != nil {
 		return fmt.Errorf("map task %d %w", i, err)
 	}
-	st.progress("map", len(st.tasks))
+	st.progress("map")
 	return nil
 }
 
@@ -104,10 +104,13 @@ func (e *splitError) Unwrap() error { return e.err }
 // one output. A combiner sees the variables of the split being read when
 // the buffer spills.
 func (st *state) runMap(ctx context.Context, i int) error {
-	cur := st.j.Inputs[st.tasks[i][0]]
+	st.mu.Lock()
+	splits := st.tasks[i]
+	st.mu.Unlock()
+	cur := splits[0]
 	feed := func(out, side *lineSplitter) error {
-		for _, k := range st.tasks[i] {
-			cur = st.j.Inputs[k]
+		for _, sp := range splits {
+			cur = sp
 			if err := st.mapSplit(ctx, i, cur, out, side); err != nil {
 				return err
 			}
@@ -150,14 +153,25 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineS
 	if err != nil {
 		return err
 	}
+	lr, _ := in.(*lineReader)
 	if st.j.InputKeys {
-		if lr, ok := in.(*lineReader); ok {
+		if lr != nil {
 			lr.keys = true
 		} else {
 			in = newKeyLines(in, sp.Start)
 		}
 	}
 	defer in.Close()
+	if lr != nil && sp.cuttable {
+		st.mu.Lock()
+		st.reading[i] = reading{sp, lr}
+		st.mu.Unlock()
+		defer func() {
+			st.mu.Lock()
+			delete(st.reading, i)
+			st.mu.Unlock()
+		}()
+	}
 	if err := t.callSide(st.j.Map, withContext(ctx, in), out, side); err != nil {
 		return err
 	}
@@ -199,7 +213,7 @@ func (st *state) writePart(name string, fill func(*bufio.Writer) error) error {
 func (st *state) mapSort(ctx context.Context, i int, feed func(*lineSplitter) error, env func() map[string]string) error {
 	var runs []*run
 	buf := st.r.getBuffer(st.share)
-	defer st.r.putBuffer(buf, min(st.workers, len(st.tasks)))
+	defer st.r.putBuffer(buf, st.keep)
 	buf.keyFields, buf.partFields = st.j.KeyFields, st.j.PartitionFields
 	buf.reducers, buf.limit = st.reducers, st.share
 	var combine func(io.Reader, *runWriter) error
@@ -244,7 +258,7 @@ func (st *state) reduceTask(ctx context.Context, p int) error {
 	if err := st.runReduce(ctx, p); err != nil {
 		return fmt.Errorf("reduce task %d: %w", p, err)
 	}
-	st.progress("reduce", st.reducers)
+	st.progress("reduce")
 	return nil
 }
 

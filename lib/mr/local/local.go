@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sync"
 
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -250,7 +251,9 @@ type state struct {
 	counters map[string]int64
 	tasks    [][]Split // per map task, its splits; grows when a split is cut
 	runs     [][]*run  // per map task
-	reading  map[int]reading
+	reading  map[int]reading // map tasks' cuttable splits being read
+	pending  int             // map tasks not finished
+	changed  *sync.Cond      // on mu: a map task ended or began a cuttable split
 	done     map[string]int64
 }
 
@@ -274,7 +277,8 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 		st.tasks = append(st.tasks, sps)
 	}
 	st.runs = make([][]*run, len(st.tasks))
-	st.reading = make(map[int]reading)
+	st.reading, st.pending = make(map[int]reading), len(st.tasks)
+	st.changed = sync.NewCond(&st.mu)
 	if st.workers < 1 {
 		st.workers = runtime.NumCPU()
 	}
@@ -282,7 +286,12 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 	if mem <= 0 {
 		mem = DefaultSortMem
 	}
+	// As many tasks as workers may run at once, unless there are fewer
+	// tasks and no split can be cut (see steal).
 	st.keep = min(st.workers, max(len(st.tasks), 1))
+	if slices.ContainsFunc(j.Inputs, func(sp Split) bool { return sp.cuttable }) {
+		st.keep = st.workers
+	}
 	share := mem / int64(st.keep)
 	st.share = int(min(max(share, 4<<10), 1<<31))
 	return st
@@ -311,12 +320,16 @@ func (st *state) execute(ctx context.Context) error {
 // goroutine that finds nothing left, f(i) for each i more returns until
 // more says there is no more (more may be nil). The first error cancels
 // the context of the others and is returned.
-func forEach(ctx context.Context, n, workers int, f func(context.Context, int) error, more func() (int, bool)) error {
+func forEach(ctx context.Context, n, workers int, f func(context.Context, int) error, more func(context.Context) (int, bool)) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(workers, n) {
+	goroutines := min(workers, n)
+	if more != nil {
+		goroutines = workers
+	}
+	for range goroutines {
 		wg.Go(func() {
 			for i := range next {
 				if err := f(ctx, i); err != nil {
@@ -324,7 +337,7 @@ func forEach(ctx context.Context, n, workers int, f func(context.Context, int) e
 				}
 			}
 			for more != nil && ctx.Err() == nil {
-				i, ok := more()
+				i, ok := more(ctx)
 				if !ok {
 					break
 				}
@@ -387,14 +400,36 @@ func (st *state) progress(phase string) {
 // minCut is the least a cut (see steal) gives a map task to read.
 var minCut int64 = 1 << 20
 
-// steal gives a worker that found no map task left a new one, when a
-// running task's cuttable split has at least 2*minCut bytes left: the
-// second half of what is left of the split with the most left. Without
-// it the last task of a job (a split of a big or slow document) runs
-// alone while the other cores wait.
-func (st *state) steal() (int, bool) {
+// steal gives a worker that found no map task left a new one: the second
+// half of what is left of a running task's cuttable split, the one with
+// the most left, when that is at least 2*minCut bytes. Without it the last
+// task of a job (a split of big or slow documents) runs alone while the
+// other cores wait. When nothing can be cut, steal waits for a task to end
+// or to begin a split, and gives up when every task has finished or ctx
+// is done.
+func (st *state) steal(ctx context.Context) (int, bool) {
+	stop := context.AfterFunc(ctx, func() {
+		st.mu.Lock()
+		st.changed.Broadcast()
+		st.mu.Unlock()
+	})
+	defer stop()
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	for ctx.Err() == nil {
+		if i, ok := st.cut(); ok {
+			return i, true
+		}
+		if st.pending == 0 {
+			return 0, false
+		}
+		st.changed.Wait()
+	}
+	return 0, false
+}
+
+// cut is steal's attempt, with st.mu held.
+func (st *state) cut() (int, bool) {
 	var from reading
 	var most int64
 	for _, rd := range st.reading {
@@ -409,8 +444,8 @@ func (st *state) steal() (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	sp := cuttableSplit(from.sp.Name, start, end-start)
-	st.tasks = append(st.tasks, []Split{sp})
+	st.tasks = append(st.tasks, []Split{cuttableSplit(from.sp.Name, start, end-start)})
+	st.pending++
 	st.runs = append(st.runs, nil)
 	if st.side != nil {
 		st.side.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -594,5 +595,143 @@ func TestRunFeeding(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			t.Errorf("%s left behind", name)
 		}
+	}
+}
+
+// TestCutSplits: idle workers cut the split a slow map task is reading
+// (steal), and every line is still read exactly once, with its own offset,
+// by a map-only job, a job with a reduce and a fed job.
+func TestCutSplits(t *testing.T) {
+	defer func(n int64) { minCut = n }(minCut)
+	minCut = 256
+	dir := t.TempDir()
+	var in strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&in, "w%d w%d line%05d\n", i%7, i%13, i)
+	}
+	p := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(p, []byte(in.String()), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	splits, err := FileSplits([]string{p}, 1<<30) // one split: only cuts share it out
+	if err != nil {
+		t.Fatal(err)
+	}
+	// slow copies `offset TAB line` lines after a pause, and feeds a word
+	// count when it has a side output.
+	slow := func(t *mr.Task) error {
+		r, w := mr.NewReader(t.Stdin), mr.NewWriter(t.Stdout)
+		var side *mr.Writer
+		if t.Side != nil {
+			side = mr.NewWriter(t.Side)
+		}
+		for r.Next() {
+			for range 2000 { // busy, not asleep: the other worker runs meanwhile
+				runtime.Gosched()
+			}
+			if err := w.WriteRecord(r.Line()); err != nil {
+				return err
+			}
+			_, line := mr.SplitKey(r.Line(), 1)
+			for _, word := range strings.Fields(string(line)) {
+				if side != nil {
+					side.WriteStrings(word, "1")
+				}
+			}
+		}
+		if side != nil {
+			if err := side.Flush(); err != nil {
+				return err
+			}
+		}
+		return w.Flush()
+	}
+	r := &Runner{Workers: 2, SortMem: 1 << 14}
+	job := &Job{Name: "cut", Map: slow, Inputs: splits, InputKeys: true, Output: filepath.Join(dir, "cut")}
+	if _, err := r.Run(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	parts := readOutput(t, job.Output)
+	var lines []string
+	for name, content := range parts {
+		if strings.HasPrefix(name, "part-") {
+			lines = append(lines, strings.Split(strings.TrimSuffix(content, "\n"), "\n")...)
+		}
+	}
+	if len(lines) == 0 || len(parts) < 3 { // _SUCCESS and at least two parts
+		t.Errorf("no split was cut: %d files", len(parts))
+	}
+	byOffset := make(map[int64]string)
+	for _, l := range lines {
+		k, v, _ := strings.Cut(l, "\t")
+		off, err := strconv.ParseInt(k, 10, 64)
+		if _, dup := byOffset[off]; err != nil || dup {
+			t.Fatalf("bad or repeated line %q", l)
+		}
+		byOffset[off] = v
+	}
+	var off int64
+	for _, want := range strings.SplitAfter(in.String(), "\n") {
+		if want == "" {
+			break
+		}
+		if got := byOffset[off]; got != strings.TrimSuffix(want, "\n") {
+			t.Fatalf("line at %d = %q, want %q", off, got, want)
+		}
+		off += int64(len(want))
+	}
+	if len(byOffset) != 3000 {
+		t.Errorf("%d lines read, want 3000", len(byOffset))
+	}
+
+	// A reduce over cut splits, and a job fed by them, count as one
+	// worker with no cuts does.
+	count := func(name string, sp []Split) *Job {
+		return &Job{Name: name, Map: wcMap, Reduce: wcSum, Combine: wcSum, Reducers: 2, Inputs: sp, Output: filepath.Join(dir, name)}
+	}
+	one := count("one", splits)
+	if _, err := (&Runner{Workers: 1}).Run(context.Background(), one); err != nil {
+		t.Fatal(err)
+	}
+	want := readOutput(t, one.Output)
+	wc := count("wc", splits)
+	wc.Map = func(t *mr.Task) error { // slow wcMap
+		pr, pw := io.Pipe()
+		go func() { pw.CloseWithError(slow(&mr.Task{Stdin: t.Stdin, Stdout: pw, Stderr: io.Discard, Getenv: t.Getenv})) }()
+		return wcMap(&mr.Task{Stdin: pr, Stdout: t.Stdout, Stderr: t.Stderr, Getenv: t.Getenv})
+	}
+	if _, err := r.Run(context.Background(), wc); err != nil {
+		t.Fatal(err)
+	}
+	feeder := &Job{Name: "feeder", Map: slow, Inputs: splits, InputKeys: true, Output: filepath.Join(dir, "feeder")}
+	fed := count("fed", nil)
+	if _, feed, err := r.RunFeeding(context.Background(), feeder, fed); err != nil {
+		t.Fatal(err)
+	} else if _, err := feed.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range []*Job{wc, fed} {
+		if got := readOutput(t, j.Output); !maps.Equal(got, want) {
+			t.Errorf("%s: word count over cut splits differs from one worker's", j.Name)
+		}
+	}
+	if n := len(readOutput(t, feeder.Output)); n < 3 {
+		t.Errorf("feeder: no split was cut: %d files", n)
+	}
+
+	// A task failing while others wait to cut: the error, not a hang.
+	many, err := FileSplits([]string{p}, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	failing := &Job{Name: "failing", Map: func(t *mr.Task) error {
+		if start, _ := mr.InputStart(t.Getenv); start == 0 {
+			return boom
+		}
+		return slow(t)
+	}, Inputs: many, Output: filepath.Join(dir, "failing")}
+	if _, err := r.Run(context.Background(), failing); !errors.Is(err, boom) {
+		t.Errorf("failing job: %v", err)
 	}
 }

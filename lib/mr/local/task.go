@@ -80,6 +80,12 @@ func (t *taskIO) callSide(f mr.Func, in io.Reader, out, side *lineSplitter) (err
 }
 
 func (st *state) mapTask(ctx context.Context, i int) error {
+	defer func() {
+		st.mu.Lock()
+		st.pending--
+		st.changed.Broadcast()
+		st.mu.Unlock()
+	}()
 	if err := st.runMap(ctx, i); err != nil {
 		return fmt.Errorf("map task %d %w", i, err)
 	}
@@ -165,6 +171,7 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineS
 	if lr != nil && sp.cuttable {
 		st.mu.Lock()
 		st.reading[i] = reading{sp, lr}
+		st.changed.Broadcast()
 		st.mu.Unlock()
 		defer func() {
 			st.mu.Lock()

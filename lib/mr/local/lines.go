@@ -2,6 +2,7 @@ package local
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 
@@ -34,8 +35,14 @@ func (s *lineSplitter) Write(p []byte) (int, error) {
 		p = p[1:]
 	}
 	s.cr = false
+	// Programs write LF lines: with no CR in p, a line ends at the next LF
+	// (one search per line instead of indexEOL's two).
+	eol := indexEOL
+	if bytes.IndexByte(p, '\r') < 0 {
+		eol = indexLF
+	}
 	for len(p) > 0 {
-		i := indexEOL(p)
+		i := eol(p)
 		if i < 0 {
 			s.partial = append(s.partial, p...)
 			break
@@ -156,3 +163,5 @@ func withContext(ctx context.Context, r io.Reader) io.Reader {
 	}
 	return ctxReader{ctx: ctx, r: r}
 }
+
+func indexLF(b []byte) int { return bytes.IndexByte(b, '\n') }

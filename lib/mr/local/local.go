@@ -249,8 +249,8 @@ type state struct {
 
 	mu       sync.Mutex
 	counters map[string]int64
-	tasks    [][]Split // per map task, its splits; grows when a split is cut
-	runs     [][]*run  // per map task
+	tasks    [][]Split       // per map task, its splits; grows when a split is cut
+	runs     [][]*run        // per map task
 	reading  map[int]reading // map tasks' cuttable splits being read
 	pending  int             // map tasks not finished
 	changed  *sync.Cond      // on mu: a map task ended or began a cuttable split

@@ -697,7 +697,9 @@ func TestCutSplits(t *testing.T) {
 	wc := count("wc", splits)
 	wc.Map = func(t *mr.Task) error { // slow wcMap
 		pr, pw := io.Pipe()
-		go func() { pw.CloseWithError(slow(&mr.Task{Stdin: t.Stdin, Stdout: pw, Stderr: io.Discard, Getenv: t.Getenv})) }()
+		go func() {
+			pw.CloseWithError(slow(&mr.Task{Stdin: t.Stdin, Stdout: pw, Stderr: io.Discard, Getenv: t.Getenv}))
+		}()
 		return wcMap(&mr.Task{Stdin: pr, Stdout: t.Stdout, Stderr: t.Stderr, Getenv: t.Getenv})
 	}
 	if _, err := r.Run(context.Background(), wc); err != nil {

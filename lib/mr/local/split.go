@@ -216,12 +216,7 @@ func (l *lineReader) line() ([]byte, error) {
 		if i >= 0 {
 			i += seen
 		}
-		// A CR ending the buffered data may be the start of a CRLF.
-		if i >= 0 && (data[i] == '\n' || i+1 < len(data) || l.srcErr != nil) {
-			n := i + 1
-			if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
-				n++
-			}
+		if n, ok := l.terminator(data, i); ok {
 			l.consume(n)
 			return data[:i], nil
 		}
@@ -243,17 +238,27 @@ func (l *lineReader) line() ([]byte, error) {
 	}
 }
 
+// terminator tells whether the buffered data has a line end at i (the
+// first LF or CR in data, or -1 for none) and returns the number of bytes
+// through the end of the terminator. A CR ending the buffered data may be
+// the start of a CRLF: it is a line end only at the end of the input.
+func (l *lineReader) terminator(data []byte, i int) (int, bool) {
+	if i < 0 || data[i] == '\r' && i+1 == len(data) && l.srcErr == nil {
+		return 0, false
+	}
+	if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+		return i + 2, true
+	}
+	return i + 1, true
+}
+
 // skipLine consumes the rest of the current line, which the previous split
 // reads, like line but without holding it: a split starting inside a long
 // document must not buffer the document again.
 func (l *lineReader) skipLine() error {
 	for {
 		data := l.buf[l.r:l.w]
-		if i := indexEOL(data); i >= 0 && (data[i] == '\n' || i+1 < len(data) || l.srcErr != nil) {
-			n := i + 1
-			if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
-				n++
-			}
+		if n, ok := l.terminator(data, indexEOL(data)); ok {
 			l.consume(n)
 			return nil
 		}

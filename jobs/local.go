@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -237,7 +236,7 @@ func (r *localRun) job(st Stage, then *Stage, fed bool) (*local.Job, error) {
 		if err == nil {
 			size = splitSize(o.splitSize, totalSize(parts), o.workers)
 			if st.WholeFiles {
-				size = math.MaxInt64
+				size = 0 // one split per file, never cut (local.FileSplits)
 			}
 			splits, err = local.FileSplits(parts, size)
 		}

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -328,5 +329,34 @@ func TestManySmallFiles(t *testing.T) {
 	counters, err := os.ReadFile(filepath.Join(out, "counters.tsv"))
 	if err != nil || !strings.Contains(string(counters), "parse.docs.ok\t300\n") {
 		t.Errorf("not all 300 documents parsed (%v):\n%s", err, counters)
+	}
+}
+
+// TestWholeFilesNotCut: a stage that relies on whole, sorted part files
+// (the match job reads each document pair's group in one task) gets splits
+// the local runner never cuts; others get cuttable ones.
+func TestWholeFilesNotCut(t *testing.T) {
+	big := bytes.Repeat([]byte("a\tb\t0000001\t0000002\t3\n"), 200_000) // 4.6 MB
+	for _, st := range Stages(jobconf.Default()) {
+		if st.Input != "pairs" && st.Input != "index" {
+			continue
+		}
+		out := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(out, st.Input), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, st.Input, "part-r-00000"), big, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := &localRun{o: &runOptions{output: out, workers: 2}}
+		job, err := r.job(st, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sp := range job.Inputs {
+			if sp.Cuttable() == st.WholeFiles {
+				t.Errorf("stage %s (whole files %v): split %s@%d cuttable %v", st.Name, st.WholeFiles, sp.Name, sp.Start, sp.Cuttable())
+			}
+		}
 	}
 }

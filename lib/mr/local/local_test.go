@@ -721,6 +721,34 @@ func TestCutSplits(t *testing.T) {
 		t.Errorf("feeder: no split was cut: %d files", n)
 	}
 
+	// Splits of whole files (splitSize 0, what jobs reading grouped,
+	// sorted part files use) and of .gz files are never cut.
+	gz := filepath.Join(dir, "in.txt.gz")
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte(in.String()))
+	zw.Close()
+	if err := os.WriteFile(gz, zb.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := FileSplits([]string{p, gz}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gzs, err := FileSplits([]string{gz}, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, sps := range [][]Split{whole[:1], whole[1:], gzs} {
+		j := &Job{Name: "whole", Map: slow, Inputs: sps, Output: filepath.Join(dir, fmt.Sprint("whole", i))}
+		if _, err := r.Run(context.Background(), j); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(readOutput(t, j.Output)); n != 2 {
+			t.Errorf("%s read whole: %d files, want a part and _SUCCESS", sps[0].Name, n)
+		}
+	}
+
 	// A task failing while others wait to cut: the error, not a hang.
 	many, err := FileSplits([]string{p}, 8000)
 	if err != nil {

@@ -28,6 +28,10 @@ type Split struct {
 	cuttable bool
 }
 
+// Cuttable tells whether the runner may cut the split while a task reads
+// it, giving the rest to another task (see FileSplits).
+func (sp Split) Cuttable() bool { return sp.cuttable }
+
 // splitSlop is Hadoop FileInputFormat's SPLIT_SLOP: the last split of a file
 // may be up to 10% larger than the split size.
 const splitSlop = 1.1
@@ -36,7 +40,9 @@ const splitSlop = 1.1
 // directory stands for its files (sorted, not recursive), skipping names
 // beginning with "_" or "." as Hadoop does. A plain file larger than
 // splitSize (> 0) is cut into splits of splitSize bytes like Hadoop's
-// FileInputFormat; a .gz file is never split.
+// FileInputFormat; a .gz file is never split. With splitSize > 0 the
+// runner may also cut a plain file's split while a task reads it (see
+// state.steal); with splitSize <= 0 each file is read whole by one task.
 //
 // Opening a split reads lines like Hadoop's LineRecordReader: lines end at
 // LF, CR or CRLF (each given to the map task as LF); a split that does not

@@ -205,8 +205,9 @@ func (in *inputSet) splits(splitSize int64) ([]local.Split, error) {
 	for i := 0; i < len(in.tree); i += treeBatch {
 		batch := in.tree[i:min(i+treeBatch, len(in.tree))]
 		sp = append(sp, local.Split{
-			Name: batch[0].root, // records name their file as the document id
-			Open: func() (io.ReadCloser, error) { return &treeReader{files: batch}, nil },
+			Name:      batch[0].root, // records name their file as the document id
+			Divisible: true,
+			Open:      func() (io.ReadCloser, error) { return &treeReader{files: batch}, nil },
 		})
 	}
 	return sp, nil

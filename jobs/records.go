@@ -326,13 +326,15 @@ func (c *recordByteCounter) Read(p []byte) (int, error) {
 
 // recordSplit returns a map input split that renders the container file
 // path as JSON Lines documents. Reading it to the end prints the file's
-// counts on recordStderr.
+// counts on recordStderr. Its documents may be shared out between map
+// tasks (local.Split.Divisible): one big WARC file does not hold the
+// parse job to one core.
 func recordSplit(path string) local.Split {
 	var size int64 // for packing small files into one map task
 	if fi, err := os.Stat(path); err == nil {
 		size = fi.Size()
 	}
-	return local.Split{Name: path, Length: size, Open: func() (io.ReadCloser, error) {
+	return local.Split{Name: path, Length: size, Divisible: true, Open: func() (io.ReadCloser, error) {
 		src, c, err := openRecordFile(path, recordOptions{}, nil)
 		if err != nil {
 			return nil, err

@@ -354,8 +354,8 @@ func TestWholeFilesNotCut(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, sp := range job.Inputs {
-			if sp.Cuttable() == st.WholeFiles {
-				t.Errorf("stage %s (whole files %v): split %s@%d cuttable %v", st.Name, st.WholeFiles, sp.Name, sp.Start, sp.Cuttable())
+			if sp.Divisible == st.WholeFiles {
+				t.Errorf("stage %s (whole files %v): split %s@%d divisible %v", st.Name, st.WholeFiles, sp.Name, sp.Start, sp.Divisible)
 			}
 		}
 	}

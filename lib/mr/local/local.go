@@ -251,13 +251,14 @@ type state struct {
 	counters map[string]int64
 	tasks    [][]Split       // per map task, its splits; grows when a split is cut
 	runs     [][]*run        // per map task
-	reading  map[int]reading // map tasks' cuttable splits being read
+	reading  map[int]reading // map tasks' divisible file splits being read
+	streams  map[int]*stream // map tasks' streams being read
 	pending  int             // map tasks not finished
-	changed  *sync.Cond      // on mu: a map task ended or began a cuttable split
+	changed  *sync.Cond      // on mu: a map task ended or began a divisible split
 	done     map[string]int64
 }
 
-// reading is the cuttable split a map task is reading.
+// reading is the divisible file split a map task is reading.
 type reading struct {
 	sp Split
 	lr *lineReader
@@ -277,7 +278,7 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 		st.tasks = append(st.tasks, sps)
 	}
 	st.runs = make([][]*run, len(st.tasks))
-	st.reading, st.pending = make(map[int]reading), len(st.tasks)
+	st.reading, st.streams, st.pending = make(map[int]reading), make(map[int]*stream), len(st.tasks)
 	st.changed = sync.NewCond(&st.mu)
 	if st.workers < 1 {
 		st.workers = runtime.NumCPU()
@@ -289,7 +290,7 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 	// As many tasks as workers may run at once, unless there are fewer
 	// tasks and no split can be cut (see steal).
 	st.keep = min(st.workers, max(len(st.tasks), 1))
-	if slices.ContainsFunc(j.Inputs, func(sp Split) bool { return sp.cuttable }) {
+	if slices.ContainsFunc(j.Inputs, func(sp Split) bool { return sp.Divisible }) {
 		st.keep = st.workers
 	}
 	share := mem / int64(st.keep)
@@ -400,13 +401,14 @@ func (st *state) progress(phase string) {
 // minCut is the least a cut (see steal) gives a map task to read.
 var minCut int64 = 1 << 20
 
-// steal gives a worker that found no map task left a new one: the second
-// half of what is left of a running task's cuttable split, the one with
-// the most left, when that is at least 2*minCut bytes. Without it the last
-// task of a job (a split of big or slow documents) runs alone while the
-// other cores wait. When nothing can be cut, steal waits for a task to end
-// or to begin a split, and gives up when every task has finished or ctx
-// is done.
+// steal gives a worker that found no map task left a new one, a share of
+// a running task's divisible split: the second half of what is left of the
+// file split with the most left, when that is at least 2*minCut bytes, or
+// else a place among the readers of a stream (stream.go), the one with the
+// fewest. Without it the last task of a job (a split of big or slow
+// documents, a .gz file) runs alone while the other cores wait. When there
+// is nothing to share, steal waits for a task to end or to begin a split,
+// and gives up when every task has finished or ctx is done.
 func (st *state) steal(ctx context.Context) (int, bool) {
 	stop := context.AfterFunc(ctx, func() {
 		st.mu.Lock()
@@ -418,6 +420,9 @@ func (st *state) steal(ctx context.Context) (int, bool) {
 	defer st.mu.Unlock()
 	for ctx.Err() == nil {
 		if i, ok := st.cut(); ok {
+			return i, true
+		}
+		if i, ok := st.joinStream(); ok {
 			return i, true
 		}
 		if st.pending == 0 {
@@ -444,7 +449,28 @@ func (st *state) cut() (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	st.tasks = append(st.tasks, []Split{cuttableSplit(from.sp.Name, start, end-start)})
+	return st.addTask(divisibleSplit(from.sp.Name, start, end-start)), true
+}
+
+// joinStream is steal's attempt at joining a stream, with st.mu held.
+func (st *state) joinStream() (int, bool) {
+	var to *stream
+	for _, s := range st.streams {
+		if to == nil || s.readers() < to.readers() {
+			to = s
+		}
+	}
+	if to == nil || !to.join() {
+		return 0, false
+	}
+	sp := to.sp
+	sp.stream = to
+	return st.addTask(sp), true
+}
+
+// addTask adds a map task of one split, with st.mu held, and returns it.
+func (st *state) addTask(sp Split) int {
+	st.tasks = append(st.tasks, []Split{sp})
 	st.pending++
 	st.runs = append(st.runs, nil)
 	if st.side != nil {
@@ -452,7 +478,7 @@ func (st *state) cut() (int, bool) {
 		st.side.runs = append(st.side.runs, nil)
 		st.side.mu.Unlock()
 	}
-	return len(st.tasks) - 1, true
+	return len(st.tasks) - 1
 }
 
 func (st *state) addCounters(c map[string]int64) {

@@ -598,12 +598,45 @@ func TestRunFeeding(t *testing.T) {
 	}
 }
 
-// TestCutSplits: idle workers cut the split a slow map task is reading
-// (steal), and every line is still read exactly once, with its own offset,
-// by a map-only job, a job with a reduce and a fed job.
-func TestCutSplits(t *testing.T) {
-	defer func(n int64) { minCut = n }(minCut)
-	minCut = 256
+// slowMap copies `offset TAB line` lines after a pause, and feeds a word
+// count when it has a side output.
+func slowMap(t *mr.Task) error {
+	r, w := mr.NewReader(t.Stdin), mr.NewWriter(t.Stdout)
+	var side *mr.Writer
+	if t.Side != nil {
+		side = mr.NewWriter(t.Side)
+	}
+	for r.Next() {
+		for range 800 { // busy, not asleep: the other worker runs meanwhile
+			runtime.Gosched()
+		}
+		if err := w.WriteRecord(r.Line()); err != nil {
+			return err
+		}
+		_, line := mr.SplitKey(r.Line(), 1)
+		for _, word := range strings.Fields(string(line)) {
+			if side != nil {
+				side.WriteStrings(word, "1")
+			}
+		}
+	}
+	if side != nil {
+		if err := side.Flush(); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// TestDivideSplits: idle workers share out the one divisible split a slow
+// map task is reading, by cutting a plain file's split or by joining the
+// stream of a .gz file or of records read through any reader, and every
+// line is still read exactly once, with its own offset, by a map-only job,
+// a job with a reduce and a fed job. Splits that are not divisible are
+// read whole.
+func TestDivideSplits(t *testing.T) {
+	defer func(n int64, b int) { minCut, streamBatch = n, b }(minCut, streamBatch)
+	minCut, streamBatch = 256, 512
 	dir := t.TempDir()
 	var in strings.Builder
 	for i := range 3000 {
@@ -613,116 +646,6 @@ func TestCutSplits(t *testing.T) {
 	if err := os.WriteFile(p, []byte(in.String()), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	splits, err := FileSplits([]string{p}, 1<<30) // one split: only cuts share it out
-	if err != nil {
-		t.Fatal(err)
-	}
-	// slow copies `offset TAB line` lines after a pause, and feeds a word
-	// count when it has a side output.
-	slow := func(t *mr.Task) error {
-		r, w := mr.NewReader(t.Stdin), mr.NewWriter(t.Stdout)
-		var side *mr.Writer
-		if t.Side != nil {
-			side = mr.NewWriter(t.Side)
-		}
-		for r.Next() {
-			for range 2000 { // busy, not asleep: the other worker runs meanwhile
-				runtime.Gosched()
-			}
-			if err := w.WriteRecord(r.Line()); err != nil {
-				return err
-			}
-			_, line := mr.SplitKey(r.Line(), 1)
-			for _, word := range strings.Fields(string(line)) {
-				if side != nil {
-					side.WriteStrings(word, "1")
-				}
-			}
-		}
-		if side != nil {
-			if err := side.Flush(); err != nil {
-				return err
-			}
-		}
-		return w.Flush()
-	}
-	r := &Runner{Workers: 2, SortMem: 1 << 14}
-	job := &Job{Name: "cut", Map: slow, Inputs: splits, InputKeys: true, Output: filepath.Join(dir, "cut")}
-	if _, err := r.Run(context.Background(), job); err != nil {
-		t.Fatal(err)
-	}
-	parts := readOutput(t, job.Output)
-	var lines []string
-	for name, content := range parts {
-		if strings.HasPrefix(name, "part-") {
-			lines = append(lines, strings.Split(strings.TrimSuffix(content, "\n"), "\n")...)
-		}
-	}
-	if len(lines) == 0 || len(parts) < 3 { // _SUCCESS and at least two parts
-		t.Errorf("no split was cut: %d files", len(parts))
-	}
-	byOffset := make(map[int64]string)
-	for _, l := range lines {
-		k, v, _ := strings.Cut(l, "\t")
-		off, err := strconv.ParseInt(k, 10, 64)
-		if _, dup := byOffset[off]; err != nil || dup {
-			t.Fatalf("bad or repeated line %q", l)
-		}
-		byOffset[off] = v
-	}
-	var off int64
-	for _, want := range strings.SplitAfter(in.String(), "\n") {
-		if want == "" {
-			break
-		}
-		if got := byOffset[off]; got != strings.TrimSuffix(want, "\n") {
-			t.Fatalf("line at %d = %q, want %q", off, got, want)
-		}
-		off += int64(len(want))
-	}
-	if len(byOffset) != 3000 {
-		t.Errorf("%d lines read, want 3000", len(byOffset))
-	}
-
-	// A reduce over cut splits, and a job fed by them, count as one
-	// worker with no cuts does.
-	count := func(name string, sp []Split) *Job {
-		return &Job{Name: name, Map: wcMap, Reduce: wcSum, Combine: wcSum, Reducers: 2, Inputs: sp, Output: filepath.Join(dir, name)}
-	}
-	one := count("one", splits)
-	if _, err := (&Runner{Workers: 1}).Run(context.Background(), one); err != nil {
-		t.Fatal(err)
-	}
-	want := readOutput(t, one.Output)
-	wc := count("wc", splits)
-	wc.Map = func(t *mr.Task) error { // slow wcMap
-		pr, pw := io.Pipe()
-		go func() {
-			pw.CloseWithError(slow(&mr.Task{Stdin: t.Stdin, Stdout: pw, Stderr: io.Discard, Getenv: t.Getenv}))
-		}()
-		return wcMap(&mr.Task{Stdin: pr, Stdout: t.Stdout, Stderr: t.Stderr, Getenv: t.Getenv})
-	}
-	if _, err := r.Run(context.Background(), wc); err != nil {
-		t.Fatal(err)
-	}
-	feeder := &Job{Name: "feeder", Map: slow, Inputs: splits, InputKeys: true, Output: filepath.Join(dir, "feeder")}
-	fed := count("fed", nil)
-	if _, feed, err := r.RunFeeding(context.Background(), feeder, fed); err != nil {
-		t.Fatal(err)
-	} else if _, err := feed.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	for _, j := range []*Job{wc, fed} {
-		if got := readOutput(t, j.Output); !maps.Equal(got, want) {
-			t.Errorf("%s: word count over cut splits differs from one worker's", j.Name)
-		}
-	}
-	if n := len(readOutput(t, feeder.Output)); n < 3 {
-		t.Errorf("feeder: no split was cut: %d files", n)
-	}
-
-	// Splits of whole files (splitSize 0, what jobs reading grouped,
-	// sorted part files use) and of .gz files are never cut.
 	gz := filepath.Join(dir, "in.txt.gz")
 	var zb bytes.Buffer
 	zw := gzip.NewWriter(&zb)
@@ -731,22 +654,30 @@ func TestCutSplits(t *testing.T) {
 	if err := os.WriteFile(gz, zb.Bytes(), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	whole, err := FileSplits([]string{p, gz}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gzs, err := FileSplits([]string{gz}, 1<<30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, sps := range [][]Split{whole[:1], whole[1:], gzs} {
-		j := &Job{Name: "whole", Map: slow, Inputs: sps, Output: filepath.Join(dir, fmt.Sprint("whole", i))}
-		if _, err := r.Run(context.Background(), j); err != nil {
-			t.Fatal(err)
+	split := func(path string, size int64) Split {
+		sps, err := FileSplits([]string{path}, size)
+		if err != nil || len(sps) != 1 {
+			t.Fatalf("FileSplits(%s, %d) = %v, %v", path, size, sps, err)
 		}
-		if n := len(readOutput(t, j.Output)); n != 2 {
-			t.Errorf("%s read whole: %d files, want a part and _SUCCESS", sps[0].Name, n)
-		}
+		return sps[0]
+	}
+	records := Split{Name: "records", Divisible: true, Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader(in.String())), nil
+	}}
+	for _, tc := range []struct {
+		name    string
+		sp      Split
+		divided bool
+	}{
+		{"file", split(p, 1<<30), true}, // one split: only cuts share it out
+		{"gzip", split(gz, 1<<30), true},
+		{"records", records, true},
+		{"whole file", split(p, 0), false}, // what jobs reading grouped part files use
+		{"whole gzip", split(gz, 0), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			testDivideSplit(t, tc.sp, in.String(), tc.divided)
+		})
 	}
 
 	// A task failing while others wait to cut: the error, not a hang.
@@ -759,9 +690,91 @@ func TestCutSplits(t *testing.T) {
 		if start, _ := mr.InputStart(t.Getenv); start == 0 {
 			return boom
 		}
-		return slow(t)
+		return slowMap(t)
 	}, Inputs: many, Output: filepath.Join(dir, "failing")}
-	if _, err := r.Run(context.Background(), failing); !errors.Is(err, boom) {
+	if _, err := (&Runner{Workers: 2}).Run(context.Background(), failing); !errors.Is(err, boom) {
 		t.Errorf("failing job: %v", err)
+	}
+}
+
+func testDivideSplit(t *testing.T, sp Split, in string, divided bool) {
+	dir := t.TempDir()
+	splits := []Split{sp}
+	r := &Runner{Workers: 2, SortMem: 1 << 14}
+	job := &Job{Name: "divide", Map: slowMap, Inputs: splits, InputKeys: true, Output: filepath.Join(dir, "divide")}
+	if _, err := r.Run(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	parts := readOutput(t, job.Output)
+	var lines []string
+	for name, content := range parts {
+		if strings.HasPrefix(name, "part-") && content != "" {
+			lines = append(lines, strings.Split(strings.TrimSuffix(content, "\n"), "\n")...)
+		}
+	}
+	if got := len(parts) > 2; got != divided { // _SUCCESS and one part when read whole
+		t.Errorf("divided %v (%d files), want %v", got, len(parts), divided)
+	}
+	byOffset := make(map[int64]string)
+	for _, l := range lines {
+		k, v, _ := strings.Cut(l, "\t")
+		off, err := strconv.ParseInt(k, 10, 64)
+		if _, dup := byOffset[off]; err != nil || dup {
+			t.Fatalf("bad or repeated line %q", l)
+		}
+		byOffset[off] = v
+	}
+	var off int64
+	for _, want := range strings.SplitAfter(in, "\n") {
+		if want == "" {
+			break
+		}
+		if got := byOffset[off]; got != strings.TrimSuffix(want, "\n") {
+			t.Fatalf("line at %d = %q, want %q", off, got, want)
+		}
+		off += int64(len(want))
+	}
+	if len(byOffset) != 3000 {
+		t.Errorf("%d lines read, want 3000", len(byOffset))
+	}
+	if !divided {
+		return
+	}
+
+	// A reduce over divided splits, and a job fed by them, count as one
+	// worker does.
+	count := func(name string, sp []Split) *Job {
+		return &Job{Name: name, Map: wcMap, Reduce: wcSum, Combine: wcSum, Reducers: 2, Inputs: sp, Output: filepath.Join(dir, name)}
+	}
+	one := count("one", splits)
+	if _, err := (&Runner{Workers: 1}).Run(context.Background(), one); err != nil {
+		t.Fatal(err)
+	}
+	want := readOutput(t, one.Output)
+	wc := count("wc", splits)
+	wc.Map = func(t *mr.Task) error { // slow wcMap
+		pr, pw := io.Pipe()
+		go func() {
+			pw.CloseWithError(slowMap(&mr.Task{Stdin: t.Stdin, Stdout: pw, Stderr: io.Discard, Getenv: t.Getenv}))
+		}()
+		return wcMap(&mr.Task{Stdin: pr, Stdout: t.Stdout, Stderr: t.Stderr, Getenv: t.Getenv})
+	}
+	if _, err := r.Run(context.Background(), wc); err != nil {
+		t.Fatal(err)
+	}
+	feeder := &Job{Name: "feeder", Map: slowMap, Inputs: splits, InputKeys: true, Output: filepath.Join(dir, "feeder")}
+	fed := count("fed", nil)
+	if _, feed, err := r.RunFeeding(context.Background(), feeder, fed); err != nil {
+		t.Fatal(err)
+	} else if _, err := feed.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range []*Job{wc, fed} {
+		if got := readOutput(t, j.Output); !maps.Equal(got, want) {
+			t.Errorf("%s: word count over divided splits differs from one worker's", j.Name)
+		}
+	}
+	if n := len(readOutput(t, feeder.Output)); n < 3 {
+		t.Errorf("feeder: the split was not divided: %d files", n)
 	}
 }

@@ -23,14 +23,16 @@ type Split struct {
 	Length int64
 	Open   func() (io.ReadCloser, error) // the split's records as LF-terminated lines
 
-	// cuttable splits (plain files cut by FileSplits) may be cut while a
-	// task reads them: an idle worker takes the rest (see state.steal).
-	cuttable bool
-}
+	// Divisible splits hold independent records, one per line, which the
+	// runner may share out between map tasks while a task reads them
+	// (state.steal): a plain file's split is cut at a byte offset, any
+	// other split (a .gz file, records converted on the fly) is read in
+	// turns, a batch of lines at a time (stream.go). FileSplits sets it
+	// when it may cut files (splitSize > 0).
+	Divisible bool
 
-// Cuttable tells whether the runner may cut the split while a task reads
-// it, giving the rest to another task (see FileSplits).
-func (sp Split) Cuttable() bool { return sp.cuttable }
+	stream *stream // the stream a task joins instead of opening the split
+}
 
 // splitSlop is Hadoop FileInputFormat's SPLIT_SLOP: the last split of a file
 // may be up to 10% larger than the split size.
@@ -40,9 +42,9 @@ const splitSlop = 1.1
 // directory stands for its files (sorted, not recursive), skipping names
 // beginning with "_" or "." as Hadoop does. A plain file larger than
 // splitSize (> 0) is cut into splits of splitSize bytes like Hadoop's
-// FileInputFormat; a .gz file is never split. With splitSize > 0 the
-// runner may also cut a plain file's split while a task reads it (see
-// state.steal); with splitSize <= 0 each file is read whole by one task.
+// FileInputFormat; a .gz file is never split. With splitSize > 0 the splits
+// are Divisible: the runner may also share a split out between tasks while
+// one reads it; with splitSize <= 0 each file is read whole by one task.
 //
 // Opening a split reads lines like Hadoop's LineRecordReader: lines end at
 // LF, CR or CRLF (each given to the map task as LF); a split that does not
@@ -62,15 +64,17 @@ func FileSplits(paths []string, splitSize int64) ([]Split, error) {
 		}
 		size := fi.Size()
 		if strings.HasSuffix(f, ".gz") || splitSize <= 0 {
-			splits = append(splits, fileSplit(f, 0, size))
+			sp := fileSplit(f, 0, size)
+			sp.Divisible = splitSize > 0
+			splits = append(splits, sp)
 			continue
 		}
 		start := int64(0)
 		for float64(size-start)/float64(splitSize) > splitSlop {
-			splits = append(splits, cuttableSplit(f, start, splitSize))
+			splits = append(splits, divisibleSplit(f, start, splitSize))
 			start += splitSize
 		}
-		splits = append(splits, cuttableSplit(f, start, size-start))
+		splits = append(splits, divisibleSplit(f, start, size-start))
 	}
 	return splits, nil
 }
@@ -106,11 +110,11 @@ func fileSplit(name string, start, length int64) Split {
 	}
 }
 
-// cuttableSplit is fileSplit for a plain file that FileSplits cuts anyway,
-// so that any line boundary is a fine place for a split to end.
-func cuttableSplit(name string, start, length int64) Split {
+// divisibleSplit is fileSplit for a plain file that FileSplits cuts
+// anyway, so that any line boundary is a fine place for a split to end.
+func divisibleSplit(name string, start, length int64) Split {
 	sp := fileSplit(name, start, length)
-	sp.cuttable = true
+	sp.Divisible = true
 	return sp
 }
 

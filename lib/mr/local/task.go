@@ -154,12 +154,18 @@ func (st *state) inputEnv(sp Split) map[string]string {
 
 // mapSplit runs the mapper over one split, writing to out.
 func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineSplitter) error {
+	if sp.stream != nil { // joining another task's stream (steal)
+		return st.mapStream(ctx, i, sp.stream, out, side)
+	}
 	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), st.inputEnv(sp))
 	in, err := sp.Open()
 	if err != nil {
 		return err
 	}
 	lr, _ := in.(*lineReader)
+	if sp.Divisible && (lr == nil || lr.end < 0) { // cannot be cut: shared as a stream
+		return st.mapStream(ctx, i, newStream(sp, in, st.j.InputKeys), out, side)
+	}
 	if st.j.InputKeys {
 		if lr != nil {
 			lr.keys = true
@@ -168,7 +174,7 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineS
 		}
 	}
 	defer in.Close()
-	if lr != nil && sp.cuttable {
+	if lr != nil && sp.Divisible {
 		st.mu.Lock()
 		st.reading[i] = reading{sp, lr}
 		st.changed.Broadcast()

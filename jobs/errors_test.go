@@ -1,6 +1,8 @@
 package jobs
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -267,5 +269,29 @@ func TestDuplicateOffsets(t *testing.T) {
 	want := fmt.Sprintf("duplicate id twin at %s@%016d (kept the one at %s@%016d)", mr.Escape(in), offs[1], mr.Escape(in), offs[0])
 	if !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
+
+// TestTruncatedGzip: a damaged .gz input (read as a stream that the
+// workers share) fails the run with the file and where it broke, and
+// leaves no spans.
+func TestTruncatedGzip(t *testing.T) {
+	raw, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write(raw)
+	zw.Close()
+	in := filepath.Join(t.TempDir(), "docs.jsonl.gz")
+	writeFile(t, in, string(zb.Bytes()[:zb.Len()/2]))
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--quiet")
+	if code != 1 || !strings.Contains(stderr, "docs.jsonl.gz") || !strings.Contains(stderr, "unexpected EOF") {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming docs.jsonl.gz and the unexpected EOF", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "spans")); err == nil {
+		t.Error("spans written from a damaged input")
 	}
 }

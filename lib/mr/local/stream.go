@@ -98,7 +98,7 @@ func (s *stream) next(dst []byte) ([]byte, int64, error) {
 		case err == io.EOF:
 			s.done = true
 		case err != nil:
-			s.err = err
+			s.err = fmt.Errorf("read after input byte %d: %w", s.offset(), err)
 		default:
 			dst = append(append(dst, line...), '\n')
 		}

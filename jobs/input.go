@@ -12,9 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/net/html/charset"
-
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/htmltext"
 	"github.com/pdc-mr/pdc/lib/mr/local"
 )
 
@@ -258,19 +257,16 @@ func readTreeDoc(f treeFile) (doc.Doc, error) {
 	return d, nil
 }
 
-// DecodeHTML converts an HTML page to UTF-8 using its BOM, the
-// Content-Type's charset, its <meta> declaration or content sniffing
-// (x/net/html/charset). Binary content is returned unchanged so that the
+// DecodeHTML converts an HTML page to UTF-8 by the charset rules the parse
+// job applies to raw pages (htmltext.Decode: BOM, the Content-Type's
+// charset, a <meta> declaration, UTF-8 when the whole page is valid UTF-8,
+// else content sniffing). Binary content is returned unchanged so that the
 // parse job can count it.
 func DecodeHTML(b []byte, contentType string) string {
 	if bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0 {
 		return string(b)
 	}
-	r, err := charset.NewReader(bytes.NewReader(b), contentType)
-	if err != nil {
-		return string(b)
-	}
-	out, err := io.ReadAll(r)
+	out, _, _, err := htmltext.Decode(b, contentType)
 	if err != nil {
 		return string(b)
 	}

@@ -353,3 +353,27 @@ func TestInputTreeLinks(t *testing.T) {
 		t.Errorf("warning %q", stderr.String())
 	}
 }
+
+// TestDecodeHTML: raw pages (WARC payloads, trees of files) become UTF-8 by
+// the same charset rules as pages in JSON Lines records.
+func TestDecodeHTML(t *testing.T) {
+	ascii := strings.Repeat("<p>plain ascii filler text.</p>\n", 40) // past the 1024-byte prescan
+	gbk := "<meta charset=gbk><p>\xd6\xd0\xce\xc4</p>"               // 中文 in GBK
+	tests := []struct {
+		name, page, contentType, want string
+	}{
+		{"utf-8 declared", "<meta charset=utf-8><p>中文</p>", "", "<meta charset=utf-8><p>中文</p>"},
+		{"utf-8 after an ascii head, undeclared", ascii + "<p>中文</p>", "", ascii + "<p>中文</p>"},
+		{"gbk declared in meta", gbk, "", "<meta charset=gbk><p>中文</p>"},
+		{"gbk from the content type", "<p>\xd6\xd0\xce\xc4</p>", "text/html; charset=GBK", "<p>中文</p>"},
+		{"latin-1 undeclared", "<p>caf\xe9</p>", "", "<p>café</p>"},
+		{"utf-8 with a bad byte", "<meta charset=utf-8><p>a\xffb</p>", "", "<meta charset=utf-8><p>a\uFFFDb</p>"},
+		{"byte order mark", "\xef\xbb\xbf<p>x</p>", "", "<p>x</p>"},
+		{"binary", "\x00\x01\xff", "", "\x00\x01\xff"},
+	}
+	for _, tt := range tests {
+		if got := DecodeHTML([]byte(tt.page), tt.contentType); got != tt.want {
+			t.Errorf("%s: DecodeHTML = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

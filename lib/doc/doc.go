@@ -16,7 +16,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Doc is one input document.
@@ -116,30 +118,100 @@ func parseID(raw json.RawMessage) (string, error) {
 	return string(raw), nil
 }
 
-// AppendJSON appends d as one JSON Lines record (without the newline).
+// AppendJSON appends d as one JSON Lines record (without the newline):
+// {"id":...,"url":...,"html":...} or with "text", url left out when empty,
+// byte for byte what encoding/json writes for them without HTML escaping.
 func AppendJSON(dst []byte, d *Doc) []byte {
-	j := struct {
-		ID   string `json:"id"`
-		URL  string `json:"url,omitempty"`
-		HTML string `json:"html,omitempty"`
-		Text string `json:"text,omitempty"`
-	}{ID: d.ID, URL: d.URL}
+	dst = appendJSONString(append(dst, `{"id":`...), d.ID)
+	if d.URL != "" {
+		dst = appendJSONString(append(dst, `,"url":`...), d.URL)
+	}
 	if d.IsHTML {
-		j.HTML = d.HTML
+		dst = appendJSONString(append(dst, `,"html":`...), d.HTML)
 	} else {
-		j.Text = d.Text
+		dst = appendJSONString(append(dst, `,"text":`...), d.Text)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(j); err != nil { // strings always encode
-		panic(err)
+	return append(dst, '}')
+}
+
+// appendJSONString appends s as a JSON string the way encoding/json does
+// with HTML escaping off: quote, backslash and control characters escaped
+// (\b \f \n \r \t, else \u00XX), invalid UTF-8 as \ufffd, U+2028 and
+// U+2029 as \u2028 and \u2029, everything else as is. Runs of plain ASCII
+// are found eight bytes at a time (see plainRun).
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0 // s[start:i] is to be copied as is
+	for i := 0; i < len(s); {
+		i += asciiRun(s[i:])
+		if i == len(s) {
+			break
+		}
+		b := s[i]
+		if b >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			var esc string
+			switch {
+			case r == utf8.RuneError && size == 1:
+				esc = `\ufffd`
+			case r == '\u2028':
+				esc = `\u2028`
+			case r == '\u2029':
+				esc = `\u2029`
+			default:
+				i += size
+				continue
+			}
+			dst = append(append(dst, s[start:i]...), esc...)
+			i += size
+			start = i
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch b {
+		case '"', '\\':
+			dst = append(dst, '\\', b)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xf])
+		}
+		i++
+		start = i
 	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
-	if d.IsHTML && d.HTML == "" {
-		b = append(b[:len(b)-1], `,"html":""}`...)
-	} else if !d.IsHTML && d.Text == "" {
-		b = append(b[:len(b)-1], `,"text":""}`...)
+	return append(append(dst, s[start:]...), '"')
+}
+
+// asciiRun returns the length of the run of bytes at the start of s that a
+// JSON string holds as they are and that need no UTF-8 check: printable
+// ASCII other than quote and backslash. Like plainRun it tests eight bytes
+// at a time, adding the high bit of non-ASCII bytes to the flags.
+func asciiRun(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q := w ^ ('"' * ones)
+		e := w ^ ('\\' * ones)
+		if m := ((w-0x20*ones)&^w | (q-ones)&^q | (e-ones)&^e | w) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
 	}
-	return append(dst, b...)
+	for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	return i
 }

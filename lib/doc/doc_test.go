@@ -54,6 +54,61 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// encodingJSON is what AppendJSON must write: encoding/json's record
+// without HTML escaping.
+func encodingJSON(d *Doc) []byte {
+	j := struct {
+		ID   string  `json:"id"`
+		URL  string  `json:"url,omitempty"`
+		HTML *string `json:"html,omitempty"`
+		Text *string `json:"text,omitempty"`
+	}{ID: d.ID, URL: d.URL}
+	if d.IsHTML {
+		j.HTML = &d.HTML
+	} else {
+		j.Text = &d.Text
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(j); err != nil {
+		panic(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
+}
+
+func TestAppendJSON(t *testing.T) {
+	for _, d := range []Doc{
+		{ID: "a\tb", URL: "u", HTML: "<p>x & y</p>", IsHTML: true},
+		{ID: "7", Text: "line\nbreak \"quoted\" \\ 中文 \b\f\r\x00\x1f\x7f"},
+		{ID: "bad \xff\xfe utf-8 \xe2\x80", Text: "sep\u2028para\u2029end"},
+		{ID: "empty", IsHTML: true},
+		{ID: "empty-text"},
+		{ID: "long", HTML: "0123456789abcdef\"0123456789\x01abcdefé0123456789", IsHTML: true},
+	} {
+		if got, want := AppendJSON([]byte("x"), &d), append([]byte("x"), encodingJSON(&d)...); !bytes.Equal(got, want) {
+			t.Errorf("AppendJSON(%+v) =\n%s\nwant\n%s", d, got, want)
+		}
+	}
+}
+
+// FuzzAppendJSON: AppendJSON writes what encoding/json writes.
+func FuzzAppendJSON(f *testing.F) {
+	f.Add("id", "http://x/", "<p>a \"b\" \\ \u2028 \xff</p>", true)
+	f.Add("", "", "\x00\x1f\t\n text", false)
+	f.Fuzz(func(t *testing.T, id, url, body string, isHTML bool) {
+		d := Doc{ID: id, URL: url, IsHTML: isHTML}
+		if isHTML {
+			d.HTML = body
+		} else {
+			d.Text = body
+		}
+		if got, want := AppendJSON(nil, &d), encodingJSON(&d); !bytes.Equal(got, want) {
+			t.Fatalf("AppendJSON(%+v) =\n%q\nwant\n%q", d, got, want)
+		}
+	})
+}
+
 func TestBlobRoundTrip(t *testing.T) {
 	in := []Sentence{
 		{Start: 0, End: 12, Tokens: []uint64{1, 2, 1<<64 - 1}},

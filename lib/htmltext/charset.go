@@ -40,6 +40,13 @@ var (
 	bomUTF16LE = []byte{0xff, 0xfe}
 )
 
+// Decode returns body converted to valid UTF-8 by the rules above, the
+// charset's name and the number of invalid sequences replaced by U+FFFD
+// (see decode). The result may alias body.
+func Decode(body []byte, contentType string) ([]byte, string, int, error) {
+	return decode(body, contentType)
+}
+
 // decode returns body converted to valid UTF-8, the charset name and the
 // number of invalid sequences replaced by U+FFFD. For UTF-8 input each
 // invalid sequence as delimited by utf8.DecodeRune (one byte that cannot

@@ -356,26 +356,38 @@ type recordReader struct {
 
 func (r *recordReader) Read(p []byte) (int, error) {
 	for r.off == len(r.line) {
-		if r.done {
-			return 0, io.EOF
+		line, err := r.ReadLine()
+		if err != nil {
+			return 0, err
 		}
-		if !r.src.Next() {
-			if err := r.src.Err(); err != nil {
-				return 0, err
-			}
-			r.done = true
-			counts := r.src.Counts()
-			recordStderrMu.Lock()
-			fmt.Fprintf(recordStderr, "pdc: input %s: %s\n", r.path, counts.summary())
-			recordStderrMu.Unlock()
-			return 0, io.EOF
-		}
-		r.line = append(doc.AppendJSON(r.line[:0], r.src.Doc()), '\n')
-		r.off = 0
+		r.line, r.off = append(line, '\n'), 0
 	}
 	n := copy(p, r.line[r.off:])
 	r.off += n
 	return n, nil
+}
+
+// ReadLine returns the next document's JSON line, without its newline,
+// valid until the next call (an mr.LineSource, so that the local runner
+// hands it on without copying it through a buffer). A reader is read with
+// Read or ReadLine, not both.
+func (r *recordReader) ReadLine() ([]byte, error) {
+	if r.done {
+		return nil, io.EOF
+	}
+	if !r.src.Next() {
+		if err := r.src.Err(); err != nil {
+			return nil, err
+		}
+		r.done = true
+		counts := r.src.Counts()
+		recordStderrMu.Lock()
+		fmt.Fprintf(recordStderr, "pdc: input %s: %s\n", r.path, counts.summary())
+		recordStderrMu.Unlock()
+		return nil, io.EOF
+	}
+	r.line = doc.AppendJSON(r.line[:0], r.src.Doc())
+	return r.line, nil
 }
 
 func (r *recordReader) Close() error { return r.c.Close() }

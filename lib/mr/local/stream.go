@@ -164,9 +164,29 @@ func (st *state) mapStream(ctx context.Context, i int, s *stream, out, side *lin
 			return nil
 		}
 		t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), st.inputEnv(Split{Name: s.sp.Name, Start: start}))
-		if err := t.callSide(st.j.Map, withContext(ctx, bytes.NewReader(batch)), out, side); err != nil {
+		if err := t.callSide(st.j.Map, withContext(ctx, &batchLines{b: batch}), out, side); err != nil {
 			return err
 		}
 		st.addCounters(t.counters)
 	}
 }
+
+// batchLines hands out the lines of a batch in place (an mr.LineSource).
+type batchLines struct {
+	b  []byte // LF-terminated lines not read yet
+	rd lineStream
+}
+
+// ReadLine implements mr.LineSource.
+func (l *batchLines) ReadLine() ([]byte, error) {
+	i := bytes.IndexByte(l.b, '\n')
+	if i < 0 {
+		return nil, io.EOF
+	}
+	line := l.b[:i]
+	l.b = l.b[i+1:]
+	return line, nil
+}
+
+// Read implements io.Reader.
+func (l *batchLines) Read(p []byte) (int, error) { return l.rd.read(p, l.ReadLine) }

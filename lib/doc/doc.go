@@ -169,20 +169,9 @@ func appendJSONString(dst []byte, s string) []byte {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		switch b {
-		case '"', '\\':
-			dst = append(dst, '\\', b)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
+		if c := jsonShortEscape[b]; c != 0 {
+			dst = append(dst, '\\', c)
+		} else {
 			dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xf])
 		}
 		i++
@@ -190,6 +179,10 @@ func appendJSONString(dst []byte, s string) []byte {
 	}
 	return append(append(dst, s[start:]...), '"')
 }
+
+// jsonShortEscape is the letter of the two-character escape of the ASCII
+// bytes that have one in encoding/json's output.
+var jsonShortEscape = [utf8.RuneSelf]byte{'"': '"', '\\': '\\', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't'}
 
 // asciiRun returns the length of the run of bytes at the start of s that a
 // JSON string holds as they are and that need no UTF-8 check: printable

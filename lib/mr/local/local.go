@@ -251,17 +251,31 @@ type state struct {
 	counters map[string]int64
 	tasks    [][]Split       // per map task, its splits; grows when a split is cut
 	runs     [][]*run        // per map task
-	reading  map[int]reading // map tasks' divisible file splits being read
-	streams  map[int]*stream // map tasks' streams being read
+	reading  map[int]reading // what map tasks read that steal may share out
 	pending  int             // map tasks not finished
 	changed  *sync.Cond      // on mu: a map task ended or began a divisible split
 	done     map[string]int64
 }
 
-// reading is the divisible file split a map task is reading.
+// reading is the divisible split a map task is reading: a file split that
+// can be cut (lr), or a stream (s).
 type reading struct {
 	sp Split
 	lr *lineReader
+	s  *stream
+}
+
+// offer lets steal share out what task i reads, until withdraw is called.
+func (st *state) offer(i int, rd reading) (withdraw func()) {
+	st.mu.Lock()
+	st.reading[i] = rd
+	st.changed.Broadcast()
+	st.mu.Unlock()
+	return func() {
+		st.mu.Lock()
+		delete(st.reading, i)
+		st.mu.Unlock()
+	}
 }
 
 func (r *Runner) newState(j *Job, out, spillDir string) *state {
@@ -278,7 +292,7 @@ func (r *Runner) newState(j *Job, out, spillDir string) *state {
 		st.tasks = append(st.tasks, sps)
 	}
 	st.runs = make([][]*run, len(st.tasks))
-	st.reading, st.streams, st.pending = make(map[int]reading), make(map[int]*stream), len(st.tasks)
+	st.reading, st.pending = make(map[int]reading), len(st.tasks)
 	st.changed = sync.NewCond(&st.mu)
 	if st.workers < 1 {
 		st.workers = runtime.NumCPU()
@@ -438,6 +452,9 @@ func (st *state) cut() (int, bool) {
 	var from reading
 	var most int64
 	for _, rd := range st.reading {
+		if rd.lr == nil {
+			continue
+		}
 		if n := rd.lr.left(); n > most {
 			from, most = rd, n
 		}
@@ -455,9 +472,9 @@ func (st *state) cut() (int, bool) {
 // joinStream is steal's attempt at joining a stream, with st.mu held.
 func (st *state) joinStream() (int, bool) {
 	var to *stream
-	for _, s := range st.streams {
-		if to == nil || s.readers() < to.readers() {
-			to = s
+	for _, rd := range st.reading {
+		if rd.s != nil && (to == nil || rd.s.readers() < to.readers()) {
+			to = rd.s
 		}
 	}
 	if to == nil || !to.join() {

@@ -141,14 +141,9 @@ func (s *stream) line() ([]byte, error) {
 // a split of its own (its first line's offset as the start), all into out
 // and side. While it runs, idle workers may join s (steal).
 func (st *state) mapStream(ctx context.Context, i int, s *stream, out, side *lineSplitter) (err error) {
-	st.mu.Lock()
-	st.streams[i] = s
-	st.changed.Broadcast()
-	st.mu.Unlock()
+	withdraw := st.offer(i, reading{sp: s.sp, s: s})
 	defer func() {
-		st.mu.Lock()
-		delete(st.streams, i)
-		st.mu.Unlock()
+		withdraw()
 		if cerr := s.leave(); err == nil && cerr != nil {
 			err = fmt.Errorf("close: %w", cerr)
 		}

@@ -175,15 +175,7 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineS
 	}
 	defer in.Close()
 	if lr != nil && sp.Divisible {
-		st.mu.Lock()
-		st.reading[i] = reading{sp, lr}
-		st.changed.Broadcast()
-		st.mu.Unlock()
-		defer func() {
-			st.mu.Lock()
-			delete(st.reading, i)
-			st.mu.Unlock()
-		}()
+		defer st.offer(i, reading{sp: sp, lr: lr})()
 	}
 	if err := t.callSide(st.j.Map, withContext(ctx, in), out, side); err != nil {
 		return err

@@ -39,6 +39,8 @@ type Posting struct {
 	// the ranks of the others, ascending (lib/signature/set.go).
 	Pos, Unique int
 	Set         []uint32
+
+	docNo int // equal for the postings of one document within a list (numberDocs)
 }
 
 // ParsePosting parses `sent,nsig,cs,ce,site,doc`, or with prefixed set
@@ -91,9 +93,10 @@ func Map(t *mr.Task) error {
 		line   []byte
 		sets   []uint32
 		sorted []Posting
-		st     stats
+		docs   map[string]int
 	)
 	prefixed := cfg.Signature.Method.Prefixed()
+	st := joiner{tau: cfg.Tau, crossSiteOnly: cfg.CrossSiteOnly, filter: !cfg.NoFilter, prefixed: prefixed}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		fields = mr.Fields(fields[:0], r.Line())
@@ -113,30 +116,28 @@ func Map(t *mr.Task) error {
 			}
 			ps = append(ps, p)
 		}
-		// Sorted by size, the length filter ends the inner loop.
+		docs = numberDocs(ps, docs)
+		// Sorted by size, a's partners in the length filter are the
+		// postings after it up to the first too large for it.
 		ps, sorted = sortBySize(ps, sorted[:0])
 		for i := range ps {
 			a := &ps[i]
-			if prefixed && !cfg.NoFilter && a.Pos >= signature.IndexPrefixLen(a.NSig, cfg.Tau) {
+			rest := ps[i+1:]
+			n := sort.Search(len(rest), func(k int) bool { return !signature.LengthOK(a.NSig, rest[k].NSig, cfg.Tau) })
+			st.lengthFiltered += int64(len(rest) - n)
+			if prefixed && st.filter && a.Pos >= signature.IndexPrefixLen(a.NSig, cfg.Tau) {
 				// a is the smaller set of its pairs here, and the token
 				// is past a's index prefix: no pair of a can have it as
 				// its first common token (lib/signature.IndexPrefixLen).
-				rest := ps[i+1:]
-				n := sort.Search(len(rest), func(k int) bool { return !signature.LengthOK(a.NSig, rest[k].NSig, cfg.Tau) })
 				st.indexPrefixFiltered += int64(n)
-				st.lengthFiltered += int64(len(rest) - n)
 				continue
 			}
-			for j := i + 1; j < len(ps); j++ {
-				b := &ps[j]
-				if !signature.LengthOK(a.NSig, b.NSig, cfg.Tau) {
-					st.lengthFiltered += int64(len(ps) - j)
-					break
-				}
-				if bytes.Equal(a.Doc, b.Doc) {
+			for k := range rest[:n] {
+				b := &rest[k]
+				if a.docNo == b.docNo {
 					continue
 				}
-				count, ok := st.check(a, b, cfg, prefixed)
+				count, ok := st.check(a, b)
 				if !ok {
 					continue
 				}
@@ -190,6 +191,48 @@ func sortBySize(ps, buf []Posting) (sorted, spare []Posting) {
 	return buf, ps
 }
 
+// numberDocs sets the docNo of the postings of one list, equal for equal
+// documents, and returns docs for reuse. Lists come sorted by document (the
+// index reducer sorts them), so a document's postings are neighbours; a
+// list that is not sorted is numbered through docs.
+func numberDocs(ps []Posting, docs map[string]int) map[string]int {
+	n := 0
+	for i := range ps {
+		if i > 0 {
+			switch c := bytes.Compare(ps[i-1].Doc, ps[i].Doc); {
+			case c > 0:
+				if docs == nil {
+					docs = make(map[string]int)
+				}
+				clear(docs)
+				for i := range ps {
+					no, ok := docs[string(ps[i].Doc)]
+					if !ok {
+						no = len(docs)
+						docs[string(ps[i].Doc)] = no
+					}
+					ps[i].docNo = no
+				}
+				return docs
+			case c < 0:
+				n++
+			}
+		}
+		ps[i].docNo = n
+	}
+	return docs
+}
+
+// joiner applies the join's filters to the pairs of posting lists.
+type joiner struct {
+	tau           float64
+	crossSiteOnly bool
+	filter        bool // PPJoin's prefix and positional filters (not --no-filter)
+	prefixed      bool
+	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
+	stats
+}
+
 // stats counts what the filters did.
 type stats struct {
 	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, seenElsewhere, verifyFailed, emitted int64
@@ -198,18 +241,18 @@ type stats struct {
 // check applies the filters to a cross-document pair and returns the count
 // to emit: 1 (one shared signature) for counting methods, the exact set
 // overlap for prefixed ones.
-func (s *stats) check(a, b *Posting, cfg jobconf.Config, prefixed bool) (int, bool) {
+func (s *joiner) check(a, b *Posting) (int, bool) {
 	s.candidates++
-	if cfg.CrossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" {
+	if s.crossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" {
 		s.sameSite++
 		return 0, false
 	}
-	if !prefixed {
+	if !s.prefixed {
 		s.emitted++
 		return 1, true
 	}
-	need := signature.MinOverlap(a.NSig, b.NSig, cfg.Tau)
-	if !cfg.NoFilter && 1+min(a.NSig-a.Pos-1, b.NSig-b.Pos-1) < need {
+	need := s.minOverlap(a.NSig + b.NSig)
+	if s.filter && 1+min(a.NSig-a.Pos-1, b.NSig-b.Pos-1) < need {
 		s.positionFiltered++
 		return 0, false
 	}
@@ -224,6 +267,15 @@ func (s *stats) check(a, b *Posting, cfg jobconf.Config, prefixed bool) (int, bo
 	}
 	s.emitted++
 	return o, true
+}
+
+// minOverlap is signature.MinOverlap for sets whose sizes add up to n,
+// from a table (it depends on the sum alone).
+func (s *joiner) minOverlap(n int) int {
+	for len(s.need) <= n {
+		s.need = append(s.need, signature.MinOverlap(len(s.need), 0, s.tau))
+	}
+	return s.need[n]
 }
 
 func (s *stats) report(c *mr.Counters, prefixed bool) {

@@ -57,3 +57,28 @@ func TestParsePosting(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberDocs: postings of one document get one number, whether the
+// list is sorted by document (the index reducer's order) or not.
+func TestNumberDocs(t *testing.T) {
+	var docs map[string]int
+	for _, list := range [][]string{
+		{"a", "a", "b", "c", "c", "c"},
+		{"b", "a", "b", "c", "a"}, // not sorted: numbered through the map
+		{"x"},
+		{},
+	} {
+		ps := make([]Posting, len(list))
+		for i, d := range list {
+			ps[i].Doc = []byte(d)
+		}
+		docs = numberDocs(ps, docs)
+		for i := range ps {
+			for j := range ps {
+				if same := list[i] == list[j]; same != (ps[i].docNo == ps[j].docNo) {
+					t.Errorf("%q: postings %d (%s) and %d (%s) numbered %d and %d", list, i, list[i], j, list[j], ps[i].docNo, ps[j].docNo)
+				}
+			}
+		}
+	}
+}

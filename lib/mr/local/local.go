@@ -472,9 +472,13 @@ func (st *state) cut() (int, bool) {
 // joinStream is steal's attempt at joining a stream, with st.mu held.
 func (st *state) joinStream() (int, bool) {
 	var to *stream
+	n := 0
 	for _, rd := range st.reading {
-		if rd.s != nil && (to == nil || rd.s.readers() < to.readers()) {
-			to = rd.s
+		if rd.s == nil {
+			continue
+		}
+		if r := rd.s.readers(); r > 0 && (to == nil || r < n) {
+			to, n = rd.s, r
 		}
 	}
 	if to == nil || !to.join() {

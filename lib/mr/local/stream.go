@@ -67,10 +67,13 @@ func (s *stream) join() bool {
 	return true
 }
 
-// readers is the number of tasks reading.
+// readers is the number of tasks reading, 0 once the stream has ended.
 func (s *stream) readers() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.done || s.err != nil {
+		return 0
+	}
 	return s.users
 }
 

@@ -334,7 +334,7 @@ func TestManySmallFiles(t *testing.T) {
 
 // TestWholeFilesNotCut: a stage that relies on whole, sorted part files
 // (the match job reads each document pair's group in one task) gets splits
-// the local runner never cuts; others get cuttable ones.
+// the local runner never cuts; others get divisible ones.
 func TestWholeFilesNotCut(t *testing.T) {
 	big := bytes.Repeat([]byte("a\tb\t0000001\t0000002\t3\n"), 200_000) // 4.6 MB
 	for _, st := range Stages(jobconf.Default()) {

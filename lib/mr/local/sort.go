@@ -112,6 +112,9 @@ func longerThan(ents []entry, depth int) bool {
 // window loads key bytes [depth, depth+8) into the prefixes of ents.
 func (b *sortBuffer) window(ents []entry, depth int) {
 	for i := range ents {
+		if j := i + 16; j < len(ents) && int(ents[j].klen) > depth {
+			prefetch(&b.arena[int(ents[j].off)+depth])
+		}
 		e := &ents[i]
 		var k []byte
 		if int(e.klen) > depth {

@@ -67,7 +67,7 @@ func (b *sortBuffer) add(line []byte) error {
 			return err
 		}
 	}
-	if len(b.arena)+n > 1<<32-1 {
+	if int64(len(b.arena))+int64(n) > 1<<32-1 {
 		return fmt.Errorf("map output record of %d bytes is too large", n)
 	}
 	b.grow(n)
@@ -176,6 +176,12 @@ func (b *sortBuffer) writeRun(path string, combine func(in io.Reader, out *runWr
 func (b *sortBuffer) writePart(w *runWriter, ents []entry, combine func(io.Reader, *runWriter) error) error {
 	if combine == nil {
 		for i := range ents {
+			if j := i + 16; j < len(ents) {
+				e := &ents[j]
+				for off := e.off; off < e.off+e.klen+e.vlen; off += 64 {
+					prefetch(&b.arena[off])
+				}
+			}
 			if err := w.write(b.key(&ents[i]), b.value(&ents[i])); err != nil {
 				return err
 			}

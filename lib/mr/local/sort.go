@@ -133,6 +133,11 @@ func (b *sortBuffer) window(ents []entry, depth int) {
 // compareSort sorts ents whose keys agree on their first depth bytes (up to
 // the shorter key's length) by key bytes, then arrival.
 func (b *sortBuffer) compareSort(ents []entry, depth int) {
+	for i := range ents {
+		if int(ents[i].klen) > depth {
+			prefetch(&b.arena[int(ents[i].off)+depth])
+		}
+	}
 	slices.SortFunc(ents, func(x, y entry) int {
 		if c := cmp.Compare(x.prefix, y.prefix); c != 0 {
 			return c

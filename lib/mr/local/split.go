@@ -181,10 +181,15 @@ func (l *lineReader) ReadLine() ([]byte, error) {
 	if err != nil || !l.keys {
 		return line, err
 	}
-	l.keyed = strconv.AppendInt(l.keyed[:0], off, 10)
-	l.keyed = append(l.keyed, '\t')
-	l.keyed = append(l.keyed, line...)
+	l.keyed = appendKeyed(l.keyed[:0], off, line)
 	return l.keyed, nil
+}
+
+// appendKeyed appends line with its input key, `offset TAB line`
+// (Job.InputKeys), to dst.
+func appendKeyed(dst []byte, off int64, line []byte) []byte {
+	dst = strconv.AppendInt(dst, off, 10)
+	return append(append(dst, '\t'), line...)
 }
 
 // left is the number of bytes of the split not read yet (-1: unknown).
@@ -307,9 +312,7 @@ func (k *keyLines) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		line := k.lines.Line()
-		k.out = strconv.AppendInt(k.out[:0], k.off, 10)
-		k.out = append(k.out, '\t')
-		k.out = append(append(k.out, line...), '\n')
+		k.out = append(appendKeyed(k.out[:0], k.off, line), '\n')
 		k.off += int64(len(line)) + 1
 	}
 	c := copy(p, k.out)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"sync"
 
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -135,8 +134,7 @@ func (s *stream) line() ([]byte, error) {
 	if !s.keys {
 		return line, nil
 	}
-	s.keyed = strconv.AppendInt(s.keyed[:0], off, 10)
-	s.keyed = append(append(s.keyed, '\t'), line...)
+	s.keyed = appendKeyed(s.keyed[:0], off, line)
 	return s.keyed, nil
 }
 

@@ -157,7 +157,6 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineS
 	if sp.stream != nil { // joining another task's stream (steal)
 		return st.mapStream(ctx, i, sp.stream, out, side)
 	}
-	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), st.inputEnv(sp))
 	in, err := sp.Open()
 	if err != nil {
 		return err
@@ -177,6 +176,7 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineS
 	if lr != nil && sp.Divisible {
 		defer st.offer(i, reading{sp: sp, lr: lr})()
 	}
+	t := st.newTaskIO(ctx, fmt.Sprintf("map %d", i), st.inputEnv(sp))
 	if err := t.callSide(st.j.Map, withContext(ctx, in), out, side); err != nil {
 		return err
 	}

@@ -187,19 +187,13 @@ var jsonShortEscape = [utf8.RuneSelf]byte{'"': '"', '\\': '\\', '\b': 'b', '\f':
 // asciiRun returns the length of the run of bytes at the start of s that a
 // JSON string holds as they are and that need no UTF-8 check: printable
 // ASCII other than quote and backslash. Like plainRun it tests eight bytes
-// at a time, adding the high bit of non-ASCII bytes to the flags.
+// at a time, adding the high bit of non-ASCII bytes to the specials.
 func asciiRun(s string) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		q := w ^ ('"' * ones)
-		e := w ^ ('\\' * ones)
-		if m := ((w-0x20*ones)&^w | (q-ones)&^q | (e-ones)&^e | w) & highs; m != 0 {
+		if m := specials(w) | w&highs; m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}

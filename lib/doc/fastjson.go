@@ -196,22 +196,27 @@ var special = func() (t [256]bool) {
 	return t
 }()
 
-// plainRun returns the length of the run of plain bytes at the start of b.
-// It tests eight bytes at a time: a word holds a special byte when one of
-// its bytes is below 0x20 or equals '"' or '\\' (the classic "has a zero
-// byte" bit trick); the lowest flagged byte is always a true one.
+// Eight bytes at a time: specials flags, in the high bit of each byte of a
+// little-endian word, the bytes below 0x20 or equal to '"' or '\\' (the
+// classic "has a zero byte" bit trick); the lowest flagged byte is always a
+// true one, and bits.TrailingZeros64(m)>>3 is its index.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func specials(w uint64) uint64 {
+	q := w ^ ('"' * ones)
+	e := w ^ ('\\' * ones)
+	return ((w-0x20*ones)&^w | (q-ones)&^q | (e-ones)&^e) & highs
+}
+
+// plainRun returns the length of the run of plain bytes at the start of b:
+// none of the specials.
 func plainRun(b []byte) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		q := w ^ ('"' * ones)
-		e := w ^ ('\\' * ones)
-		m := ((w-0x20*ones)&^w | (q-ones)&^q | (e-ones)&^e) & highs
-		if m != 0 {
+		if m := specials(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}

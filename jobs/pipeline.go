@@ -69,15 +69,15 @@ type Stage struct {
 	Feeds string
 }
 
-// Stages returns the pipeline's jobs for a configuration. The join's
-// combiner sums shared-signature counts; the words method emits each pair
-// once with its exact overlap, so it has nothing to combine.
+// Stages returns the pipeline's jobs for a configuration. The join has no
+// combiner: its mappers gather their pairs by document pair themselves
+// (mappers/join).
 func Stages(cfg jobconf.Config) []Stage {
 	return []Stage{
 		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true, Feeds: "stats"},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
-		{Name: "join", Input: "index", KeyFields: 4, PartitionFields: 2, Combine: !cfg.Signature.Method.Prefixed()},
+		{Name: "join", Input: "index", KeyFields: 2, PartitionFields: 2},
 		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2, MapOnly: true, WholeFiles: true},
 	}
 }
@@ -107,7 +107,7 @@ var programs = map[string]program{
 	"parse": {mapper: parsemap.Map},
 	"stats": {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
 	"index": {mapper: index.Map, reducer: indexred.Reduce},
-	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, combiner: joinred.Combine, withNext: joinred.ReduceMatch},
+	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch},
 	"match": {mapper: matchmap.Map},
 }
 

@@ -3,17 +3,21 @@
 // that passes the length filter, once per shared signature.
 //
 // Input: the index job's posting lists (reducers/index); B (boilerplate)
-// lines are skipped. Output, one line per candidate pair and signature:
+// lines are skipped. Output, one line per document pair (docA < docB
+// bytewise) and batch of its candidate sentence pairs:
 //
-//	docA TAB docB TAB sentA TAB sentB TAB count TAB nA TAB nB TAB csA TAB ceA TAB csB TAB ceB
+//	docA TAB docB TAB pair TAB pair ...
 //
-// The key is the first four fields (docA < docB bytewise, 7-digit sentence
-// indexes); count is 1 (a combiner may sum it) or, with the words method,
-// the exact overlap of the two token sets, verified here: PPJoin's size,
-// index-prefix and positional filters prune the pair first, and a pair is
-// verified only in the posting list of the first token its sets share, so
-// it is emitted once.
-// nA, nB are the sentences' set sizes and cs/ce their rune offsets.
+// each pair `sentA,sentB,count,nA,nB,csA,ceA,csB,ceB`: sentence indexes,
+// count 1 (one shared signature) or, with the words method, the exact
+// overlap of the two token sets, verified here (PPJoin's size, index-prefix
+// and positional filters prune the pair first, and a pair is verified only
+// in the posting list of the first token its sets share, so it is emitted
+// once); nA, nB the sentences' set sizes, cs/ce their rune offsets. The key
+// is the document pair. A mapper gathers the pairs of each document pair
+// it meets (in-mapper combining, up to GroupBytes of pairs at a time), so
+// that a pair of long ids travels once per batch, not once per sentence
+// pair; the reducer sorts and sums them (reducers/join).
 package join
 
 import (
@@ -86,11 +90,10 @@ func Map(t *mr.Task) error {
 		return err
 	}
 	c := mr.NewCounters(t.Stderr)
-	out := mr.NewOutput(t.Stdout)
+	g := newGrouper(mr.NewOutput(t.Stdout))
 	var (
 		fields [][]byte
 		ps     []Posting
-		line   []byte
 		sets   []uint32
 		sorted []Posting
 		docs   map[string]int
@@ -145,9 +148,8 @@ func Map(t *mr.Task) error {
 				if bytes.Compare(x.Doc, y.Doc) > 0 {
 					x, y = y, x
 				}
-				line = appendPair(line[:0], x, y, count)
-				if _, err := out.Write(line); err != nil {
-					return fmt.Errorf("write: %w", err)
+				if err := g.add(x, y, count); err != nil {
+					return err
 				}
 			}
 		}
@@ -156,7 +158,10 @@ func Map(t *mr.Task) error {
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("join mapper: read: %w", err)
 	}
-	if err := out.Flush(); err != nil {
+	if err := g.flush(); err != nil {
+		return err
+	}
+	if err := g.out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
@@ -293,24 +298,82 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 	}
 }
 
-// appendPair writes the candidate pair line; a.Doc < b.Doc.
+// GroupBytes is how many bytes of candidate pairs a join mapper gathers by
+// document pair before it writes them out.
+const GroupBytes = 8 << 20
+
+// grouper gathers a mapper's candidate pairs by document pair and writes
+// one line per document pair (see the package comment) when it holds
+// GroupBytes, and at the end.
+type grouper struct {
+	out   mr.Output
+	index map[string]int // docA TAB docB -> its line in lines
+	lines [][]byte       // per document pair, in order of appearance: its line so far
+	size  int
+	key   []byte
+}
+
+func newGrouper(out mr.Output) *grouper {
+	return &grouper{out: out, index: make(map[string]int)}
+}
+
+// add adds the pair of sentences a and b (a.Doc < b.Doc) sharing count
+// signatures.
+func (g *grouper) add(a, b *Posting, count int) error {
+	g.key = append(append(append(g.key[:0], a.Doc...), '\t'), b.Doc...)
+	i, ok := g.index[string(g.key)]
+	if !ok {
+		i = len(g.lines)
+		g.index[string(g.key)] = i
+		g.lines = append(g.lines, append(make([]byte, 0, len(g.key)+128), g.key...))
+		g.size += 2*len(g.key) + 64 // the line's key, the map's, their headers
+	}
+	n := len(g.lines[i])
+	g.lines[i] = appendPair(g.lines[i], a, b, count)
+	if g.size += len(g.lines[i]) - n; g.size >= GroupBytes {
+		return g.flush()
+	}
+	return nil
+}
+
+// flush writes the lines gathered and forgets them.
+func (g *grouper) flush() error {
+	for i, l := range g.lines {
+		if _, err := g.out.Write(append(l, '\n')); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+		g.lines[i] = nil
+	}
+	g.lines, g.size = g.lines[:0], 0
+	clear(g.index)
+	return nil
+}
+
+// appendPair appends `TAB sentA,sentB,count,nA,nB,csA,ceA,csB,ceB` for
+// the pair of a and o (a.Doc < o.Doc); sentence indexes lose their zero
+// padding.
 func appendPair(b []byte, a, o *Posting, count int) []byte {
-	b = append(b, a.Doc...)
 	b = append(b, '\t')
-	b = append(b, o.Doc...)
-	b = append(b, '\t')
-	b = append(b, a.Sent...)
-	b = append(b, '\t')
-	b = append(b, o.Sent...)
-	b = append(b, '\t')
+	b = append(b, unpad(a.Sent)...)
+	b = append(b, ',')
+	b = append(b, unpad(o.Sent)...)
+	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(count), 10)
-	b = append(b, '\t')
+	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(a.NSig), 10)
-	b = append(b, '\t')
+	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(o.NSig), 10)
 	for _, f := range [][]byte{a.CS, a.CE, o.CS, o.CE} {
-		b = append(b, '\t')
+		b = append(b, ',')
 		b = append(b, f...)
 	}
-	return append(b, '\n')
+	return b
+}
+
+// unpad drops a number's leading zeros but its last digit.
+func unpad(n []byte) []byte {
+	for len(n) > 1 && n[0] == '0' {
+		n = n[1:]
+	}
+	return n
 }

@@ -8,8 +8,8 @@
 // pairs, sorted. The match job reads each part file whole (one split per
 // file) and needs no shuffle. The mapper checks that its input is sorted.
 //
-// Input: duplicated sentence pairs (reducers/join), sorted, grouped by
-// docA TAB docB.
+// Input: duplicated sentence pairs (reducers/join), sorted by docA TAB docB
+// (as bytes), then by sentence pair.
 // Output, one span per line, ordered by (docA, docB, startA, startB) within
 // a part file (one part per join part):
 //
@@ -48,25 +48,24 @@ func Map(t *mr.Task) error {
 		return err
 	}
 	m := NewMatcher(cfg, mr.NewCounters(t.Stderr), mr.NewOutput(t.Stdout))
-	var last []byte // previous 4-field key, for the order check
+	var last []byte // previous document pair, for the order check
+	var lastA, lastB int
 	var fields [][]byte
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		line := r.Line()
-		// The join sorted its output by its 4-field key; check that order
-		// (2-field prefixes alone may not be monotone: ids can hold bytes
-		// below TAB), and group by the document pair.
-		k4, _ := mr.SplitKey(line, 4)
-		if bytes.Compare(k4, last) < 0 {
-			return fmt.Errorf("match: line %d: input not sorted (each join part file must be read whole)", r.LineNumber())
-		}
-		last = append(last[:0], k4...)
-		k, v := mr.SplitKey(line, 2)
+		k, v := mr.SplitKey(r.Line(), 2)
 		fields = mr.Fields(fields[:0], v)
 		p, err := ParsePair(fields)
 		if err != nil {
 			return fmt.Errorf("match: line %d: %w", r.LineNumber(), err)
 		}
+		// The join sorted its output by document pair (the 2-field key's
+		// bytes), then sentence pair; check that order.
+		c := bytes.Compare(k, last)
+		if c < 0 || c == 0 && r.LineNumber() > 1 && (p.A < lastA || p.A == lastA && p.B < lastB) {
+			return fmt.Errorf("match: line %d: input not sorted (each join part file must be read whole)", r.LineNumber())
+		}
+		last, lastA, lastB = append(last[:0], k...), p.A, p.B
 		if err := m.Add(k, p); err != nil {
 			return err
 		}
@@ -108,7 +107,7 @@ func ParsePair(f [][]byte) (Pair, error) {
 		}
 		n[i] = v
 	}
-	score, ok := parseScore(f[2])
+	score, ok := ParseScore(f[2])
 	if !ok {
 		return Pair{}, fmt.Errorf("bad score %q", f[2])
 	}
@@ -172,10 +171,10 @@ func (m *Matcher) Close() error {
 	return err
 }
 
-// parseScore parses a score as the join writes it, a decimal such as
+// ParseScore parses a score as the join writes it, a decimal such as
 // 0.9123. The result is what strconv.ParseFloat gives: digits/10^k with
 // both exact in a float64 is correctly rounded, like ParseFloat.
-func parseScore(b []byte) (float64, bool) {
+func ParseScore(b []byte) (float64, bool) {
 	ip, fp, dot := bytes.Cut(b, []byte{'.'})
 	if len(ip)+len(fp) > 9 || dot && len(fp) == 0 {
 		return 0, false

@@ -11,8 +11,8 @@ func TestParseScore(t *testing.T) {
 	for i := 0; i <= 10000; i++ {
 		s := strconv.FormatFloat(float64(i)/10000, 'f', 4, 64)
 		want, _ := strconv.ParseFloat(s, 64)
-		if got, ok := parseScore([]byte(s)); !ok || got != want {
-			t.Fatalf("parseScore(%s) = %v, %v; want %v", s, got, ok, want)
+		if got, ok := ParseScore([]byte(s)); !ok || got != want {
+			t.Fatalf("ParseScore(%s) = %v, %v; want %v", s, got, ok, want)
 		}
 	}
 	for _, tc := range []struct {
@@ -30,9 +30,9 @@ func TestParseScore(t *testing.T) {
 		{"0.5e3", 0, false},
 		{"1234567.891", 0, false}, // too many digits
 	} {
-		got, ok := parseScore([]byte(tc.in))
+		got, ok := ParseScore([]byte(tc.in))
 		if ok != tc.ok || ok && got != tc.want {
-			t.Errorf("parseScore(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+			t.Errorf("ParseScore(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }

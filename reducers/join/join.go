@@ -1,18 +1,23 @@
 // Package join is the reduce side of the join job: it counts the signatures
 // each candidate sentence pair shares and keeps pairs with Jaccard >= tau.
 //
-// Input: candidate pairs (mappers/join), grouped by the 4-field key
-// docA TAB docB TAB sentA TAB sentB. Output, one line per duplicated
-// sentence pair:
+// Input: candidate pairs batched by document pair (mappers/join), grouped by
+// the 2-field key docA TAB docB. A document pair's candidates are held in
+// memory, sorted by (sentA, sentB), and the counts of equal pairs summed.
+// Output, one line per duplicated sentence pair, in (sentA, sentB) order
+// within a document pair:
 //
 //	docA TAB docB TAB sentA TAB sentB TAB jaccard TAB csA TAB ceA TAB csB TAB ceB
 //
-// jaccard has 4 decimals.
+// sentA and sentB are zero-padded to 7 digits, jaccard has 4 decimals.
 package join
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/jobconf"
@@ -21,8 +26,11 @@ import (
 	"github.com/pdc-mr/pdc/mappers/match"
 )
 
-// KeyFields is the number of key fields of a candidate pair.
-const KeyFields = 4
+// KeyFields is the number of key fields of the join's map output.
+const KeyFields = 2
+
+// SentWidth is the width of the zero-padded sentence indexes of the output.
+const SentWidth = 7
 
 // Reduce runs the join reducer.
 func Reduce(t *mr.Task) error {
@@ -30,19 +38,23 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return group(t, plain(func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
-		j, ok, err := jaccard(first, count, cfg.Tau)
-		if err != nil || !ok {
-			return out, belowTau(err), err
+	return group(t, plain(func(out []byte, docs []byte, p *cand) ([]byte, string, error) {
+		j, ok := jaccard(p, cfg.Tau)
+		if !ok {
+			return out, belowTau, nil
 		}
-		out = append(out, key...)
+		out = append(out, docs...)
+		out = append(out, '\t')
+		out = appendPadded(out, p.a)
+		out = append(out, '\t')
+		out = appendPadded(out, p.b)
 		out = append(out, '\t')
 		out = strconv.AppendFloat(out, j, 'f', 4, 64)
-		for _, x := range first[3:] {
+		for _, x := range [...]int32{p.csA, p.ceA, p.csB, p.ceB} {
 			out = append(out, '\t')
-			out = append(out, x...)
+			out = strconv.AppendInt(out, int64(x), 10)
 		}
-		return append(out, '\n'), "join.pairs.verified", nil
+		return append(out, '\n'), verified, nil
 	}))
 }
 
@@ -59,123 +71,142 @@ func ReduceMatch(t *mr.Task) error {
 	}
 	return group(t, func(c *mr.Counters, out mr.Output) (emitFunc, func() error) {
 		m := match.NewMatcher(cfg, c, out)
-		var num [16]byte
-		var fields [][]byte
-		return func(_ []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
-			j, ok, err := jaccard(first, count, cfg.Tau)
-			if err != nil || !ok {
-				return nil, belowTau(err), err
+		return func(_ []byte, docs []byte, p *cand) ([]byte, string, error) {
+			j, ok := jaccard(p, cfg.Tau)
+			if !ok {
+				return nil, belowTau, nil
 			}
-			// The fields of the line Reduce would write, as the match
-			// job parses them.
-			docs, sents := mr.SplitKey(key, 2)
-			a, b, _ := bytes.Cut(sents, []byte{'\t'})
-			fields = append(append(fields[:0], a, b, strconv.AppendFloat(num[:0], j, 'f', 4, 64)), first[3:]...)
-			p, err := match.ParsePair(fields)
-			if err != nil {
-				return nil, "", err
-			}
-			return nil, "join.pairs.verified", m.Add(docs, p)
+			return nil, verified, m.Add(docs, match.Pair{A: int(p.a), B: int(p.b), Score: rounded(j),
+				CSA: int(p.csA), CEA: int(p.ceA), CSB: int(p.csB), CEB: int(p.ceB)})
 		}, m.Close
 	})
 }
 
-// jaccard returns the Jaccard similarity of a pair sharing count signatures
-// (first holds count nA nB ...) and whether it reaches tau.
-func jaccard(first [][]byte, count int, tau float64) (float64, bool, error) {
-	na, ok1 := mr.Atoi(first[1])
-	nb, ok2 := mr.Atoi(first[2])
-	if !ok1 || !ok2 {
-		return 0, false, fmt.Errorf("bad signature counts")
-	}
-	j := signature.Jaccard(count, na, nb)
-	return j, signature.AtLeast(j, tau), nil
+// rounded is j as Reduce writes it (4 decimals) and the match job reads it.
+func rounded(j float64) float64 {
+	var b [16]byte
+	s, _ := match.ParseScore(strconv.AppendFloat(b[:0], j, 'f', 4, 64))
+	return s
 }
 
-// belowTau is the counter of a pair that jaccard turned down.
-func belowTau(err error) string {
-	if err != nil {
-		return ""
-	}
-	return "join.pairs.below-tau"
+// jaccard returns the Jaccard similarity of a candidate pair and whether it
+// reaches tau.
+func jaccard(p *cand, tau float64) (float64, bool) {
+	j := signature.Jaccard(int(p.count), int(p.nA), int(p.nB))
+	return j, signature.AtLeast(j, tau)
 }
 
-// Combine sums the counts of equal candidate pairs.
-func Combine(t *mr.Task) error {
-	return group(t, plain(func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error) {
-		out = append(out, key...)
-		out = append(out, '\t')
-		out = strconv.AppendInt(out, int64(count), 10)
-		for _, x := range first[1:] {
-			out = append(out, '\t')
-			out = append(out, x...)
+// Counters of Reduce's verdicts.
+const (
+	verified = "join.pairs.verified"
+	belowTau = "join.pairs.below-tau"
+)
+
+// cand is a candidate sentence pair: `sentA,sentB,count,nA,nB,csA,ceA,csB,ceB`.
+type cand struct {
+	a, b, count, nA, nB, csA, ceA, csB, ceB int32
+}
+
+// parseCand parses a candidate pair of the map output.
+func parseCand(f []byte) (cand, bool) {
+	var n [9]int32
+	k := 0
+	var v int64
+	digits := 0
+	for i := 0; i <= len(f); i++ {
+		if i == len(f) || f[i] == ',' {
+			if digits == 0 || k == len(n) {
+				return cand{}, false
+			}
+			n[k], k, v, digits = int32(v), k+1, 0, 0
+			continue
 		}
-		return append(out, '\n'), "", nil
-	}))
+		c := f[i] - '0'
+		if c > 9 || digits == 10 {
+			return cand{}, false
+		}
+		if v = 10*v + int64(c); v > math.MaxInt32 {
+			return cand{}, false
+		}
+		digits++
+	}
+	if k != len(n) || n[3] < 1 || n[4] < 1 {
+		return cand{}, false
+	}
+	return cand{n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8]}, true
 }
 
-// emitFunc writes one pair to out: its key, the fields of its first value
-// (count nA nB csA ceA csB ceB) and the summed count.
-type emitFunc func(out []byte, key []byte, first [][]byte, count int) ([]byte, string, error)
-
-// valueFields is the number of fields of a candidate pair's value.
-const valueFields = 7
+// emitFunc handles one distinct candidate pair of document pair docs
+// (docA TAB docB), its count summed: it appends the line to write, if any,
+// to out and returns it with the name of the counter to add one to.
+type emitFunc func(out []byte, docs []byte, p *cand) ([]byte, string, error)
 
 // plain is the setup of an emitFunc that needs no setup or closing.
 func plain(emit emitFunc) func(*mr.Counters, mr.Output) (emitFunc, func() error) {
 	return func(*mr.Counters, mr.Output) (emitFunc, func() error) { return emit, nil }
 }
 
-// group sums the count field (the value's first field) per key and hands
-// each group to the emitFunc that setup returns for the task's counters
-// and output, writing the line it returns, if any; then it calls the close
-// function setup returned, if any.
+// group gathers the candidate pairs of each document pair, sorts them by
+// sentence pair, sums the counts of equal pairs and hands each pair to the
+// emitFunc that setup returns for the task's counters and output, writing
+// the line it returns, if any; then it calls the close function setup
+// returned, if any.
 func group(t *mr.Task, setup func(*mr.Counters, mr.Output) (emitFunc, func() error)) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
 	emit, closeEmit := setup(c, out)
-	var key, first, line []byte
-	var fields [][]byte
+	var key, line []byte
+	var cands []cand
 	var counts tally
-	count, have := 0, false
 	flush := func() error {
-		if !have {
-			return nil
-		}
-		var counter string
-		var err error
-		line, counter, err = emit(line[:0], key, mr.Fields(fields[:0], first), count)
-		if err != nil {
-			return fmt.Errorf("join: pair %q: %w", key, err)
-		}
-		if counter != "" {
+		slices.SortFunc(cands, func(x, y cand) int {
+			if c := cmp.Compare(x.a, y.a); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.b, y.b)
+		})
+		for i := 0; i < len(cands); {
+			p := cands[i]
+			for i++; i < len(cands) && cands[i].a == p.a && cands[i].b == p.b; i++ {
+				p.count += cands[i].count
+			}
+			var counter string
+			var err error
+			if line, counter, err = emit(line[:0], key, &p); err != nil {
+				return err
+			}
 			counts.add(counter)
+			if len(line) == 0 {
+				continue
+			}
+			if _, err := out.Write(line); err != nil {
+				return fmt.Errorf("write: %w", err)
+			}
 		}
-		if len(line) == 0 {
-			return nil
-		}
-		if _, err := out.Write(line); err != nil {
-			return fmt.Errorf("write: %w", err)
-		}
+		cands = cands[:0]
 		return nil
 	}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		k, v := mr.SplitKey(r.Line(), KeyFields)
-		fields = mr.Fields(fields[:0], v)
-		n, ok := mr.Atoi(fields[0])
-		if !ok || len(fields) != valueFields {
-			return fmt.Errorf("join: line %d: malformed candidate pair", r.LineNumber())
+		if len(v) == 0 {
+			return fmt.Errorf("join: line %d: malformed candidate pairs (want docA TAB docB TAB pair...)", r.LineNumber())
 		}
-		if have && bytes.Equal(k, key) {
-			count += n
-			continue
+		if !bytes.Equal(k, key) {
+			if err := flush(); err != nil {
+				return err
+			}
+			key = append(key[:0], k...)
 		}
-		if err := flush(); err != nil {
-			return err
+		for more := true; more; {
+			var f []byte
+			f, v, more = bytes.Cut(v, []byte{'\t'})
+			p, ok := parseCand(f)
+			if !ok {
+				return fmt.Errorf("join: line %d: malformed candidate pair %q", r.LineNumber(), f)
+			}
+			cands = append(cands, p)
 		}
-		key, first = append(key[:0], k...), append(first[:0], v...)
-		count, have = n, true
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("join: read: %w", err)
@@ -193,6 +224,15 @@ func group(t *mr.Task, setup func(*mr.Counters, mr.Output) (emitFunc, func() err
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
+}
+
+func appendPadded(b []byte, n int32) []byte {
+	var tmp [12]byte
+	s := strconv.AppendInt(tmp[:0], int64(n), 10)
+	for i := len(s); i < SentWidth; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
 }
 
 // tally counts events of a few names, cheaper per event than mr.Counters.

@@ -31,27 +31,38 @@ func runProgram(t *testing.T, f mr.Func, env map[string]string, in string) (stri
 // TestReduceMatch: the join reducer with the match in the same program
 // writes the spans and counters of the join reducer followed by the match
 // job, on random candidate pairs (runs, near misses below tau, gaps,
-// several document pairs, repeated candidates summed).
+// several document pairs, repeated candidates summed, a document pair's
+// candidates spread over lines in any order).
 func TestReduceMatch(t *testing.T) {
 	for seed := range uint64(30) {
 		rng := rand.New(rand.NewPCG(seed, 3))
 		env := map[string]string{"PDC_SIGNATURE": "imatch", "PDC_TAU": "0.6", "PDC_GAP": fmt.Sprint(rng.IntN(2)), "PDC_LAMBDA": fmt.Sprint(2 + rng.IntN(2))}
-		var lines []string
+		cands := map[string][]string{}
 		for range 50 + rng.IntN(300) {
 			a, b := rng.IntN(40), rng.IntN(40)
 			docs := []string{"a\tb", "a\tc", "b/x\tc/y"}[rng.IntN(3)]
 			n := 3 + rng.IntN(4)
 			cs := 10 * a
-			lines = append(lines, fmt.Sprintf("%s\t%07d\t%07d\t1\t%d\t%d\t%d\t%d\t%d\t%d", docs, a, b, n, n+rng.IntN(2), cs, cs+9+rng.IntN(60), 10*b, 10*b+9+rng.IntN(60)))
+			cands[docs] = append(cands[docs], fmt.Sprintf("%d,%d,1,%d,%d,%d,%d,%d,%d", a, b, n, n+rng.IntN(2), cs, cs+9+rng.IntN(60), 10*b, 10*b+9+rng.IntN(60)))
 			if rng.IntN(2) == 0 { // a diagonal after it
 				for k := 1; k < 2+rng.IntN(5); k++ {
-					lines = append(lines, fmt.Sprintf("%s\t%07d\t%07d\t%d\t%d\t%d\t%d\t%d\t%d\t%d", docs, a+k, b+k, n, n, n, 10*(a+k), 10*(a+k)+50, 10*(b+k), 10*(b+k)+50))
+					cands[docs] = append(cands[docs], fmt.Sprintf("%d,%d,%d,%d,%d,%d,%d,%d,%d", a+k, b+k, n, n, n, 10*(a+k), 10*(a+k)+50, 10*(b+k), 10*(b+k)+50))
 				}
 			}
 		}
+		var lines []string
+		for docs, cs := range cands {
+			rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+			for len(cs) > 0 { // batches of 1 to 5 pairs, as mappers flush them
+				n := min(len(cs), 1+rng.IntN(5))
+				lines = append(lines, docs+"\t"+strings.Join(cs[:n], "\t"))
+				cs = cs[n:]
+			}
+		}
+		rng.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
 		slices.SortStableFunc(lines, func(x, y string) int {
-			kx, _ := mr.SplitKey([]byte(x), 4)
-			ky, _ := mr.SplitKey([]byte(y), 4)
+			kx, _ := mr.SplitKey([]byte(x), KeyFields)
+			ky, _ := mr.SplitKey([]byte(y), KeyFields)
 			return bytes.Compare(kx, ky)
 		})
 		in := strings.Join(lines, "\n") + "\n"
@@ -69,6 +80,43 @@ func TestReduceMatch(t *testing.T) {
 		}
 		if seed == 0 && (want == "" || jc["pdc.match.spans"] == 0 && jc["match.spans"] == 0) {
 			t.Fatalf("seed 0 finds no spans: the test tests nothing (counters %v)", jc)
+		}
+	}
+}
+
+// TestReduce pins the join reducer's output on a hand-made input: counts
+// of a repeated pair summed across lines, pairs sorted within a document
+// pair, a pair below tau dropped.
+func TestReduce(t *testing.T) {
+	in := "a\tb\t2,0,1,4,4,20,29,0,9\t0,1,3,4,4,0,9,10,19\n" +
+		"a\tb\t0,1,1,4,4,0,9,10,19\t1,1,1,4,4,10,19,10,19\n" +
+		"a\tc\t0,0,3,3,4,0,9,0,8\n"
+	got, c := runProgram(t, Reduce, map[string]string{"PDC_SIGNATURE": "imatch", "PDC_TAU": "0.6"}, in)
+	want := "a\tb\t0000000\t0000001\t1.0000\t0\t9\t10\t19\n" +
+		"a\tc\t0000000\t0000000\t0.7500\t0\t9\t0\t8\n"
+	if got != want {
+		t.Errorf("Reduce:\n%s\nwant\n%s", got, want)
+	}
+	if c["pdc.join.pairs.verified"] != 2 || c["pdc.join.pairs.below-tau"] != 2 {
+		t.Errorf("counters %v, want 2 verified, 2 below tau", c)
+	}
+}
+
+// TestReduceMalformed: a bad candidate pair is an error naming the line.
+func TestReduceMalformed(t *testing.T) {
+	for _, in := range []string{
+		"a\tb\t0,1,1,4,4,0,9,10\n",      // 8 numbers
+		"a\tb\t0,1,1,4,4,0,9,10,19,1\n", // 10
+		"a\tb\t0,1,1,0,4,0,9,10,19\n",   // empty set
+		"a\tb\t0,1,x,4,4,0,9,10,19\n",
+		"a\tb\t0,1,1,4,4,0,9,10,99999999999\n",
+		"a\tb\n",
+		"a\tb\t0,1,1,4,4,0,9,10,19\t\n",
+	} {
+		var out, errb bytes.Buffer
+		task := &mr.Task{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+		if err := Reduce(task); err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("Reduce(%q) = %v, want an error naming line 1", in, err)
 		}
 	}
 }

@@ -3,16 +3,22 @@
 // signature.
 //
 // Input: parsed-document records (lib/doc), and the stats job's output at
-// PDC_STATS for I-Match and SpotSigs. Output, one line per posting:
+// PDC_STATS for I-Match and SpotSigs. Output, one line per signature and
+// batch of its postings (mr.Batch: a mapper gathers the postings of each
+// signature it meets, so that the shuffle sorts one record per signature
+// and batch, not one per posting):
 //
-//	sig16hex TAB docid TAB sent TAB nsig TAB charStart TAB charEnd TAB site
+//	sig16hex TAB posting TAB posting ...
 //
-// sent is the 7-digit zero-padded sentence index, nsig the sentence's
-// number of distinct signatures, charStart/charEnd its rune offsets, site
-// the 8-hex-digit hash of the document URL's host ("-" without a URL).
+// each posting six fields, `docid TAB sent TAB nsig TAB charStart TAB
+// charEnd TAB site`: sent is the 7-digit zero-padded sentence index, nsig
+// the sentence's number of distinct signatures, charStart/charEnd its rune
+// offsets, site the 8-hex-digit hash of the document URL's host ("-"
+// without a URL).
 //
 // With the words method (PPJoin) only the prefix of each sentence's
-// ordered token set is indexed, and each posting carries two more fields:
+// ordered token set is indexed, and each posting carries two more fields
+// (eight in all):
 //
 //	... TAB site TAB pos TAB set
 //
@@ -67,6 +73,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	prefixed := cfg.Signature.Method.Prefixed()
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
+	batch := mr.NewBatch[uint64](out)
 	var (
 		// Per-sentence counts, added to c at the end.
 		nShort, nUnsigned, nSents, nPostings, nPrefix, nUnique int64
@@ -76,7 +83,6 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		scratch []byte
 		sigs    []uint64
 		tail    []byte
-		line    []byte
 		err     error
 	)
 	r := mr.NewReader(t.Stdin)
@@ -124,7 +130,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				if cfg.NoFilter {
 					prefix = len(sigs)
 				}
-				w, err := writePrefix(out, sigs, prefix, tail, &line, &scratch)
+				w, err := writePrefix(batch, sigs, prefix, tail, &scratch)
 				if err != nil {
 					return err
 				}
@@ -132,18 +138,22 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				nUnique += int64(prefix - w)
 				continue
 			}
-			tail = append(tail, '\n')
 			for _, sig := range sigs {
-				line = stats.AppendHex(line[:0], sig)
-				line = append(line, tail...)
-				if _, err := out.Write(line); err != nil {
-					return fmt.Errorf("write: %w", err)
+				line, i := batch.Line(sig)
+				if len(line) == 0 {
+					line = stats.AppendHex(line, sig)
+				}
+				if err := batch.Put(i, append(line, tail...)); err != nil {
+					return err
 				}
 			}
 		}
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("index mapper: read: %w", err)
+	}
+	if err := batch.Flush(); err != nil {
+		return err
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
@@ -159,10 +169,10 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	return c.Flush()
 }
 
-// writePrefix writes the postings of the first prefix elements of a set,
-// but for tokens seen in one document only, which cannot make a pair. It
-// returns the number of postings written.
-func writePrefix(out mr.Output, set []uint64, prefix int, tail []byte, line, scratch *[]byte) (int, error) {
+// writePrefix adds the postings of the first prefix elements of a set to
+// the batch, but for tokens seen in one document only, which cannot make a
+// pair. It returns the number of postings added.
+func writePrefix(batch *mr.Batch[uint64], set []uint64, prefix int, tail []byte, scratch *[]byte) (int, error) {
 	enc := signature.AppendSet((*scratch)[:0], set)
 	*scratch = enc
 	n := 0
@@ -170,16 +180,17 @@ func writePrefix(out mr.Output, set []uint64, prefix int, tail []byte, line, scr
 		if sig&signature.Shared == 0 {
 			continue
 		}
-		b := appendTokenKey((*line)[:0], sig)
+		b, i := batch.Line(sig)
+		if len(b) == 0 {
+			b = appendTokenKey(b, sig)
+		}
 		b = append(b, tail...)
 		b = append(b, '\t')
 		b = strconv.AppendInt(b, int64(pos), 10)
 		b = append(b, '\t')
 		b = append(b, enc...)
-		b = append(b, '\n')
-		*line = b
-		if _, err := out.Write(b); err != nil {
-			return n, fmt.Errorf("write: %w", err)
+		if err := batch.Put(i, b); err != nil {
+			return n, err
 		}
 		n++
 	}

@@ -15,7 +15,7 @@
 // in the posting list of the first token its sets share, so it is emitted
 // once); nA, nB the sentences' set sizes, cs/ce their rune offsets. The key
 // is the document pair. A mapper gathers the pairs of each document pair
-// it meets (in-mapper combining, up to GroupBytes of pairs at a time), so
+// it meets (mr.Batch), so
 // that a pair of long ids travels once per batch, not once per sentence
 // pair; the reducer sorts and sums them (reducers/join).
 package join
@@ -158,7 +158,7 @@ func Map(t *mr.Task) error {
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("join mapper: read: %w", err)
 	}
-	if err := g.flush(); err != nil {
+	if err := g.Flush(); err != nil {
 		return err
 	}
 	if err := g.out.Flush(); err != nil {
@@ -298,55 +298,27 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 	}
 }
 
-// GroupBytes is how many bytes of candidate pairs a join mapper gathers by
-// document pair before it writes them out.
-const GroupBytes = 8 << 20
-
-// grouper gathers a mapper's candidate pairs by document pair and writes
-// one line per document pair (see the package comment) when it holds
-// GroupBytes, and at the end.
+// grouper gathers a mapper's candidate pairs by document pair (see the
+// package comment).
 type grouper struct {
-	out   mr.Output
-	index map[string]int // docA TAB docB -> its line in lines
-	lines [][]byte       // per document pair, in order of appearance: its line so far
-	size  int
-	key   []byte
+	*mr.Batch[string] // keyed by docA TAB docB
+	out               mr.Output
+	key               []byte
 }
 
 func newGrouper(out mr.Output) *grouper {
-	return &grouper{out: out, index: make(map[string]int)}
+	return &grouper{Batch: mr.NewBatch[string](out), out: out}
 }
 
 // add adds the pair of sentences a and b (a.Doc < b.Doc) sharing count
 // signatures.
 func (g *grouper) add(a, b *Posting, count int) error {
 	g.key = append(append(append(g.key[:0], a.Doc...), '\t'), b.Doc...)
-	i, ok := g.index[string(g.key)]
-	if !ok {
-		i = len(g.lines)
-		g.index[string(g.key)] = i
-		g.lines = append(g.lines, append(make([]byte, 0, len(g.key)+128), g.key...))
-		g.size += 2*len(g.key) + 64 // the line's key, the map's, their headers
+	line, i := g.Line(string(g.key))
+	if len(line) == 0 {
+		line = append(line, g.key...)
 	}
-	n := len(g.lines[i])
-	g.lines[i] = appendPair(g.lines[i], a, b, count)
-	if g.size += len(g.lines[i]) - n; g.size >= GroupBytes {
-		return g.flush()
-	}
-	return nil
-}
-
-// flush writes the lines gathered and forgets them.
-func (g *grouper) flush() error {
-	for i, l := range g.lines {
-		if _, err := g.out.Write(append(l, '\n')); err != nil {
-			return fmt.Errorf("write: %w", err)
-		}
-		g.lines[i] = nil
-	}
-	g.lines, g.size = g.lines[:0], 0
-	clear(g.index)
-	return nil
+	return g.Put(i, appendPair(line, a, b, count))
 }
 
 // appendPair appends `TAB sentA,sentB,count,nA,nB,csA,ceA,csB,ceB` for

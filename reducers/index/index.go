@@ -1,8 +1,9 @@
 // Package index is the reduce side of the index job: it gathers each
 // signature's postings into a posting list.
 //
-// Input: the index mapper's postings (mappers/index), grouped by signature.
-// Output, one line per signature shared by at least two documents:
+// Input: the index mapper's batches of postings (mappers/index), grouped by
+// signature. Output, one line per signature shared by at least two
+// documents:
 //
 //	sig TAB P TAB df TAB posting TAB posting ...
 //
@@ -42,6 +43,10 @@ func Reduce(t *mr.Task) error {
 		return err
 	}
 	red := &reducer{maxDF: cfg.MaxDF, maxSiteDF: cfg.MaxSiteDF, c: mr.NewCounters(t.Stderr), out: mr.NewOutput(t.Stdout)}
+	fields := 6 // per posting
+	if cfg.Signature.Method.Prefixed() {
+		fields = 8
+	}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		k, v := mr.SplitKey(r.Line(), 1)
@@ -51,8 +56,13 @@ func Reduce(t *mr.Task) error {
 			}
 			red.key = append(red.key[:0], k...)
 		}
-		if err := red.add(v); err != nil {
-			return fmt.Errorf("index reducer: line %d: %w", r.LineNumber(), err)
+		for more := true; more; {
+			p, rest, m, ok := cutFields(v, fields)
+			if !ok {
+				return fmt.Errorf("index reducer: line %d: want postings of %d fields, got %d fields left", r.LineNumber(), fields, bytes.Count(v, []byte{'\t'})+1)
+			}
+			red.add(p)
+			v, more = rest, m
 		}
 	}
 	if err := r.Err(); err != nil {
@@ -85,10 +95,23 @@ type reducer struct {
 	keys    []siteKey
 }
 
-func (r *reducer) add(v []byte) error {
-	if n := bytes.Count(v, []byte{'\t'}); n != 5 && n != 7 {
-		return fmt.Errorf("want 6 or 8 posting fields, got %d", n+1)
+// cutFields cuts the first n (>= 1) TAB-separated fields off v: first
+// holds them, rest what follows the TAB after them, if there is one (more).
+func cutFields(v []byte, n int) (first, rest []byte, more, ok bool) {
+	end := 0
+	for k := 1; ; k++ {
+		i := bytes.IndexByte(v[end:], '\t')
+		if i < 0 {
+			return v, nil, false, k == n
+		}
+		if k == n {
+			return v[:end+i], v[end+i+1:], true, true
+		}
+		end += i + 1
 	}
+}
+
+func (r *reducer) add(v []byte) {
 	r.n++
 	// The smallest posting is the example of a list over maxDF, so the
 	// report does not depend on the order values arrive in.
@@ -96,12 +119,11 @@ func (r *reducer) add(v []byte) error {
 		r.minPosting = append(r.minPosting[:0], v...)
 	}
 	if r.n > r.maxDF+1 {
-		return nil
+		return
 	}
 	off := len(r.arena)
 	r.arena = append(r.arena, v...)
 	r.vals = append(r.vals, r.arena[off:len(r.arena):len(r.arena)])
-	return nil
 }
 
 func (r *reducer) emit() error {

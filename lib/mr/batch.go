@@ -1,0 +1,68 @@
+package mr
+
+import "fmt"
+
+// BatchBytes is how many bytes of output lines a Batch holds before it
+// writes them out.
+const BatchBytes = 8 << 20
+
+// A Batch gathers a mapper's output by key (in-mapper combining): one line
+// per key, `key TAB value TAB value ...`, instead of one line per value, so
+// that the key travels once per batch and the shuffle sorts far fewer
+// records. Lines are written out, in the order their keys first came, when
+// the batch holds BatchBytes and at Flush; a key can then start a new line,
+// so a reducer may get several lines of one key.
+//
+// Each line is kept whole (appended to, growing) rather than put together
+// from pieces at the end: measured, the pieces' scattered reads cost more
+// than the growing.
+type Batch[K comparable] struct {
+	out   Output
+	index map[K]int // key -> its line in lines
+	lines [][]byte
+	size  int
+	limit int // BatchBytes; smaller in tests
+}
+
+// NewBatch returns a Batch writing to out.
+func NewBatch[K comparable](out Output) *Batch[K] {
+	return &Batch[K]{out: out, index: make(map[K]int), limit: BatchBytes}
+}
+
+// Line returns key k's line, to append TAB and a value to and hand back to
+// Put with i. A new line is empty: append the key's text first.
+func (b *Batch[K]) Line(k K) (line []byte, i int) {
+	i, ok := b.index[k]
+	if !ok {
+		i = len(b.lines)
+		b.index[k] = i
+		b.lines = append(b.lines, make([]byte, 0, 256))
+		b.size += 64 // the map entry and the line's header
+	}
+	return b.lines[i], i
+}
+
+// Put stores line i after appending to it, and writes the batch out once
+// it holds BatchBytes.
+func (b *Batch[K]) Put(i int, line []byte) error {
+	b.size += len(line) - len(b.lines[i])
+	b.lines[i] = line
+	if b.size >= b.limit {
+		return b.Flush()
+	}
+	return nil
+}
+
+// Flush writes out the lines held and forgets them. It does not flush the
+// Output.
+func (b *Batch[K]) Flush() error {
+	for i, l := range b.lines {
+		if _, err := b.out.Write(append(l, '\n')); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+		b.lines[i] = nil
+	}
+	b.lines, b.size = b.lines[:0], 0
+	clear(b.index)
+	return nil
+}

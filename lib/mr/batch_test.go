@@ -1,0 +1,43 @@
+package mr
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestBatch: values come out on one line per key, keys in order of first
+// appearance, values in order; over the limit the batch is written out and
+// a key starts a new line; nothing is lost.
+func TestBatch(t *testing.T) {
+	for _, tt := range []struct {
+		limit int
+		want  string
+	}{
+		{BatchBytes, "a\t1\t3\t6\nb\t2\t5\nc\t4\n"},
+		{200, "a\t1\t3\nb\t2\nc\t4\n" + "b\t5\na\t6\n"}, // written out after the 4th value
+		{1, "a\t1\nb\t2\na\t3\nc\t4\nb\t5\na\t6\n"},     // after every value
+	} {
+		var out strings.Builder
+		w := bufio.NewWriter(&out)
+		b := NewBatch[string](w)
+		b.limit = tt.limit
+		for i, k := range []string{"a", "b", "a", "c", "b", "a"} {
+			line, j := b.Line(k)
+			if len(line) == 0 {
+				line = append(line, k...)
+			}
+			if err := b.Put(j, fmt.Appendf(line, "\t%d", i+1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		w.Flush()
+		if out.String() != tt.want {
+			t.Errorf("limit %d: got\n%q\nwant\n%q", tt.limit, out.String(), tt.want)
+		}
+	}
+}

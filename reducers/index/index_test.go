@@ -1,0 +1,111 @@
+package index
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+func reduce(t *testing.T, env map[string]string, in string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	task := &mr.Task{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
+	err := Reduce(task)
+	return out.String(), err
+}
+
+// TestReduceBatches: however the mappers batched a signature's postings
+// into lines (mr.Batch), and in whatever order the lines come, the posting
+// lists, boilerplate and template records are the same.
+func TestReduceBatches(t *testing.T) {
+	env := map[string]string{"PDC_SIGNATURE": "words", "PDC_MAX_DF": "6", "PDC_MAX_SITE_DF": "2"}
+	rng := rand.New(rand.NewPCG(7, 7))
+	type posting struct{ key, value string }
+	var ps []posting
+	for k := range 30 {
+		key := fmt.Sprintf("%08x", k*977)
+		for range 1 + rng.IntN(9) { // some lists over max-df (6)
+			doc := []int{1, 4, 7, rng.IntN(8)}[rng.IntN(4)] // 1, 4 and 7: one site
+			site := []string{"-", "0000aaaa", "0000bbbb"}[doc%3]
+			set := []string{"AAB", "AAB", "ABBAC"}[rng.IntN(3)] // repeated sets: site templates
+			ps = append(ps, posting{key, fmt.Sprintf("d%d\t%07d\t5\t%d\t%d\t%s\t1\t%s", doc, rng.IntN(20), 10*doc, 10*doc+9, site, set)})
+		}
+	}
+	var want string
+	for round := range 20 {
+		rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+		slices.SortStableFunc(ps, func(x, y posting) int { return strings.Compare(x.key, y.key) })
+		var in strings.Builder
+		for i := 0; i < len(ps); {
+			n := 1 + rng.IntN(4) // postings of one key per line
+			if round == 0 {
+				n = 1
+			}
+			key := ps[i].key
+			in.WriteString(key)
+			for end := i + n; i < len(ps) && i < end && ps[i].key == key; i++ {
+				in.WriteString("\t" + ps[i].value)
+			}
+			in.WriteString("\n")
+		}
+		got, err := reduce(t, env, in.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round == 0 {
+			want = got
+			for _, kind := range []string{"\tP\t", "\tB\t", "\tT\t"} {
+				if !strings.Contains(got, kind) {
+					t.Fatalf("no %q record: the test tests less than it should:\n%s", kind, got)
+				}
+			}
+			continue
+		}
+		if got != want {
+			t.Fatalf("round %d: output\n%s\nwant\n%s", round, got, want)
+		}
+	}
+}
+
+// TestReduceMalformed: a line whose postings do not have the method's
+// number of fields is an error naming the line.
+func TestReduceMalformed(t *testing.T) {
+	for _, tt := range []struct{ method, in string }{
+		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\n"},             // 7 fields
+		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\tAB\tx\n"},      // 8 + 1
+		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\tAB\t\n"},       // trailing TAB
+		{"shingle", "k\td\t0000001\t5\t0\t9\t-\td\t0000002\n"}, // 6 + 3
+		{"shingle", "k\n"},
+	} {
+		_, err := reduce(t, map[string]string{"PDC_SIGNATURE": tt.method}, tt.in)
+		if err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("%s %q: err %v, want one naming line 1", tt.method, tt.in, err)
+		}
+	}
+}
+
+func TestCutFields(t *testing.T) {
+	for _, tt := range []struct {
+		in          string
+		n           int
+		first, rest string
+		more, ok    bool
+	}{
+		{"a\tb\tc", 3, "a\tb\tc", "", false, true},
+		{"a\tb\tc\td", 3, "a\tb\tc", "d", true, true},
+		{"a\tb\tc\t", 3, "a\tb\tc", "", true, true},
+		{"a\tb", 3, "", "", false, false},
+		{"", 1, "", "", false, true},
+		{"a", 1, "a", "", false, true},
+	} {
+		first, rest, more, ok := cutFields([]byte(tt.in), tt.n)
+		if ok != tt.ok || ok && (string(first) != tt.first || string(rest) != tt.rest || more != tt.more) {
+			t.Errorf("cutFields(%q, %d) = %q, %q, %v, %v; want %q, %q, %v, %v", tt.in, tt.n, first, rest, more, ok, tt.first, tt.rest, tt.more, tt.ok)
+		}
+	}
+}

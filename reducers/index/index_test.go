@@ -76,9 +76,9 @@ func TestReduceBatches(t *testing.T) {
 // number of fields is an error naming the line.
 func TestReduceMalformed(t *testing.T) {
 	for _, tt := range []struct{ method, in string }{
-		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\n"},             // 7 fields
-		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\tAB\tx\n"},      // 8 + 1
-		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\tAB\t\n"},       // trailing TAB
+		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\n"},            // 7 fields
+		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\tAB\tx\n"},     // 8 + 1
+		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\tAB\t\n"},      // trailing TAB
 		{"shingle", "k\td\t0000001\t5\t0\t9\t-\td\t0000002\n"}, // 6 + 3
 		{"shingle", "k\n"},
 	} {

@@ -76,14 +76,29 @@ func ReduceMatch(t *mr.Task) error {
 			if !ok {
 				return nil, belowTau, nil
 			}
-			return nil, verified, m.Add(docs, match.Pair{A: int(p.a), B: int(p.b), Score: rounded(j),
+			score := rounded(int64(p.count), int64(p.nA)+int64(p.nB)-int64(p.count), j)
+			return nil, verified, m.Add(docs, match.Pair{A: int(p.a), B: int(p.b), Score: score,
 				CSA: int(p.csA), CEA: int(p.ceA), CSB: int(p.csB), CEB: int(p.ceB)})
 		}, m.Close
 	})
 }
 
-// rounded is j as Reduce writes it (4 decimals) and the match job reads it.
-func rounded(j float64) float64 {
+// rounded is the Jaccard similarity j = c/u (c shared of u in the union)
+// as Reduce writes it, 4 decimals, and the match job reads it back:
+// float64(k)/10000 for k = c/u rounded to 4 decimals. Without a strconv
+// round trip: the rational c/u is at least 1/(20000u) from the rounding
+// boundary unless exactly on it, far more than the float64 j's error, so
+// it rounds as j does. On a tie strconv decides, from j.
+func rounded(c, u int64, j float64) float64 {
+	if u > 0 && c >= 0 {
+		q, r := c*10000/u, c*10000%u
+		switch {
+		case 2*r < u:
+			return float64(q) / 10000
+		case 2*r > u:
+			return float64(q+1) / 10000
+		}
+	}
 	var b [16]byte
 	s, _ := match.ParseScore(strconv.AppendFloat(b[:0], j, 'f', 4, 64))
 	return s
@@ -106,6 +121,9 @@ const (
 type cand struct {
 	a, b, count, nA, nB, csA, ceA, csB, ceB int32
 }
+
+// sentences is the sentence pair as one number, in (a, b) order.
+func (p *cand) sentences() uint64 { return uint64(uint32(p.a))<<32 | uint64(uint32(p.b)) }
 
 // parseCand parses a candidate pair of the map output.
 func parseCand(f []byte) (cand, bool) {
@@ -159,15 +177,10 @@ func group(t *mr.Task, setup func(*mr.Counters, mr.Output) (emitFunc, func() err
 	var cands []cand
 	var counts tally
 	flush := func() error {
-		slices.SortFunc(cands, func(x, y cand) int {
-			if c := cmp.Compare(x.a, y.a); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.b, y.b)
-		})
+		slices.SortFunc(cands, func(x, y cand) int { return cmp.Compare(x.sentences(), y.sentences()) })
 		for i := 0; i < len(cands); {
 			p := cands[i]
-			for i++; i < len(cands) && cands[i].a == p.a && cands[i].b == p.b; i++ {
+			for i++; i < len(cands) && cands[i].sentences() == p.sentences(); i++ {
 				p.count += cands[i].count
 			}
 			var counter string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,6 +118,20 @@ func TestReduceMalformed(t *testing.T) {
 		task := &mr.Task{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
 		if err := Reduce(task); err == nil || !strings.Contains(err.Error(), "line 1") {
 			t.Errorf("Reduce(%q) = %v, want an error naming line 1", in, err)
+		}
+	}
+}
+
+// TestRounded: the score without strconv equals the strconv round trip
+// for every fraction c/u with u up to 2000, ties included.
+func TestRounded(t *testing.T) {
+	for u := int64(1); u <= 2000; u++ {
+		for c := int64(0); c <= u; c++ {
+			j := float64(c) / float64(u)
+			want, _ := match.ParseScore(strconv.AppendFloat(nil, j, 'f', 4, 64))
+			if got := rounded(c, u, j); got != want {
+				t.Fatalf("rounded(%d, %d) = %v, want %v", c, u, got, want)
+			}
 		}
 	}
 }

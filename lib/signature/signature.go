@@ -13,6 +13,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -348,4 +349,24 @@ func FirstCommon[E uint32 | uint64](a, b []E) (E, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Bitmap returns a 64-bit sketch of a set: bit h(e) for each element e.
+// Two sets' sketches bound their overlap from above (OverlapBound), the
+// bitmap filter of Sandes et al. (2016), a few instructions against a merge
+// of the sets.
+func Bitmap[E uint32 | uint64](set []E) uint64 {
+	var m uint64
+	for _, e := range set {
+		m |= 1 << (uint64(e) * 0x9e3779b97f4a7c15 >> 58)
+	}
+	return m
+}
+
+// OverlapBound returns an upper bound on the overlap of sets of sizes na
+// and nb with sketches ma and mb (Bitmap): a bit of one sketch that the
+// other lacks stands for at least one element of the first set that the
+// second does not hold.
+func OverlapBound(na, nb int, ma, mb uint64) int {
+	return min(na-bits.OnesCount64(ma&^mb), nb-bits.OnesCount64(mb&^ma))
 }

@@ -2,6 +2,7 @@ package signature
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -224,4 +225,38 @@ func bitsSet(m int) []uint64 {
 		}
 	}
 	return s
+}
+
+// TestOverlapBound: the bitmap bound is never below the true overlap (the
+// filter is exact), and it does prune: most pairs of random sets with
+// little overlap get a bound below their size.
+func TestOverlapBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	pruned, pairs := 0, 0
+	for range 20000 {
+		var a, b []uint32
+		universe := 10 + rng.IntN(200)
+		for e := range universe {
+			switch rng.IntN(8) {
+			case 0:
+				a = append(a, uint32(e))
+			case 1:
+				b = append(b, uint32(e))
+			case 2:
+				a, b = append(a, uint32(e)), append(b, uint32(e))
+			}
+		}
+		o := Overlap(a, b)
+		bound := OverlapBound(len(a), len(b), Bitmap(a), Bitmap(b))
+		if bound < o {
+			t.Fatalf("bound %d < overlap %d for %v, %v", bound, o, a, b)
+		}
+		pairs++
+		if bound < min(len(a), len(b)) {
+			pruned++
+		}
+	}
+	if pruned < pairs/2 {
+		t.Errorf("bound below the smaller size for %d of %d pairs: the filter prunes little", pruned, pairs)
+	}
 }

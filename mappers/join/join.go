@@ -11,7 +11,7 @@
 // each pair `sentA,sentB,count,nA,nB,csA,ceA,csB,ceB`: sentence indexes,
 // count 1 (one shared signature) or, with the words method, the exact
 // overlap of the two token sets, verified here (PPJoin's size, index-prefix
-// and positional filters prune the pair first, and a pair is verified only
+// and positional filters and a bitmap filter prune the pair first, and a pair is verified only
 // in the posting list of the first token its sets share, so it is emitted
 // once); nA, nB the sentences' set sizes, cs/ce their rune offsets. The key
 // is the document pair. A mapper gathers the pairs of each document pair
@@ -43,6 +43,8 @@ type Posting struct {
 	// the ranks of the others, ascending (lib/signature/set.go).
 	Pos, Unique int
 	Set         []uint32
+	// Bitmap is Set's sketch (signature.Bitmap), for the bitmap filter.
+	Bitmap uint64
 
 	docNo int // equal for the postings of one document within a list (numberDocs)
 }
@@ -80,6 +82,7 @@ func ParsePosting(b []byte, prefixed bool, setBuf []uint32) (Posting, []uint32, 
 	}
 	p.Unique = u
 	p.Set = setBuf[start:len(setBuf):len(setBuf)]
+	p.Bitmap = signature.Bitmap(p.Set)
 	return p, setBuf, nil
 }
 
@@ -240,7 +243,7 @@ type joiner struct {
 
 // stats counts what the filters did.
 type stats struct {
-	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, seenElsewhere, verifyFailed, emitted int64
+	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted int64
 }
 
 // check applies the filters to a cross-document pair and returns the count
@@ -259,6 +262,12 @@ func (s *joiner) check(a, b *Posting) (int, bool) {
 	need := s.minOverlap(a.NSig + b.NSig)
 	if s.filter && 1+min(a.NSig-a.Pos-1, b.NSig-b.Pos-1) < need {
 		s.positionFiltered++
+		return 0, false
+	}
+	// Tokens of one document only are in neither Set; they cannot be
+	// shared, so the overlap is that of the Sets.
+	if s.filter && signature.OverlapBound(len(a.Set), len(b.Set), a.Bitmap, b.Bitmap) < need {
+		s.bitmapFiltered++
 		return 0, false
 	}
 	if first, _ := signature.FirstCommon(a.Set, b.Set); first != a.Set[a.Pos-a.Unique] {
@@ -293,6 +302,7 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 	if prefixed {
 		c.Add("join.index-prefix-filtered", s.indexPrefixFiltered)
 		c.Add("join.position-filtered", s.positionFiltered)
+		c.Add("join.bitmap-filtered", s.bitmapFiltered)
 		c.Add("join.verified-elsewhere", s.seenElsewhere)
 		c.Add("join.verify-failed", s.verifyFailed)
 	}

@@ -68,10 +68,13 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 		var err error
 		// The extractors only read their input: no copy of the page.
 		src := unsafe.Slice(unsafe.StringData(body), len(body))
-		if a.Main {
+		switch {
+		case a.Main:
 			r, err = htmltext.ExtractMain(src, ct, d.URL)
 			res.Fallback = r.Fallback
-		} else {
+		case d.ValidUTF8 && a.ContentType == "":
+			r, err = htmltext.ExtractUTF8(src) // no second validation
+		default:
 			r, err = htmltext.Extract(src, ct)
 		}
 		if err != nil {

@@ -29,6 +29,9 @@ type Doc struct {
 	Text string
 	// IsHTML tells whether the document came as html (even if empty).
 	IsHTML bool
+	// ValidUTF8 tells that the strings are known to be valid UTF-8:
+	// ParseJSON checked them (or encoding/json replaced what was not).
+	ValidUTF8 bool
 }
 
 // Body returns the document's content, HTML or text.
@@ -82,7 +85,7 @@ func parseJSON(line []byte, body *[]byte) (Doc, error) {
 	if err != nil {
 		return Doc{}, err
 	}
-	d := Doc{ID: id}
+	d := Doc{ID: id, ValidUTF8: true}
 	if j.URL != nil {
 		d.URL = *j.URL
 	}

@@ -15,10 +15,11 @@ func TestParseJSON(t *testing.T) {
 		want Doc
 		err  error
 	}{
-		{`{"id":"a","url":"http://x/","html":"<p>hi</p>"}`, Doc{ID: "a", URL: "http://x/", HTML: "<p>hi</p>", IsHTML: true}, nil},
-		{`{"id":42,"text":"Plain."}`, Doc{ID: "42", Text: "Plain."}, nil},
-		{`{"id":"b","html":"<p>h</p>","text":"t"}`, Doc{ID: "b", HTML: "<p>h</p>", IsHTML: true}, nil},
-		{`{"id":"c","text":""}`, Doc{ID: "c"}, nil},
+		{`{"id":"a","url":"http://x/","html":"<p>hi</p>"}`, Doc{ID: "a", URL: "http://x/", HTML: "<p>hi</p>", IsHTML: true, ValidUTF8: true}, nil},
+		{`{"id":42,"text":"Plain."}`, Doc{ID: "42", Text: "Plain.", ValidUTF8: true}, nil},
+		{`{"id":"b","html":"<p>h</p>","text":"t"}`, Doc{ID: "b", HTML: "<p>h</p>", IsHTML: true, ValidUTF8: true}, nil},
+		{`{"id":"c","text":""}`, Doc{ID: "c", ValidUTF8: true}, nil},
+		{"{\"id\":\"g\",\"text\":\"a\xffb\"}", Doc{ID: "g", Text: "a\ufffdb", ValidUTF8: true}, nil}, // encoding/json's replacement
 		{`{"id":"","text":"x"}`, Doc{}, ErrNoID},
 		{`{"text":"x"}`, Doc{}, ErrNoID},
 		{`{"id":null,"text":"x"}`, Doc{}, ErrNoID},
@@ -48,6 +49,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		{ID: "empty-text"},
 	} {
 		got, err := ParseJSON(AppendJSON(nil, &d))
+		d.ValidUTF8 = true
 		if err != nil || !reflect.DeepEqual(got, d) {
 			t.Errorf("round trip of %+v = %+v, %v", d, got, err)
 		}

@@ -81,9 +81,22 @@ func Extract(body []byte, contentType string) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("decode %s: %w", name, err)
 	}
+	return extract(src, name, invalid)
+}
+
+// ExtractUTF8 is Extract for a body known to be valid UTF-8 (a string
+// decoded from JSON), whatever its <meta charset> says: only a byte order
+// mark is dropped, and the body is not validated again.
+func ExtractUTF8(body []byte) (Result, error) {
+	return extract(bytes.TrimPrefix(body, bomUTF8), utf8Name, 0)
+}
+
+// extract returns the visible text of src, valid UTF-8 (decoded from
+// charset name, with invalid sequences replaced).
+func extract(src []byte, name string, invalid int) (Result, error) {
 	e := pool.Get().(*extractor)
 	e.reset()
-	err = e.run(src)
+	err := e.run(src)
 	res := Result{Text: string(e.out), Charset: name, InvalidUTF8: invalid}
 	if cap(e.out) <= maxPooled {
 		pool.Put(e)

@@ -174,6 +174,13 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte("<pre>a\n\n b</pre><svg><p>x"), "text/html; charset=big5")
 	f.Add([]byte("\xff\xfe<\x00p\x00>\x00"), "")
 	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
+		if utf8.Valid(body) {
+			want, err1 := Extract(body, "text/html; charset=utf-8")
+			got, err2 := ExtractUTF8(body)
+			if got != want || (err1 == nil) != (err2 == nil) {
+				t.Fatalf("ExtractUTF8 = %+v, %v; Extract as UTF-8 = %+v, %v", got, err2, want, err1)
+			}
+		}
 		res, err := Extract(body, contentType)
 		if err != nil {
 			return

@@ -14,6 +14,7 @@ package stats
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -68,7 +69,7 @@ func Map(t *mr.Task) error {
 // read the parsed records again.
 type Collector struct {
 	out  mr.Output
-	df   map[uint64]int64
+	df   counts
 	docs int64
 	set  tokenSet
 	seen []uint64
@@ -77,7 +78,7 @@ type Collector struct {
 
 // NewCollector returns a Collector writing to out.
 func NewCollector(out mr.Output) *Collector {
-	return &Collector{out: out, df: make(map[uint64]int64)}
+	return &Collector{out: out}
 }
 
 // Add counts a document: its escaped id and srcpos as in the parsed
@@ -97,18 +98,18 @@ func (c *Collector) Add(id, srcpos []byte, sents []doc.Sentence) error {
 		c.seen = c.set.distinct(c.seen, s.Tokens)
 	}
 	for _, tok := range c.seen {
-		c.df[tok]++
+		c.df.inc(tok)
 	}
 	c.docs++
-	if len(c.df) >= MaxTokens {
-		return flush(c.out, c.df)
+	if c.df.len() >= MaxTokens {
+		return flush(c.out, &c.df)
 	}
 	return nil
 }
 
 // Close writes the counts held and the number of documents.
 func (c *Collector) Close() error {
-	if err := flush(c.out, c.df); err != nil {
+	if err := flush(c.out, &c.df); err != nil {
 		return err
 	}
 	b := append(c.line[:0], "!N\t"...)
@@ -120,24 +121,102 @@ func (c *Collector) Close() error {
 	return nil
 }
 
-func flush(out mr.Output, df map[uint64]int64) error {
-	keys := make([]uint64, 0, len(df))
-	for k := range df {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+func flush(out mr.Output, df *counts) error {
 	var b []byte
-	for _, k := range keys {
-		b = AppendHex(b[:0], k)
+	for _, e := range df.sorted() {
+		b = AppendHex(b[:0], e.key)
 		b = append(b, '\t')
-		b = strconv.AppendInt(b, df[k], 10)
+		b = strconv.AppendInt(b, e.n, 10)
 		b = append(b, '\n')
 		if _, err := out.Write(b); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
 	}
-	clear(df)
+	df.reset()
 	return nil
+}
+
+// counts counts tokens: an open-addressing table (token values are hashes
+// already; their low bits index it), several times faster than a map for
+// the increments of every distinct token of every document. Key 0 marks
+// an empty slot; the token 0 is counted apart.
+type counts struct {
+	keys []uint64
+	vals []int64
+	n    int   // keys held
+	zero int64 // count of token 0
+}
+
+type tokenCount struct {
+	key uint64
+	n   int64
+}
+
+func (c *counts) inc(k uint64) {
+	if k == 0 {
+		c.zero++
+		return
+	}
+	if 2*(c.n+1) > len(c.keys) {
+		c.grow()
+	}
+	mask := uint64(len(c.keys) - 1)
+	i := (k ^ k>>32) & mask
+	for c.keys[i] != 0 && c.keys[i] != k {
+		i = (i + 1) & mask
+	}
+	if c.keys[i] == 0 {
+		c.keys[i] = k
+		c.n++
+	}
+	c.vals[i]++
+}
+
+func (c *counts) grow() {
+	keys, vals := c.keys, c.vals
+	size := max(2*len(keys), 1<<12)
+	c.keys, c.vals, c.n = make([]uint64, size), make([]int64, size), 0
+	mask := uint64(size - 1)
+	for j, k := range keys {
+		if k == 0 {
+			continue
+		}
+		i := (k ^ k>>32) & mask
+		for c.keys[i] != 0 {
+			i = (i + 1) & mask
+		}
+		c.keys[i], c.vals[i] = k, vals[j]
+		c.n++
+	}
+}
+
+// len returns the number of distinct tokens counted.
+func (c *counts) len() int {
+	if c.zero > 0 {
+		return c.n + 1
+	}
+	return c.n
+}
+
+// sorted returns the tokens and their counts in token order.
+func (c *counts) sorted() []tokenCount {
+	out := make([]tokenCount, 0, c.len())
+	if c.zero > 0 {
+		out = append(out, tokenCount{0, c.zero})
+	}
+	for i, k := range c.keys {
+		if k != 0 {
+			out = append(out, tokenCount{k, c.vals[i]})
+		}
+	}
+	slices.SortFunc(out, func(x, y tokenCount) int { return cmp.Compare(x.key, y.key) })
+	return out
+}
+
+func (c *counts) reset() {
+	clear(c.keys)
+	clear(c.vals)
+	c.n, c.zero = 0, 0
 }
 
 // AppendHex appends v as 16 lowercase hex digits.

@@ -2,6 +2,7 @@ package join
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -132,6 +133,29 @@ func TestRounded(t *testing.T) {
 			if got := rounded(c, u, j); got != want {
 				t.Fatalf("rounded(%d, %d) = %v, want %v", c, u, got, want)
 			}
+		}
+	}
+}
+
+// TestSortCands: both ways of sorting (packed keys, and structs when an
+// index is too large to pack) give a stable sort by sentence pair.
+func TestSortCands(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var keys []uint64
+	var spare []cand
+	for round := range 200 {
+		cands := make([]cand, rng.IntN(300))
+		for i := range cands {
+			cands[i] = cand{a: int32(rng.IntN(20)), b: int32(rng.IntN(20)), count: int32(i)}
+			if round%4 == 0 && i == 0 {
+				cands[i].a = 1 << 22 // too large to pack
+			}
+		}
+		want := slices.Clone(cands)
+		slices.SortStableFunc(want, func(x, y cand) int { return cmp.Compare(x.sentences(), y.sentences()) })
+		keys, spare = sortCands(cands, keys, spare)
+		if !slices.Equal(cands, want) {
+			t.Fatalf("round %d: %v, want %v", round, cands, want)
 		}
 	}
 }

@@ -125,31 +125,34 @@ type cand struct {
 // sentences is the sentence pair as one number, in (a, b) order.
 func (p *cand) sentences() uint64 { return uint64(uint32(p.a))<<32 | uint64(uint32(p.b)) }
 
-// sortCands sorts cands by sentence pair, stably, with keys and spare as
-// scratch space (returned for reuse). When the sentence indexes fit in 21
-// bits each and the positions in 22, each key packs a candidate's sentence
-// pair and position into a uint64, which sorts several times faster than
-// the structs themselves.
-func sortCands(cands []cand, keys []uint64, spare []cand) ([]uint64, []cand) {
-	const sentBits, posBits = 21, 22
-	fits := len(cands) < 1<<posBits
+// Packing of a candidate's sentence pair and position in cands into one
+// uint64 (sortCands).
+const (
+	sentBits, posBits = 21, 22
+	posMask           = 1<<posBits - 1
+)
+
+// sortCands orders cands by sentence pair, stably. When the sentence
+// indexes fit in sentBits bits each and the positions in posBits, it sorts
+// keys packing each candidate's sentence pair and position into a uint64,
+// several times faster than sorting the structs, and returns them (packed:
+// the low posBits of each, in order, index cands); else it sorts cands.
+// keys is scratch space, returned for reuse.
+func sortCands(cands []cand, keys []uint64) ([]uint64, bool) {
+	fits := len(cands) <= posMask
 	for i := 0; fits && i < len(cands); i++ {
 		fits = cands[i].a < 1<<sentBits && cands[i].b < 1<<sentBits
 	}
 	if !fits {
 		slices.SortStableFunc(cands, func(x, y cand) int { return cmp.Compare(x.sentences(), y.sentences()) })
-		return keys, spare
+		return keys, false
 	}
 	keys = keys[:0]
 	for i := range cands {
 		keys = append(keys, uint64(cands[i].a)<<(sentBits+posBits)|uint64(cands[i].b)<<posBits|uint64(i))
 	}
 	slices.Sort(keys)
-	spare = append(spare[:0], cands...)
-	for j, k := range keys {
-		cands[j] = spare[k&(1<<posBits-1)]
-	}
-	return keys, spare
+	return keys, true
 }
 
 // parseCand parses a candidate pair of the map output.
@@ -201,15 +204,22 @@ func group(t *mr.Task, setup func(*mr.Counters, mr.Output) (emitFunc, func() err
 	out := mr.NewOutput(t.Stdout)
 	emit, closeEmit := setup(c, out)
 	var key, line []byte
-	var cands, spare []cand
+	var cands []cand
 	var keys []uint64
 	var counts tally
 	flush := func() error {
-		keys, spare = sortCands(cands, keys, spare)
+		var packed bool
+		keys, packed = sortCands(cands, keys)
+		at := func(j int) *cand {
+			if packed {
+				return &cands[keys[j]&posMask]
+			}
+			return &cands[j]
+		}
 		for i := 0; i < len(cands); {
-			p := cands[i]
-			for i++; i < len(cands) && cands[i].sentences() == p.sentences(); i++ {
-				p.count += cands[i].count
+			p := *at(i)
+			for i++; i < len(cands) && at(i).sentences() == p.sentences(); i++ {
+				p.count += at(i).count
 			}
 			var counter string
 			var err error

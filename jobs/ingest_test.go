@@ -92,7 +92,7 @@ func TestIngest(t *testing.T) {
 	if got := docIDs(docs); !slices.Equal(got, wantIDs) {
 		t.Errorf("ids %q\nwant %q", got, wantIDs)
 	}
-	if d := docs[0]; d != (doc.Doc{ID: "j1", URL: "http://j/1", Text: "Jay one."}) {
+	if d := docs[0]; d != (doc.Doc{ID: "j1", URL: "http://j/1", Text: "Jay one.", ValidUTF8: true}) {
 		t.Errorf("jsonl doc %+v", d)
 	}
 	if d := docs[4]; d.ID != "clueweb-0001" || !strings.Contains(d.HTML, "<html") {
@@ -187,7 +187,7 @@ func TestIngestAvroFields(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ingest: %v\n%s", err, stderr)
 	}
-	want := []doc.Doc{{ID: "p1", URL: "http://p/1", HTML: "<p>page</p>", IsHTML: true}}
+	want := []doc.Doc{{ID: "p1", URL: "http://p/1", HTML: "<p>page</p>", IsHTML: true, ValidUTF8: true}}
 	if got := readJSONL(t, out); !slices.Equal(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

@@ -257,9 +257,9 @@ func TestRecordSplitAvro(t *testing.T) {
 	path := writeAvroDocs(t, filepath.Join(t.TempDir(), "docs.avro"), avroDocs)
 	docs, _ := readSplit(t, path)
 	want := []doc.Doc{
-		{ID: "a1", URL: "http://a/1", HTML: "<p>one</p>", IsHTML: true},
-		{ID: "a2", Text: "two"},
-		{ID: "a4", HTML: "<p>four</p>", IsHTML: true},
+		{ID: "a1", URL: "http://a/1", HTML: "<p>one</p>", IsHTML: true, ValidUTF8: true}, // read back from JSON
+		{ID: "a2", Text: "two", ValidUTF8: true},
+		{ID: "a4", HTML: "<p>four</p>", IsHTML: true, ValidUTF8: true},
 	}
 	if !slices.Equal(docs, want) {
 		t.Errorf("got %+v\nwant %+v", docs, want)

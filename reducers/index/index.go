@@ -28,6 +28,7 @@ package index
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strconv"
@@ -44,7 +45,7 @@ func Reduce(t *mr.Task) error {
 	}
 	red := &reducer{maxDF: cfg.MaxDF, maxSiteDF: cfg.MaxSiteDF, c: mr.NewCounters(t.Stderr), out: mr.NewOutput(t.Stdout)}
 	fields := 6 // per posting
-	if cfg.Signature.Method.Prefixed() {
+	if red.prefixed = cfg.Signature.Method.Prefixed(); red.prefixed {
 		fields = 8
 	}
 	r := mr.NewReader(t.Stdin)
@@ -78,6 +79,7 @@ func Reduce(t *mr.Task) error {
 }
 
 type reducer struct {
+	prefixed  bool // postings carry pos and set (the words method)
 	maxDF     int
 	maxSiteDF int
 	c         *mr.Counters
@@ -90,9 +92,9 @@ type reducer struct {
 	// minPosting is the smallest posting of the current list.
 	minPosting []byte
 	// Scratch space of dropTemplates, reused from list to list.
-	sites   map[siteKey]siteDocs
-	written map[siteKey]bool
-	keys    []siteKey
+	sites   map[uint64]siteDocs // by templateKey
+	written map[uint64]bool
+	keys    []uint64
 }
 
 // cutFields cuts the first n (>= 1) TAB-separated fields off v: first
@@ -226,7 +228,7 @@ func (r *reducer) dropTemplates() error {
 		return nil // no site can have more documents than the list
 	}
 	if r.sites == nil {
-		r.sites, r.written = map[siteKey]siteDocs{}, map[siteKey]bool{}
+		r.sites, r.written = map[uint64]siteDocs{}, map[uint64]bool{}
 	}
 	sites, written := r.sites, r.written
 	clear(sites)
@@ -234,8 +236,8 @@ func (r *reducer) dropTemplates() error {
 	r.keys = slices.Grow(r.keys[:0], len(r.vals))[:len(r.vals)]
 	keys := r.keys
 	for i, v := range r.vals {
-		key, ok := templateKey(v)
-		keys[i] = key
+		key, ok := templateKey(v, r.prefixed)
+		keys[i] = key // 0 without a site
 		if !ok {
 			continue
 		}
@@ -249,7 +251,7 @@ func (r *reducer) dropTemplates() error {
 	kept := r.vals[:0]
 	for i, v := range r.vals {
 		key := keys[i]
-		s, ok := sites[key] // absent without a site: keys[i] is then the zero key
+		s, ok := sites[key] // absent without a site
 		if !ok || s.docs <= r.maxSiteDF {
 			kept = append(kept, v)
 			continue
@@ -291,47 +293,51 @@ func distinctDocs(vals [][]byte, limit int) int {
 	return n
 }
 
-// siteKey is what a posting is grouped by to count a site's documents: its
-// site, plus a hash of its set for prefixed postings.
-type siteKey struct {
-	site [8]byte
-	set  uint64
-	ok   bool
+// templateKey returns what a posting is grouped by to count a site's
+// documents: a 64-bit hash of its site, and of its set for prefixed
+// postings (never 0); ok is false without a site. The fields are found
+// from the end of the posting, which is shorter than its start (the id).
+func templateKey(v []byte, prefixed bool) (key uint64, ok bool) {
+	var set []byte
+	if prefixed {
+		var pos []byte
+		if set, v, ok = cutLast(v); !ok {
+			return 0, false
+		}
+		if pos, v, ok = cutLast(v); !ok || len(pos) == 0 {
+			return 0, false
+		}
+		if len(set) == 0 || set[0] != 'A' {
+			// The set holds a token of one document only (its count u,
+			// the set's first number, is not 0): no other document has
+			// this sentence, so it is no site's template.
+			return 0, false
+		}
+	}
+	site, _, ok := cutLast(v)
+	if !ok || len(site) != 8 {
+		return 0, false // "-": no site
+	}
+	const m = 0x9e3779b97f4a7c15
+	h := (binary.LittleEndian.Uint64(site) ^ uint64(len(set))) * m
+	for ; len(set) >= 8; set = set[8:] {
+		h = (h ^ binary.LittleEndian.Uint64(set)) * m
+		h ^= h >> 31
+	}
+	var tail [8]byte
+	copy(tail[:], set)
+	h = (h ^ binary.LittleEndian.Uint64(tail[:])) * m
+	h ^= h >> 29
+	return max(h, 1), true
 }
 
-// templateKey returns a posting's siteKey; ok is false without a site.
-func templateKey(v []byte) (siteKey, bool) {
-	var f [8][]byte
-	n := 0
-	for n < len(f)-1 {
-		i := bytes.IndexByte(v, '\t')
-		if i < 0 {
-			break
-		}
-		f[n], v = v[:i], v[i+1:]
-		n++
+// cutLast cuts the last TAB-separated field off v.
+func cutLast(v []byte) (last, rest []byte, ok bool) {
+	i := bytes.LastIndexByte(v, '\t')
+	if i < 0 {
+		return nil, v, false
 	}
-	f[n] = v
-	n++
-	if n < 6 || len(f[5]) != 8 {
-		return siteKey{}, false // "-": no site
-	}
-	if n == 8 && (len(f[7]) == 0 || f[7][0] != 'A') {
-		// The set holds a token of one document only (its count u, the
-		// set's first number, is not 0): no other document has this
-		// sentence, so it is no site's template.
-		return siteKey{}, false
-	}
-	k := siteKey{ok: true}
-	copy(k.site[:], f[5])
-	if n == 8 {
-		h := uint64(14695981039346656037) // FNV-1a
-		for _, c := range f[7] {
-			h = (h ^ uint64(c)) * 1099511628211
-		}
-		k.set = h
-	}
-	return k, true
+	return v[i+1:], v[:i], true
 }
 
 func postingDoc(v []byte) []byte {

@@ -109,3 +109,41 @@ func TestCutFields(t *testing.T) {
 		}
 	}
 }
+
+func TestTemplateKey(t *testing.T) {
+	const (
+		a  = "d1\t0000001\t5\t0\t9\t0000aaaa\t1\tAABCDEFGHIJ"
+		a2 = "d2\t0000007\t5\t70\t79\t0000aaaa\t2\tAABCDEFGHIJ" // same site and set
+		b  = "d1\t0000001\t5\t0\t9\t0000aaaa\t1\tAABCDEFGHIK" // another set
+		c  = "d1\t0000001\t5\t0\t9\t0000bbbb\t1\tAABCDEFGHIJ" // another site
+	)
+	key := func(v string, prefixed bool) uint64 {
+		t.Helper()
+		k, ok := templateKey([]byte(v), prefixed)
+		if !ok || k == 0 {
+			t.Fatalf("templateKey(%q) = %d, %v", v, k, ok)
+		}
+		return k
+	}
+	if key(a, true) != key(a2, true) {
+		t.Error("same site and set, different keys")
+	}
+	if key(a, true) == key(b, true) || key(a, true) == key(c, true) {
+		t.Error("different sets or sites, same key")
+	}
+	if key("d1\t0000001\t5\t0\t9\t0000aaaa", false) != key("d2\t0000002\t6\t1\t8\t0000aaaa", false) {
+		t.Error("6-field postings of one site, different keys")
+	}
+	for _, tt := range []struct {
+		v        string
+		prefixed bool
+	}{
+		{"d1\t0000001\t5\t0\t9\t-\t1\tAAB", true},        // no site
+		{"d1\t0000001\t5\t0\t9\t0000aaaa\t1\tBAB", true}, // a token of one document
+		{"d1\t0000001\t5\t0\t9\t-", false},
+	} {
+		if k, ok := templateKey([]byte(tt.v), tt.prefixed); ok {
+			t.Errorf("templateKey(%q) = %d, want none", tt.v, k)
+		}
+	}
+}

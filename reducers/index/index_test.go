@@ -114,8 +114,8 @@ func TestTemplateKey(t *testing.T) {
 	const (
 		a  = "d1\t0000001\t5\t0\t9\t0000aaaa\t1\tAABCDEFGHIJ"
 		a2 = "d2\t0000007\t5\t70\t79\t0000aaaa\t2\tAABCDEFGHIJ" // same site and set
-		b  = "d1\t0000001\t5\t0\t9\t0000aaaa\t1\tAABCDEFGHIK" // another set
-		c  = "d1\t0000001\t5\t0\t9\t0000bbbb\t1\tAABCDEFGHIJ" // another site
+		b  = "d1\t0000001\t5\t0\t9\t0000aaaa\t1\tAABCDEFGHIK"   // another set
+		c  = "d1\t0000001\t5\t0\t9\t0000bbbb\t1\tAABCDEFGHIJ"   // another site
 	)
 	key := func(v string, prefixed bool) uint64 {
 		t.Helper()

@@ -11,13 +11,13 @@
 // each pair `sentA,sentB,count,nA,nB,csA,ceA,csB,ceB`: sentence indexes,
 // count 1 (one shared signature) or, with the words method, the exact
 // overlap of the two token sets, verified here (PPJoin's size, index-prefix
-// and positional filters and a bitmap filter prune the pair first, and a pair is verified only
-// in the posting list of the first token its sets share, so it is emitted
-// once); nA, nB the sentences' set sizes, cs/ce their rune offsets. The key
-// is the document pair. A mapper gathers the pairs of each document pair
-// it meets (mr.Batch), so
-// that a pair of long ids travels once per batch, not once per sentence
-// pair; the reducer sorts and sums them (reducers/join).
+// and positional filters and a bitmap filter prune the pair first, and a
+// pair is verified only in the posting list of the first token its sets
+// share, so it is emitted once); nA, nB the sentences' set sizes, cs/ce
+// their rune offsets. The key is the document pair. A mapper gathers the
+// pairs of each document pair it meets (mr.Batch), so that a pair of long
+// ids travels once per batch, not once per sentence pair; the reducer sorts
+// and sums them (reducers/join).
 package join
 
 import (

@@ -147,3 +147,43 @@ func TestTemplateKey(t *testing.T) {
 		}
 	}
 }
+
+// TestCutFieldsRandom checks cutFields against a plain scan on random
+// lines of TABs and bytes that differ from a TAB by one bit (0x89, 0x08,
+// 0x0b, 0x19, 0x49...), where a word-at-a-time test could go wrong.
+func TestCutFieldsRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	alphabet := []byte{'\t', '\t', 0x89, 0x08, 0x0b, 0x0d, 0x19, 0x29, 0x49, 0x01, 0x00, 0xff, 'a', '0'}
+	for range 20000 {
+		v := make([]byte, rng.IntN(40))
+		for i := range v {
+			v[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		n := 1 + rng.IntN(6)
+		first, rest, more, ok := cutFields(v, n)
+		// The plain scan.
+		tabs, end := 0, -1
+		for i, c := range v {
+			if c == '\t' {
+				if tabs++; tabs == n {
+					end = i
+					break
+				}
+			}
+		}
+		switch {
+		case end >= 0:
+			if !ok || !more || string(first) != string(v[:end]) || string(rest) != string(v[end+1:]) {
+				t.Fatalf("cutFields(%q, %d) = %q, %q, %v, %v; want %q, %q", v, n, first, rest, more, ok, v[:end], v[end+1:])
+			}
+		case tabs == n-1:
+			if !ok || more || string(first) != string(v) {
+				t.Fatalf("cutFields(%q, %d) = %q, %q, %v, %v; want the whole line, last", v, n, first, rest, more, ok)
+			}
+		default:
+			if ok {
+				t.Fatalf("cutFields(%q, %d) ok with %d TABs", v, n, tabs)
+			}
+		}
+	}
+}

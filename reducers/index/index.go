@@ -29,8 +29,8 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 

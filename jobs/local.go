@@ -151,6 +151,10 @@ func (r *localRun) feeding(ctx context.Context, st, next Stage) ([]jobCounters, 
 	if err != nil {
 		return nil, err
 	}
+	// The feeding mappers sum their counts themselves (the stats
+	// Collector holds a task's counts until it ends), so a combiner would
+	// find nothing to sum; the reducer sums whatever it gets.
+	fed.Combine = nil
 	t0 := time.Now()
 	counters, feed, err := r.runner.RunFeeding(ctx, job, fed)
 	r.prog.done()

@@ -67,7 +67,7 @@ func (m *Main) runHadoop(ctx context.Context, cfg jobconf.Config, o *runOptions)
 	if h.input, err = h.stageInputs(ctx); err != nil {
 		return err
 	}
-	stages := Stages(cfg)
+	stages := Stages()
 	var all []jobCounters
 	for _, st := range stages {
 		jc, err := h.runStage(ctx, st)

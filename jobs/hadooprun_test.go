@@ -17,7 +17,7 @@ func TestHadoopJobs(t *testing.T) {
 		h := &hadoopRun{m: &Main{Getenv: func(string) string { return "" }}, o: &runOptions{reducers: 3}, cfg: cfg,
 			out: "/user/me/out", pdc: bin, input: []string{"/user/me/in.jsonl"}}
 		prog := bin[strings.LastIndex(bin, "/")+1:]
-		for _, st := range Stages(cfg) {
+		for _, st := range Stages() {
 			j := h.job(st, "/user/me/out/_tmp/"+st.Name)
 			if want := prog + " map " + st.Name; j.Mapper != want {
 				t.Errorf("%s: mapper %q, want %q", st.Name, j.Mapper, want)

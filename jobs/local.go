@@ -70,7 +70,7 @@ func (m *Main) runLocal(ctx context.Context, cfg jobconf.Config, o *runOptions) 
 		Stderr:   m.Stderr,
 		Progress: prog.update,
 	}
-	stages := Stages(cfg)
+	stages := Stages()
 	var all []jobCounters
 	r := &localRun{m: m, runner: runner, cfg: cfg, in: in, o: o, reducers: reducers, prog: prog}
 	for i := 0; i < len(stages); i++ {

@@ -25,7 +25,6 @@ package jobs
 import (
 	"fmt"
 
-	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/mappers/index"
 	joinmap "github.com/pdc-mr/pdc/mappers/join"
@@ -69,10 +68,10 @@ type Stage struct {
 	Feeds string
 }
 
-// Stages returns the pipeline's jobs for a configuration. The join has no
-// combiner: its mappers gather their pairs by document pair themselves
-// (mappers/join).
-func Stages(cfg jobconf.Config) []Stage {
+// Stages returns the pipeline's jobs; every configuration runs the same
+// ones. The join has no combiner: its mappers gather their pairs by
+// document pair themselves (mappers/join).
+func Stages() []Stage {
 	return []Stage{
 		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true, Feeds: "stats"},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},

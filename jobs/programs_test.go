@@ -30,7 +30,7 @@ func TestProgramsGolden(t *testing.T) {
 	}
 	env := []string{"PDC_STATS=" + stats, "PDC_INPUT_FILE=docs.jsonl"}
 	input := in
-	for _, st := range Stages(configFor(t, "words")) {
+	for _, st := range Stages() {
 		if st.Input != "" {
 			input = filepath.Join(dir, st.Input+".txt")
 		}

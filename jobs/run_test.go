@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"github.com/pdc-mr/pdc/lib/avroio"
-	"github.com/pdc-mr/pdc/lib/jobconf"
-	"github.com/pdc-mr/pdc/lib/signature"
 )
 
 // TestRunSample runs the whole pipeline on the sample corpus and pins its
@@ -144,7 +142,7 @@ func TestProgramsMatchRunner(t *testing.T) {
 				t.Fatalf("pdc run: %s", stderr)
 			}
 			inputs := map[string]string{"parse": sample}
-			for _, st := range Stages(configFor(t, sig)) {
+			for _, st := range Stages() {
 				in := inputs[st.Name]
 				if in == "" {
 					in = catParts(t, filepath.Join(out, st.Input))
@@ -166,12 +164,6 @@ func TestProgramsMatchRunner(t *testing.T) {
 			}
 		})
 	}
-}
-
-func configFor(t *testing.T, sig string) jobconf.Config {
-	c := jobconf.Default()
-	c.Signature.Method = signature.Method(sig)
-	return c
 }
 
 func pipeline(t *testing.T, job, input string, env []string, mapOnly bool) string {
@@ -337,7 +329,7 @@ func TestManySmallFiles(t *testing.T) {
 // the local runner never cuts; others get divisible ones.
 func TestWholeFilesNotCut(t *testing.T) {
 	big := bytes.Repeat([]byte("a\tb\t0000001\t0000002\t3\n"), 200_000) // 4.6 MB
-	for _, st := range Stages(jobconf.Default()) {
+	for _, st := range Stages() {
 		if st.Input != "pairs" && st.Input != "index" {
 			continue
 		}

@@ -66,3 +66,15 @@ func (b *Batch[K]) Flush() error {
 	clear(b.index)
 	return nil
 }
+
+// Close writes out the lines held and flushes the Output: a mapper's last
+// call.
+func (b *Batch[K]) Close() error {
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	if err := b.out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}

@@ -32,10 +32,9 @@ func TestBatch(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := b.Flush(); err != nil {
+		if err := b.Close(); err != nil { // writes the lines and flushes w
 			t.Fatal(err)
 		}
-		w.Flush()
 		if out.String() != tt.want {
 			t.Errorf("limit %d: got\n%q\nwant\n%q", tt.limit, out.String(), tt.want)
 		}

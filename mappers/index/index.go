@@ -72,8 +72,7 @@ func Map(t *mr.Task) error {
 func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signature.Duplicates) error {
 	prefixed := cfg.Signature.Method.Prefixed()
 	c := mr.NewCounters(t.Stderr)
-	out := mr.NewOutput(t.Stdout)
-	batch := mr.NewBatch[uint64](out)
+	batch := mr.NewBatch[uint64](mr.NewOutput(t.Stdout))
 	var (
 		// Per-sentence counts, added to c at the end.
 		nShort, nUnsigned, nSents, nPostings, nPrefix, nUnique int64
@@ -152,11 +151,8 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("index mapper: read: %w", err)
 	}
-	if err := batch.Flush(); err != nil {
+	if err := batch.Close(); err != nil {
 		return err
-	}
-	if err := out.Flush(); err != nil {
-		return fmt.Errorf("write: %w", err)
 	}
 	c.Add("index.sentences.short", nShort)
 	c.Add("index.sentences.unsigned", nUnsigned)

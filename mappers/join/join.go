@@ -161,11 +161,8 @@ func Map(t *mr.Task) error {
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("join mapper: read: %w", err)
 	}
-	if err := g.Flush(); err != nil {
+	if err := g.Close(); err != nil {
 		return err
-	}
-	if err := g.out.Flush(); err != nil {
-		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
 }
@@ -312,12 +309,11 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 // package comment).
 type grouper struct {
 	*mr.Batch[string] // keyed by docA TAB docB
-	out               mr.Output
 	key               []byte
 }
 
 func newGrouper(out mr.Output) *grouper {
-	return &grouper{Batch: mr.NewBatch[string](out), out: out}
+	return &grouper{Batch: mr.NewBatch[string](out)}
 }
 
 // add adds the pair of sentences a and b (a.Doc < b.Doc) sharing count

@@ -136,10 +136,9 @@ func flush(out mr.Output, df *counts) error {
 	return nil
 }
 
-// counts counts tokens: an open-addressing table (token values are hashes
-// already; their low bits index it), several times faster than a map for
-// the increments of every distinct token of every document. Key 0 marks
-// an empty slot; the token 0 is counted apart.
+// counts counts tokens: an open-addressing table (see slot), several
+// times faster than a map for the increments of every distinct token of
+// every document. Key 0 marks an empty slot; the token 0 is counted apart.
 type counts struct {
 	keys []uint64
 	vals []int64
@@ -161,7 +160,7 @@ func (c *counts) inc(k uint64) {
 		c.grow()
 	}
 	mask := uint64(len(c.keys) - 1)
-	i := (k ^ k>>32) & mask
+	i := slot(k, mask)
 	for c.keys[i] != 0 && c.keys[i] != k {
 		i = (i + 1) & mask
 	}
@@ -181,7 +180,7 @@ func (c *counts) grow() {
 		if k == 0 {
 			continue
 		}
-		i := (k ^ k>>32) & mask
+		i := slot(k, mask)
 		for c.keys[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -189,6 +188,11 @@ func (c *counts) grow() {
 		c.n++
 	}
 }
+
+// slot is where the tables of this file (counts, tokenSet) look for token
+// t first: token values are hashes already, and their low bits, with the
+// high ones folded in, index a table of mask+1 slots.
+func slot(t, mask uint64) uint64 { return (t ^ t>>32) & mask }
 
 // len returns the number of distinct tokens counted.
 func (c *counts) len() int {
@@ -261,7 +265,7 @@ func (s *tokenSet) start(sents []doc.Sentence) {
 func (s *tokenSet) distinct(dst, toks []uint64) []uint64 {
 	mask := uint64(len(s.keys) - 1)
 	for _, t := range toks {
-		i := (t ^ t>>32) & mask
+		i := slot(t, mask)
 		for s.gen[i] == s.cur && s.keys[i] != t {
 			i = (i + 1) & mask
 		}

@@ -16,7 +16,10 @@ func TestProgramsGolden(t *testing.T) {
 		"A second sentence follows with several more words in it. " +
 		"The third sentence closes the reused passage for good. "
 	docs := strings.Join([]string{
-		`{"id":"a","url":"http://a.example/1","text":"Intro line here. ` + para + `"}`,
+		// a's last sentence shares words with the first of the passage:
+		// tokens met twice in one document (index postings that leave
+		// out the id, as the posting before has it).
+		`{"id":"a","url":"http://a.example/1","text":"Intro line here. ` + para + `Later the lazy brown dog sleeps near the river bank."}`,
 		`{"id":"b","url":"http://b.example/2","html":"<p>Other start.</p><p>` + para + `</p><p>Fin.</p>"}`,
 		`{"id":"c","text":"The quick brown fox jumps over the lazy cat near the river bank. Nothing else matches here at all."}`,
 	}, "\n") + "\n"

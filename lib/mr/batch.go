@@ -20,6 +20,7 @@ type Batch[K comparable] struct {
 	out   Output
 	index map[K]int // key -> its line in lines
 	lines [][]byte
+	marks []uint64 // the caller's mark of each line (Mark)
 	size  int
 	limit int // BatchBytes; smaller in tests
 }
@@ -37,6 +38,7 @@ func (b *Batch[K]) Line(k K) (line []byte, i int) {
 		i = len(b.lines)
 		b.index[k] = i
 		b.lines = append(b.lines, make([]byte, 0, 256))
+		b.marks = append(b.marks, 0)
 		b.size += 64 // the map entry and the line's header
 	}
 	return b.lines[i], i
@@ -53,6 +55,14 @@ func (b *Batch[K]) Put(i int, line []byte) error {
 	return nil
 }
 
+// Mark sets line i's mark to m and returns the mark it had: 0 for a new
+// line. A mapper marks a line with what its last value was about (the
+// index mapper: which document), to leave out what the value before says.
+func (b *Batch[K]) Mark(i int, m uint64) (prev uint64) {
+	prev, b.marks[i] = b.marks[i], m
+	return prev
+}
+
 // Flush writes out the lines held and forgets them. It does not flush the
 // Output.
 func (b *Batch[K]) Flush() error {
@@ -62,7 +72,7 @@ func (b *Batch[K]) Flush() error {
 		}
 		b.lines[i] = nil
 	}
-	b.lines, b.size = b.lines[:0], 0
+	b.lines, b.marks, b.size = b.lines[:0], b.marks[:0], 0
 	clear(b.index)
 	return nil
 }

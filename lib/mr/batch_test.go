@@ -40,3 +40,40 @@ func TestBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchMark: a line's mark is 0 when the line is new, including after
+// the batch was written out, and what Mark last set otherwise.
+func TestBatchMark(t *testing.T) {
+	for _, tt := range []struct {
+		limit int
+		want  string
+	}{
+		{BatchBytes, "a\t1\t=\t=\nb\t2\t=\nc\t4\n"},
+		{200, "a\t1\t=\nb\t2\nc\t4\n" + "b\t5\na\t6\n"},
+		{1, "a\t1\nb\t2\na\t3\nc\t4\nb\t5\na\t6\n"},
+	} {
+		var out strings.Builder
+		b := NewBatch[string](bufio.NewWriter(&out))
+		b.limit = tt.limit
+		for i, k := range []string{"a", "b", "a", "c", "b", "a"} {
+			line, j := b.Line(k)
+			if len(line) == 0 {
+				line = append(line, k...)
+			}
+			if b.Mark(j, 7) == 7 {
+				line = append(line, "\t="...) // as the value before
+			} else {
+				line = fmt.Appendf(line, "\t%d", i+1)
+			}
+			if err := b.Put(j, line); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != tt.want {
+			t.Errorf("limit %d: got\n%q\nwant\n%q", tt.limit, out.String(), tt.want)
+		}
+	}
+}

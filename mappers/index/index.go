@@ -14,7 +14,10 @@
 // charEnd TAB site`: sent is the 7-digit zero-padded sentence index, nsig
 // the sentence's number of distinct signatures, charStart/charEnd its rune
 // offsets, site the 8-hex-digit hash of the document URL's host ("-"
-// without a URL).
+// without a URL). docid is empty when the posting before it in the line is
+// of the same document (ids are never empty): a token met in several
+// sentences of one document, common with long ids and rare tokens, brings
+// its id once per line.
 //
 // With the words method (PPJoin) only the prefix of each sentence's
 // ordered token set is indexed, and each posting carries two more fields
@@ -82,6 +85,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		scratch []byte
 		sigs    []uint64
 		tail    []byte
+		docNo   uint64
 		err     error
 	)
 	r := mr.NewReader(t.Stdin)
@@ -95,6 +99,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 			continue
 		}
 		c.Add("index.docs", 1)
+		docNo++ // the mark of the lines whose last posting is of this document
 		sents, tokens, scratch, err = doc.DecodeBlob(f[4], sents, tokens, scratch)
 		if err != nil {
 			return fmt.Errorf("index mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
@@ -129,7 +134,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				if cfg.NoFilter {
 					prefix = len(sigs)
 				}
-				w, err := writePrefix(batch, sigs, prefix, tail, &scratch)
+				w, err := writePrefix(batch, sigs, prefix, tail, len(f[0]), docNo, &scratch)
 				if err != nil {
 					return err
 				}
@@ -142,7 +147,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				if len(line) == 0 {
 					line = stats.AppendHex(line, sig)
 				}
-				if err := batch.Put(i, append(line, tail...)); err != nil {
+				if err := batch.Put(i, appendTail(line, tail, len(f[0]), batch.Mark(i, docNo) == docNo)); err != nil {
 					return err
 				}
 			}
@@ -165,10 +170,22 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	return c.Flush()
 }
 
+// appendTail appends a posting's tail (`TAB docid TAB sent ...`, the id
+// idLen bytes long) to a line, without the id if same: when the line's
+// last posting is of the same document.
+func appendTail(line, tail []byte, idLen int, same bool) []byte {
+	if same {
+		line = append(line, '\t')
+		return append(line, tail[1+idLen:]...)
+	}
+	return append(line, tail...)
+}
+
 // writePrefix adds the postings of the first prefix elements of a set to
 // the batch, but for tokens seen in one document only, which cannot make a
-// pair. It returns the number of postings added.
-func writePrefix(batch *mr.Batch[uint64], set []uint64, prefix int, tail []byte, scratch *[]byte) (int, error) {
+// pair; the document, docNo in the lines' marks, has an id idLen bytes long
+// at the start of tail. It returns the number of postings added.
+func writePrefix(batch *mr.Batch[uint64], set []uint64, prefix int, tail []byte, idLen int, docNo uint64, scratch *[]byte) (int, error) {
 	enc := signature.AppendSet((*scratch)[:0], set)
 	*scratch = enc
 	n := 0
@@ -180,7 +197,7 @@ func writePrefix(batch *mr.Batch[uint64], set []uint64, prefix int, tail []byte,
 		if len(b) == 0 {
 			b = appendTokenKey(b, sig)
 		}
-		b = append(b, tail...)
+		b = appendTail(b, tail, idLen, batch.Mark(i, docNo) == docNo)
 		b = append(b, '\t')
 		b = strconv.AppendInt(b, int64(pos), 10)
 		b = append(b, '\t')

@@ -51,6 +51,8 @@ type Posting struct {
 
 // ParsePosting parses `sent,nsig,cs,ce,site,doc`, or with prefixed set
 // `sent,nsig,cs,ce,site,pos,set,doc`. set is decoded into setBuf (reused).
+// doc is empty when the posting before it in its list is of the same
+// document (reducers/index): the caller fills it in.
 func ParsePosting(b []byte, prefixed bool, setBuf []uint32) (Posting, []uint32, error) {
 	var f [7][]byte
 	nf := 5
@@ -119,6 +121,12 @@ func Map(t *mr.Task) error {
 			p, sets, err = ParsePosting(f, prefixed, sets)
 			if err != nil {
 				return fmt.Errorf("join mapper: line %d: %w", r.LineNumber(), err)
+			}
+			if len(p.Doc) == 0 { // the document of the posting before
+				if len(ps) == 0 {
+					return fmt.Errorf("join mapper: line %d: the first posting of the list has no document id", r.LineNumber())
+				}
+				p.Doc = ps[len(ps)-1].Doc
 			}
 			ps = append(ps, p)
 		}

@@ -1,11 +1,15 @@
 package join
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // TestSortBySize checks the counting sort against a stable sort by size,
@@ -80,5 +84,35 @@ func TestNumberDocs(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func runMap(env map[string]string, in string) (string, error) {
+	var out, errb bytes.Buffer
+	err := Map(&mr.Task{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }})
+	return out.String(), err
+}
+
+// TestMapSameDoc: a posting without document id is of the document of the
+// posting before it (reducers/index writes lists so); the pairs are those
+// of the list with every id written out. A list cannot start with one.
+func TestMapSameDoc(t *testing.T) {
+	env := map[string]string{"PDC_SIGNATURE": "shingle", "PDC_TAU": "0.9"}
+	full := "k\tP\t5\t0000001,4,0,9,-,doc/a\t0000003,4,20,29,-,doc/a\t0000002,4,0,9,-,doc/b\t0000007,4,50,59,-,doc/b\t0000001,4,0,9,-,doc/c\n"
+	short := "k\tP\t5\t0000001,4,0,9,-,doc/a\t0000003,4,20,29,-,\t0000002,4,0,9,-,doc/b\t0000007,4,50,59,-,\t0000001,4,0,9,-,doc/c\n"
+	want, err := runMap(env, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a-b: 2x2 pairs, a-c: 2, b-c: 2, in three document-pair lines.
+	if n := strings.Count(want, "\n"); n != 3 || strings.Count(want, "\t") != 3*1+8 {
+		t.Fatalf("pairs of the full list:\n%s", want)
+	}
+	got, err := runMap(env, short)
+	if err != nil || got != want {
+		t.Errorf("same-document postings: %q, %v; want %q", got, err, want)
+	}
+	if _, err := runMap(env, "k\tP\t2\t0000001,4,0,9,-,\t0000002,4,0,9,-,doc/b\n"); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("list starting without an id: err %v, want one naming line 1", err)
 	}
 }

@@ -2,14 +2,17 @@
 // signature's postings into a posting list.
 //
 // Input: the index mapper's batches of postings (mappers/index), grouped by
-// signature. Output, one line per signature shared by at least two
-// documents:
+// signature; a posting without a document id is of the document of the
+// posting before it in its line. Output, one line per signature shared by
+// at least two documents:
 //
 //	sig TAB P TAB df TAB posting TAB posting ...
 //
 // with postings sorted by (docid, sentence), each
 // `sent,nsig,charStart,charEnd,site,docid` (docid last: it may hold commas),
 // or with the words method `sent,nsig,charStart,charEnd,site,pos,set,docid`.
+// Here too docid is left empty (the posting ends with a comma) when the
+// posting before it in the list is of the same document.
 // A list longer than PDC_MAX_DF is not joined; instead
 //
 //	sig TAB B TAB df TAB posting
@@ -58,12 +61,19 @@ func Reduce(t *mr.Task) error {
 			}
 			red.key = append(red.key[:0], k...)
 		}
+		var doc []byte // of the posting before, in this line
 		for more := true; more; {
 			p, rest, m, ok := cutFields(v, fields)
 			if !ok {
 				return fmt.Errorf("index reducer: line %d: want postings of %d fields, got %d fields left", r.LineNumber(), fields, bytes.Count(v, []byte{'\t'})+1)
 			}
-			red.add(p)
+			if p[0] != '\t' {
+				doc = p[:bytes.IndexByte(p, '\t')]
+				p = p[len(doc):]
+			} else if doc == nil {
+				return fmt.Errorf("index reducer: line %d: a posting without document id starts the line", r.LineNumber())
+			}
+			red.add(doc, p)
 			v, more = rest, m
 		}
 	}
@@ -134,19 +144,22 @@ func cutFields(v []byte, n int) (first, rest []byte, more, ok bool) {
 	return v, nil, false, n == 1
 }
 
-func (r *reducer) add(v []byte) {
+// add adds the posting doc+rest (rest starts with the TAB after the id).
+func (r *reducer) add(doc, rest []byte) {
 	r.n++
+	off := len(r.arena)
+	r.arena = append(append(r.arena, doc...), rest...)
+	v := r.arena[off:len(r.arena):len(r.arena)]
 	// The smallest posting is the example of a list over maxDF, so the
 	// report does not depend on the order values arrive in.
 	if r.n == 1 || bytes.Compare(v, r.minPosting) < 0 {
 		r.minPosting = append(r.minPosting[:0], v...)
 	}
 	if r.n > r.maxDF+1 {
+		r.arena = r.arena[:off]
 		return
 	}
-	off := len(r.arena)
-	r.arena = append(r.arena, v...)
-	r.vals = append(r.vals, r.arena[off:len(r.arena):len(r.arena)])
+	r.vals = append(r.vals, v)
 }
 
 func (r *reducer) emit() error {
@@ -188,12 +201,15 @@ func (r *reducer) write(kind byte, n int, vals [][]byte) error {
 	b := append(r.line[:0], r.key...)
 	b = append(b, '\t', kind, '\t')
 	b = strconv.AppendInt(b, int64(n), 10)
+	var last []byte // the document of the posting before
 	for _, v := range vals {
 		if kind != 'P' {
 			v = firstFields(v, 6) // examples never carry the words set
 		}
 		b = append(b, '\t')
-		b = appendPosting(b, v)
+		doc := postingDoc(v)
+		b = appendPosting(b, v, last != nil && bytes.Equal(doc, last))
+		last = doc
 	}
 	b = append(b, '\n')
 	r.line = b
@@ -220,9 +236,13 @@ func firstFields(v []byte, n int) []byte {
 }
 
 // appendPosting turns a mapper value `doc TAB sent TAB nsig TAB cs TAB ce TAB
-// site` into `sent,nsig,cs,ce,site,doc`.
-func appendPosting(b, v []byte) []byte {
+// site` into `sent,nsig,cs,ce,site,doc`, or `sent,nsig,cs,ce,site,` if
+// sameDoc (as the posting before).
+func appendPosting(b, v []byte, sameDoc bool) []byte {
 	doc, rest, _ := bytes.Cut(v, []byte{'\t'})
+	if sameDoc {
+		doc = nil
+	}
 	for _, c := range rest {
 		if c == '\t' {
 			c = ','

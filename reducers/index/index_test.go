@@ -42,14 +42,20 @@ func TestReduceBatches(t *testing.T) {
 		slices.SortStableFunc(ps, func(x, y posting) int { return strings.Compare(x.key, y.key) })
 		var in strings.Builder
 		for i := 0; i < len(ps); {
-			n := 1 + rng.IntN(4) // postings of one key per line
+			n := 1 + rng.IntN(6) // postings of one key per line
 			if round == 0 {
 				n = 1
 			}
 			key := ps[i].key
 			in.WriteString(key)
+			last := "" // the document of the line's posting before
 			for end := i + n; i < len(ps) && i < end && ps[i].key == key; i++ {
-				in.WriteString("\t" + ps[i].value)
+				doc, rest, _ := strings.Cut(ps[i].value, "\t")
+				if doc == last && rng.IntN(4) > 0 {
+					doc = "" // as the mapper writes it: same document
+				}
+				in.WriteString("\t" + doc + "\t" + rest)
+				last, _, _ = strings.Cut(ps[i].value, "\t")
 			}
 			in.WriteString("\n")
 		}
@@ -59,7 +65,8 @@ func TestReduceBatches(t *testing.T) {
 		}
 		if round == 0 {
 			want = got
-			for _, kind := range []string{"\tP\t", "\tB\t", "\tT\t"} {
+			// ",\t": a posting of the same document as the one before.
+			for _, kind := range []string{"\tP\t", "\tB\t", "\tT\t", ",\t"} {
 				if !strings.Contains(got, kind) {
 					t.Fatalf("no %q record: the test tests less than it should:\n%s", kind, got)
 				}
@@ -81,6 +88,7 @@ func TestReduceMalformed(t *testing.T) {
 		{"words", "k\td\t0000001\t5\t0\t9\t-\t1\tAB\t\n"},      // trailing TAB
 		{"shingle", "k\td\t0000001\t5\t0\t9\t-\td\t0000002\n"}, // 6 + 3
 		{"shingle", "k\n"},
+		{"shingle", "k\t\t0000001\t5\t0\t9\t-\n"}, // no id, no posting before
 	} {
 		_, err := reduce(t, map[string]string{"PDC_SIGNATURE": tt.method}, tt.in)
 		if err == nil || !strings.Contains(err.Error(), "line 1") {

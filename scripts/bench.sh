@@ -12,6 +12,9 @@
 # 3. pdc run (default flags, local runner, all cores) under /usr/bin/time:
 #    per job and end to end, MB/s of input HTML and documents/s; peak RSS.
 # Each is run PDC_BENCH_RUNS times (default 3) and the fastest run counts.
+# PDC_BENCH_CORPUS=prose benchmarks prose-heavy documentation instead of
+# Rust's API pages: Python's and PostgreSQL's manuals, the Debian handbook
+# (26 languages, Chinese and Japanese among them), then OpenJDK's pages.
 # Prints a markdown table (README "Performance") and the ratios.
 # PDC_BENCH_PROFILE=1 adds a profiled run per corpus (CPU profiles in
 # $PDC_DATA/bench/cpu-MB.prof).
@@ -29,10 +32,15 @@ mkdir -p "$DATA/bench"
 
 echo "| corpus | docs | floor s | floor MB/s | job | seconds | MB/s | docs/s |"
 echo "|---|---:|---:|---:|---|---:|---:|---:|"
+case ${PDC_BENCH_CORPUS:-rust} in
+rust) kind= sources= ;;
+prose) kind=prose- sources="python3.11-doc postgresql-doc-15 debian-handbook openjdk-17-doc" ;;
+*) echo "bench.sh: PDC_BENCH_CORPUS must be rust or prose" >&2; exit 2 ;;
+esac
 declare -A total
 for size in "$MB" "$((2 * MB))"; do
-	corpus="$DATA/bench/corpus-$size.jsonl"
-	[ -s "$corpus" ] || PDC_CORPUS_ORDER=hash "$ROOT/scripts/corpus.sh" bench "$corpus" "$size" >&2
+	corpus="$DATA/bench/corpus-$kind$size.jsonl"
+	[ -s "$corpus" ] || PDC_CORPUS_ORDER=hash PDC_CORPUS_SOURCES=$sources "$ROOT/scripts/corpus.sh" bench "$corpus" "$size" >&2
 	# The fastest of RUNS runs of the floor and of pdc (the least disturbed
 	# by the machine's other work); peak RSS is the largest of pdc's runs.
 	fsec=

@@ -5,7 +5,8 @@
 #   scripts/corpus.sh bench OUT.jsonl [MB]   benchmark corpus of at least MB (default 100) MB
 #   scripts/corpus.sh sample [OUT.jsonl]     rebuild testdata/sample/pages.jsonl (the default OUT)
 #
-# Sources, in this order: rust-doc, openjdk-17-doc, postgresql-doc-15, python3.11-doc. Each is
+# Sources, in this order: rust-doc, openjdk-17-doc, postgresql-doc-15, python3.11-doc (or the
+# packages listed in PDC_CORPUS_SOURCES, from these and debian-handbook). Each is
 # fetched with `apt-get download` (no root needed; `apt-get update` is tried once if that fails)
 # and unpacked with `dpkg-deb -x` into ${PDC_DATA:-$HOME/.cache/pdc-data} (never into the repo):
 #   $PDC_DATA/debs/PKG_VERSION_all.deb   the downloaded package (drop one here by hand offline)
@@ -23,7 +24,7 @@ shopt -s inherit_errexit
 
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-BENCH_PKGS="rust-doc openjdk-17-doc postgresql-doc-15 python3.11-doc"
+BENCH_PKGS=${PDC_CORPUS_SOURCES:-rust-doc openjdk-17-doc postgresql-doc-15 python3.11-doc}
 
 usage() {
 	cat >&2 <<'USAGE'
@@ -124,6 +125,8 @@ SOURCES = {
     "postgresql-doc-15": ("postgresql", "usr/share/doc/postgresql-doc-15/html",
                           "https://www.postgresql.org/docs/15/"),
     "python3.11-doc": ("python", "usr/share/doc/python3.11/html", "https://docs.python.org/3.11/"),
+    "debian-handbook": ("debian-handbook", "usr/share/doc/debian-handbook/html",
+                        "https://debian-handbook.info/browse/"),
 }
 
 # The pages of testdata/sample/pages.jsonl, in file order (see testdata/sample/README.md).
@@ -164,6 +167,8 @@ def log(msg):
 
 def source(pkg, tree):
     """Returns (id prefix, HTML root, url base, package version) of an unpacked package."""
+    if pkg not in SOURCES:
+        sys.exit("corpus.sh: unknown source package %s (known: %s)" % (pkg, " ".join(sorted(SOURCES))))
     prefix, root, url = SOURCES[pkg]
     with open(os.path.join(tree, ".version")) as f:
         version = f.read().strip()

@@ -21,6 +21,10 @@ type Batch[K comparable] struct {
 	index map[K]int // key -> its line in lines
 	lines [][]byte
 	marks []uint64 // the caller's mark of each line (Mark)
+	// With Dense: line i+1 of number n at dense[n] (0: none), and the
+	// numbers of the lines held, to clear dense at Flush.
+	dense []int32
+	nums  []int32
 	size  int
 	limit int // BatchBytes; smaller in tests
 }
@@ -41,6 +45,28 @@ func (b *Batch[K]) Line(k K) (line []byte, i int) {
 		b.marks = append(b.marks, 0)
 		b.size += 64 // the map entry and the line's header
 	}
+	return b.lines[i], i
+}
+
+// Dense makes the batch find lines by number, 0 <= n < size, with LineAt
+// instead of Line: an index into a slice instead of a hash lookup, for keys
+// that are small dense numbers (the words method's token ranks). It takes
+// 4 bytes per number.
+func (b *Batch[K]) Dense(size int) {
+	b.dense = make([]int32, size)
+}
+
+// LineAt is Line, by number n, for a batch made Dense.
+func (b *Batch[K]) LineAt(n int) (line []byte, i int) {
+	if j := b.dense[n]; j != 0 {
+		return b.lines[j-1], int(j - 1)
+	}
+	i = len(b.lines)
+	b.dense[n] = int32(i + 1)
+	b.nums = append(b.nums, int32(n))
+	b.lines = append(b.lines, make([]byte, 0, 256))
+	b.marks = append(b.marks, 0)
+	b.size += 64
 	return b.lines[i], i
 }
 
@@ -74,6 +100,10 @@ func (b *Batch[K]) Flush() error {
 	}
 	b.lines, b.marks, b.size = b.lines[:0], b.marks[:0], 0
 	clear(b.index)
+	for _, n := range b.nums {
+		b.dense[n] = 0
+	}
+	b.nums = b.nums[:0]
 	return nil
 }
 

@@ -116,6 +116,15 @@ type Generator struct {
 	sha   []byte
 }
 
+// Ranked returns the number of ranked tokens of the words method's order
+// (Stats.Ranked), 0 for other methods.
+func (g *Generator) Ranked() int {
+	if g.cfg.Method != Words || g.stats == nil {
+		return 0
+	}
+	return g.stats.Ranked()
+}
+
 // NewGenerator returns a Generator. stats may be nil for shingles.
 func NewGenerator(cfg Config, stats *Stats) (*Generator, error) {
 	if err := cfg.Validate(); err != nil {

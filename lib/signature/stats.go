@@ -50,6 +50,11 @@ func (s *Stats) Key(t uint64) uint64 {
 	return t >> 1
 }
 
+// Ranked returns the number of ranked tokens (those seen in at least two
+// documents): their ranks, the low 32 bits of their order keys, are
+// 0 <= rank < Ranked(). 0 unless the stats were built for the words method.
+func (s *Stats) Ranked() int { return s.rank.n }
+
 // Shared is the bit of a words order key that marks a token seen in at
 // least two documents; the key's low 32 bits are then its rank.
 const Shared = 1 << 63
@@ -222,6 +227,7 @@ type rankTable struct {
 	keys []uint64
 	vals []uint32 // rank+1; 0 marks an empty slot
 	mask uint64
+	n    int // ranks given
 }
 
 func newRankTable(n int) rankTable {
@@ -240,6 +246,9 @@ func (r *rankTable) slot(t uint64) uint64 {
 // put sets t's rank; the table must have room (newRankTable(n) holds n).
 func (r *rankTable) put(t uint64, rank uint32) {
 	i := r.slot(t)
+	if r.vals[i] == 0 {
+		r.n++
+	}
 	r.keys[i], r.vals[i] = t, rank+1
 }
 

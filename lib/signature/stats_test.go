@@ -35,8 +35,35 @@ func TestRankTable(t *testing.T) {
 			t.Fatalf("get(%#x) = %d for an absent token", tok, got)
 		}
 	}
+	if r.n != len(want) {
+		t.Errorf("n = %d, want %d", r.n, len(want))
+	}
 	var empty rankTable
-	if _, ok := empty.get(1); ok {
+	if _, ok := empty.get(1); ok || empty.n != 0 {
 		t.Error("empty table has a token")
+	}
+}
+
+// TestRanked: the words method ranks the tokens seen in two documents or
+// more, 0 <= rank < Ranked() (the index mapper's batch indexes lines by
+// rank).
+func TestRanked(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Method = Words
+	st := statsFrom(t, cfg, "!N\t10\n"+hex(toks("the")[0])+"\t9\n"+hex(toks("cat")[0])+"\t2\n"+hex(toks("mat")[0])+"\t2\n")
+	g, err := NewGenerator(cfg, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Ranked() != 3 {
+		t.Fatalf("Ranked() = %d, want 3", g.Ranked())
+	}
+	for _, k := range g.Append(nil, toks("the cat sat on the mat")) {
+		if k&Shared != 0 && int(uint32(k)) >= g.Ranked() {
+			t.Errorf("key %#x: rank past Ranked()", k)
+		}
+	}
+	if g, _ := NewGenerator(DefaultConfig(), st); g.Ranked() != 0 {
+		t.Error("imatch generator has ranks")
 	}
 }

@@ -76,6 +76,9 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	prefixed := cfg.Signature.Method.Prefixed()
 	c := mr.NewCounters(t.Stderr)
 	batch := mr.NewBatch[uint64](mr.NewOutput(t.Stdout))
+	if prefixed {
+		batch.Dense(gen.Ranked()) // lines by token rank (writePrefix)
+	}
 	var (
 		// Per-sentence counts, added to c at the end.
 		nShort, nUnsigned, nSents, nPostings, nPrefix, nUnique int64
@@ -193,7 +196,7 @@ func writePrefix(batch *mr.Batch[uint64], set []uint64, prefix int, tail []byte,
 		if sig&signature.Shared == 0 {
 			continue
 		}
-		b, i := batch.Line(sig)
+		b, i := batch.LineAt(int(uint32(sig))) // the rank of a Shared key
 		if len(b) == 0 {
 			b = appendTokenKey(b, sig)
 		}

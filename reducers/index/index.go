@@ -103,9 +103,9 @@ type reducer struct {
 	// minPosting is the smallest posting of the current list.
 	minPosting []byte
 	// Scratch space of dropTemplates, reused from list to list.
-	sites   map[uint64]siteDocs // by templateKey
-	written map[uint64]bool
-	keys    []uint64
+	sites  map[uint64]int32 // templateKey -> index in groups
+	groups []siteDocs
+	group  []int32 // per value: its index in groups + 1, 0 without a site
 }
 
 // cutFields cuts the first n (>= 1) TAB-separated fields off v: first
@@ -269,42 +269,50 @@ func (r *reducer) dropTemplates() error {
 		return nil // no site can have more documents than the list
 	}
 	if r.sites == nil {
-		r.sites, r.written = map[uint64]siteDocs{}, map[uint64]bool{}
+		r.sites = map[uint64]int32{}
 	}
-	sites, written := r.sites, r.written
-	clear(sites)
-	clear(written)
-	r.keys = slices.Grow(r.keys[:0], len(r.vals))[:len(r.vals)]
-	keys := r.keys
+	clear(r.sites)
+	r.groups = r.groups[:0]
+	r.group = slices.Grow(r.group[:0], len(r.vals))[:len(r.vals)]
 	for i, v := range r.vals {
 		key, ok := templateKey(v, r.prefixed)
-		keys[i] = key // 0 without a site
 		if !ok {
+			r.group[i] = 0
 			continue
 		}
-		s := sites[key]
+		g, seen := r.sites[key]
+		if !seen {
+			g = int32(len(r.groups))
+			r.sites[key] = g
+			r.groups = append(r.groups, siteDocs{})
+		}
+		r.group[i] = g + 1
+		s := &r.groups[g]
 		if doc := postingDoc(v); s.docs == 0 || !bytes.Equal(doc, s.lastDoc) {
 			s.docs++
 			s.lastDoc = doc
 		}
-		sites[key] = s
 	}
 	kept := r.vals[:0]
+	var dropped, lists int64
 	for i, v := range r.vals {
-		key := keys[i]
-		s, ok := sites[key] // absent without a site
-		if !ok || s.docs <= r.maxSiteDF {
+		g := r.group[i]
+		if g == 0 || r.groups[g-1].docs <= r.maxSiteDF {
 			kept = append(kept, v)
 			continue
 		}
-		r.c.Add("index.postings.site-template", 1)
-		if !written[key] {
-			written[key] = true
-			r.c.Add("index.lists.site-template", 1)
+		dropped++
+		if s := &r.groups[g-1]; !s.written {
+			s.written = true
+			lists++
 			if err := r.write('T', s.docs, [][]byte{v}); err != nil {
 				return err
 			}
 		}
+	}
+	if dropped > 0 {
+		r.c.Add("index.postings.site-template", dropped)
+		r.c.Add("index.lists.site-template", lists)
 	}
 	r.vals = kept
 	return nil
@@ -315,6 +323,7 @@ func (r *reducer) dropTemplates() error {
 type siteDocs struct {
 	docs    int
 	lastDoc []byte
+	written bool // its T record
 }
 
 // distinctDocs returns the number of documents among postings sorted by

@@ -39,8 +39,9 @@ type Run struct {
 
 // Find returns the runs of at least minLen pairs, or of at least 2 pairs
 // that cover minLen sentences on one side by stepping over a gap (a run
-// missing one sentence of a copied passage), ordered by (StartA, StartB),
-// leaving out runs that lie inside a longer run on both sides. Callers may
+// missing one sentence of a copied passage), ordered by (StartA, StartB).
+// With a gap, runs whose sentences all lie in longer (or as long and better
+// scored) runs on both sides are left out (dropCovered). Callers may
 // want more evidence for runs shorter than minLen pairs (mappers/match). A run continues from pair (a, b) to the unused pair (a', b')
 // with a < a' <= a+1+gap and b < b' <= b+1+gap that is nearest (smallest
 // a'-a + b'-b, then closest to the diagonal). Each pair belongs to at most
@@ -86,51 +87,12 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 		}
 	}
 	if gap > 0 { // gap 0 keeps the paper's exact diagonals
-		runs = dropContained(runs)
+		runs = dropCovered(runs)
 	}
 	slices.SortFunc(runs, func(x, y Run) int {
 		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
 	})
 	return runs
-}
-
-// dropContained removes runs lying inside a longer run on both sides: the
-// off-diagonal echoes that sentences repeated within a reused passage
-// create. They would report the same passage twice. A container of r
-// covers r.StartA, so only the kept runs covering that sentence are
-// tested: linear in the runs' lengths for the usual few echoes per
-// sentence, where testing every kept run was quadratic in the runs of a
-// document pair.
-func dropContained(runs []Run) []Run {
-	if len(runs) < 2 {
-		return runs
-	}
-	slices.SortStableFunc(runs, func(x, y Run) int {
-		return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
-	})
-	minA, maxA := runs[0].StartA, runs[0].EndA
-	for _, r := range runs {
-		minA, maxA = min(minA, r.StartA), max(maxA, r.EndA)
-	}
-	cover := make([][]int32, maxA-minA+1) // sentence minA+i of A -> kept runs over it
-	kept := runs[:0]
-	for _, r := range runs {
-		inside := false
-		for _, ki := range cover[r.StartA-minA] {
-			k := &kept[ki]
-			if r.StartA >= k.StartA && r.EndA <= k.EndA && r.StartB >= k.StartB && r.EndB <= k.EndB {
-				inside = true
-				break
-			}
-		}
-		if !inside {
-			for a := r.StartA; a <= r.EndA; a++ {
-				cover[a-minA] = append(cover[a-minA], int32(len(kept)))
-			}
-			kept = append(kept, r)
-		}
-	}
-	return kept
 }
 
 // smallSteps holds stepsFor(gap) for the usual gaps: Find runs once per
@@ -234,4 +196,43 @@ func (l *locator) find(from, a, b int) (int, bool) {
 		return cmp.Or(cmp.Compare(p.A, t[0]), cmp.Compare(p.B, t[1]))
 	})
 	return lo + k, ok
+}
+
+// dropCovered removes runs that report nothing new: runs whose sentences
+// in A all lie in kept runs, and whose sentences in B all do too. Runs are
+// taken longest first, then best scored: the off-diagonal echoes that
+// sentences repeated within a reused passage create (and the shifted runs
+// of documents made of many near-identical sentences, such as API indexes)
+// would report the same passages again, aligned less well. A run inside a
+// longer one is such an echo; a passage of A found twice in B is not (its
+// second copy in B is new). Linear in the runs' lengths.
+func dropCovered(runs []Run) []Run {
+	if len(runs) < 2 {
+		return runs
+	}
+	slices.SortStableFunc(runs, func(x, y Run) int {
+		return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(y.Score, x.Score), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
+	})
+	minA, maxA, minB, maxB := runs[0].StartA, runs[0].EndA, runs[0].StartB, runs[0].EndB
+	for _, r := range runs {
+		minA, maxA = min(minA, r.StartA), max(maxA, r.EndA)
+		minB, maxB = min(minB, r.StartB), max(maxB, r.EndB)
+	}
+	inA := make([]bool, maxA-minA+1) // sentence minA+i of A lies in a kept run
+	inB := make([]bool, maxB-minB+1)
+	kept := runs[:0]
+	for _, r := range runs {
+		a, b := inA[r.StartA-minA:r.EndA-minA+1], inB[r.StartB-minB:r.EndB-minB+1]
+		if !slices.Contains(a, false) && !slices.Contains(b, false) {
+			continue
+		}
+		for i := range a {
+			a[i] = true
+		}
+		for i := range b {
+			b[i] = true
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }

@@ -6,7 +6,11 @@
 //
 // With a gap G > 0 a run may skip up to G sentences on either side between
 // two of its pairs, so that one edited, inserted or dropped sentence does
-// not split or hide a reused passage. G = 0 is the paper's exact diagonals.
+// not split or hide a reused passage; and two runs are joined into one
+// when the second starts after G sentences on one side and G+1 on the
+// other: a sentence of one document that is two of the other (a full stop
+// lost or added) matches neither of them. G = 0 is the paper's exact
+// diagonals.
 package diagonal
 
 import (
@@ -44,7 +48,9 @@ type Run struct {
 // scored) runs on both sides are left out (dropCovered). Callers may
 // want more evidence for runs shorter than minLen pairs (mappers/match). A run continues from pair (a, b) to the unused pair (a', b')
 // with a < a' <= a+1+gap and b < b' <= b+1+gap that is nearest (smallest
-// a'-a + b'-b, then closest to the diagonal). Each pair belongs to at most
+// a'-a + b'-b, then closest to the diagonal); with gap > 0, a run ending
+// at (a, b) and one starting at (a+1+gap, b+2+gap) or (a+2+gap, b+1+gap)
+// are then joined (joinMerged). Each pair belongs to at most
 // one run. Duplicate pairs (same A and B) are merged, keeping the highest
 // score. Find may reorder pairs (not when they come sorted by (A, B)
 // without duplicates).
@@ -59,6 +65,7 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 	steps := stepsFor(gap)
 	used := make([]bool, len(pairs))
 	var runs []Run
+	var counts []bool // runs[i] counts on its own (without joinMerged)
 	for i := range pairs {
 		if used[i] {
 			continue
@@ -80,14 +87,16 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 			}
 			break
 		}
-		if covered := max(cur.A-r.StartA, cur.B-r.StartB) + 1; covered >= max(minLen, 1) && r.Length >= 2 || r.Length >= max(minLen, 1) {
+		covered := max(cur.A-r.StartA, cur.B-r.StartB) + 1
+		ok := covered >= max(minLen, 1) && r.Length >= 2 || r.Length >= max(minLen, 1)
+		if ok || gap > 0 && r.Length >= 2 { // two pairs may count once joined
 			r.EndA, r.EndB, r.Last = cur.A, cur.B, cur
 			r.Score /= float64(r.Length)
-			runs = append(runs, r)
+			runs, counts = append(runs, r), append(counts, ok)
 		}
 	}
 	if gap > 0 { // gap 0 keeps the paper's exact diagonals
-		runs = dropCovered(runs)
+		runs = dropCovered(joinMerged(runs, counts, gap, minLen))
 	}
 	slices.SortFunc(runs, func(x, y Run) int {
 		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
@@ -119,6 +128,7 @@ func makeSteps(gap int) [][2]int {
 			steps = append(steps, [2]int{da, db})
 		}
 	}
+
 	abs := func(x int) int { return max(x, -x) }
 	slices.SortStableFunc(steps, func(x, y [2]int) int {
 		return cmp.Or(cmp.Compare(x[0]+x[1], y[0]+y[1]), cmp.Compare(abs(x[0]-x[1]), abs(y[0]-y[1])), cmp.Compare(x[0], y[0]))
@@ -196,6 +206,50 @@ func (l *locator) find(from, a, b int) (int, bool) {
 		return cmp.Or(cmp.Compare(p.A, t[0]), cmp.Compare(p.B, t[1]))
 	})
 	return lo + k, ok
+}
+
+// joinMerged joins runs that a merged or split sentence separates: a run
+// starting gap+1 sentences after another's end on one side and gap+2 on the
+// other (the sentences between are one sentence of one document that is
+// two of the other, next to up to gap-1 edited ones, and match neither).
+// It returns the runs that count: those that count on their own
+// (counts[i]) and joined runs of at least minLen pairs (runs of two pairs
+// each on both sides of a merged sentence, say).
+func joinMerged(runs []Run, counts []bool, gap, minLen int) []Run {
+	start := make(map[[2]int]int, len(runs)) // run index by (StartA, StartB)
+	for i, r := range runs {
+		start[[2]int{r.StartA, r.StartB}] = i
+	}
+	next := make([]int, len(runs)) // the run joined after run i, + 1
+	joined := make([]bool, len(runs))
+	for i, r := range runs {
+		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
+			if j, ok := start[[2]int{r.EndA + s[0], r.EndB + s[1]}]; ok && !joined[j] {
+				next[i], joined[j] = j+1, true
+				break
+			}
+		}
+	}
+	out := runs[:0:0]
+	for i := range runs {
+		if joined[i] {
+			continue
+		}
+		r, ok := runs[i], counts[i]
+		sum := r.Score * float64(r.Length)
+		for j := next[i]; j != 0; j = next[j-1] {
+			n := runs[j-1]
+			r.EndA, r.EndB, r.Last = n.EndA, n.EndB, n.Last
+			r.Length += n.Length
+			sum += n.Score * float64(n.Length)
+			ok = ok || counts[j-1] || r.Length >= max(minLen, 1)
+		}
+		if ok {
+			r.Score = sum / float64(r.Length)
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // dropCovered removes runs that report nothing new: runs whose sentences

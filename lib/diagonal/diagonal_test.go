@@ -91,6 +91,13 @@ func TestFindGap(t *testing.T) {
 		{"rewritten sentence splits without gap", []Pair{{A: 0, B: 10}, {A: 1, B: 11}, {A: 3, B: 13}, {A: 4, B: 14}}, 0, nil},
 		{"dropped sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 2}, {A: 4, B: 3}}, 1, []span{{0, 0, 4, 3, 4}}},
 		{"inserted sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 3}, {A: 3, B: 4}}, 1, []span{{0, 0, 3, 4, 4}}},
+		// "... in November, 1882. the time of ..." (a full stop lost): A 3
+		// is B 3 and B 4, and matches neither.
+		{"two sentences merged into one bridged", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 4, B: 5}, {A: 5, B: 6}, {A: 6, B: 7}}, 1, []span{{0, 0, 6, 7, 6}}},
+		{"one sentence split in two bridged", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 4}, {A: 6, B: 5}, {A: 7, B: 6}}, 1, []span{{0, 0, 7, 6, 6}}},
+		{"two pairs each side of a merged sentence joined", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 4}, {A: 4, B: 5}}, 1, []span{{0, 0, 4, 5, 4}}},
+		{"two pairs each side of a merged sentence without gap", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 4}, {A: 4, B: 5}}, 0, nil},
+		{"two sentences skipped on both sides split", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}},
 		{"gap too wide", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}},
 		{"echo inside a longer run dropped", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 1, []span{{0, 0, 5, 5, 6}}},
 		{"echo kept with gap 0 (the paper)", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 0, []span{{0, 0, 5, 5, 6}, {1, 3, 3, 5, 3}}},

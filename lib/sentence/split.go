@@ -221,8 +221,17 @@ func (s *splitter) boundaryAfter(i, j int, abbrevDot, onlyDots bool) bool {
 		if !onlyDots {
 			return true
 		}
-		p, _ := utf8.DecodeLastRuneInString(text[:i])
-		return isCJK(p)
+		// Dots between CJK text end a sentence, also after closing
+		// marks: "参阅 “系统升级”.一个".
+		k := i
+		for k > 0 {
+			p, n := utf8.DecodeLastRuneInString(text[:k])
+			if !isCloser(p) {
+				return isCJK(p)
+			}
+			k -= n
+		}
+		return false
 	}
 	if !unicode.IsSpace(r) {
 		return false

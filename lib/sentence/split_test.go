@@ -73,6 +73,8 @@ func TestSplit(t *testing.T) {
 			[]string{"他说：“我们走吧。”", "然后走了。", "「好。」", "『行！』", "（完。）", "结束"}},
 		{"chinese ellipsis", "他想了想……然后走了……。好", []string{"他想了想……", "然后走了……。", "好"}},
 		{"chinese ascii punctuation", "你好!我是谁?他.她. Next", []string{"你好!", "我是谁?", "他.", "她.", "Next"}},
+		{"chinese ascii dot after a quote", "请参阅 “系统升级”.一个守护进程", []string{"请参阅 “系统升级”.", "一个守护进程"}},
+		{"ascii dot after a latin quote before chinese", `He said "no".他`, []string{`He said "no".他`}},
 		{"chinese with spaces", "第一句。 第二句。\n第三句", []string{"第一句。", "第二句。", "第三句"}},
 		{"japanese", "今日は晴れです。明日は雨でしょう｡本当？", []string{"今日は晴れです。", "明日は雨でしょう｡", "本当？"}},
 		{"mixed", "We use Go语言。It is fast. 很快！Yes", []string{"We use Go语言。", "It is fast.", "很快！", "Yes"}},

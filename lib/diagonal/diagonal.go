@@ -128,7 +128,6 @@ func makeSteps(gap int) [][2]int {
 			steps = append(steps, [2]int{da, db})
 		}
 	}
-
 	abs := func(x int) int { return max(x, -x) }
 	slices.SortStableFunc(steps, func(x, y [2]int) int {
 		return cmp.Or(cmp.Compare(x[0]+x[1], y[0]+y[1]), cmp.Compare(abs(x[0]-x[1]), abs(y[0]-y[1])), cmp.Compare(x[0], y[0]))

@@ -41,6 +41,16 @@ type Run struct {
 	Score                      float64
 }
 
+// Counts says what Find did besides finding runs.
+type Counts struct {
+	// Joined counts the joins of two runs across a merged or split
+	// sentence (joinMerged).
+	Joined int
+	// Covered counts the runs left out because longer runs hold all their
+	// sentences on both sides (dropCovered).
+	Covered int
+}
+
 // Find returns the runs of at least minLen pairs, or of at least 2 pairs
 // that cover minLen sentences on one side by stepping over a gap (a run
 // missing one sentence of a copied passage), ordered by (StartA, StartB).
@@ -53,8 +63,8 @@ type Run struct {
 // are then joined (joinMerged). Each pair belongs to at most
 // one run. Duplicate pairs (same A and B) are merged, keeping the highest
 // score. Find may reorder pairs (not when they come sorted by (A, B)
-// without duplicates).
-func Find(pairs []Pair, minLen, gap int) []Run {
+// without duplicates). If c is not nil, Find adds to its counts.
+func Find(pairs []Pair, minLen, gap int, c *Counts) []Run {
 	if !strictlySorted(pairs) { // the match job's pairs arrive sorted, without duplicates
 		slices.SortFunc(pairs, func(x, y Pair) int {
 			return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B), cmp.Compare(y.Score, x.Score))
@@ -96,7 +106,14 @@ func Find(pairs []Pair, minLen, gap int) []Run {
 		}
 	}
 	if gap > 0 { // gap 0 keeps the paper's exact diagonals
-		runs = dropCovered(joinMerged(runs, counts, gap, minLen))
+		var joined int
+		runs, joined = joinMerged(runs, counts, gap, minLen)
+		n := len(runs)
+		runs = dropCovered(runs)
+		if c != nil {
+			c.Joined += joined
+			c.Covered += n - len(runs)
+		}
 	}
 	slices.SortFunc(runs, func(x, y Run) int {
 		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
@@ -213,8 +230,9 @@ func (l *locator) find(from, a, b int) (int, bool) {
 // two of the other, next to up to gap-1 edited ones, and match neither).
 // It returns the runs that count: those that count on their own
 // (counts[i]) and joined runs of at least minLen pairs (runs of two pairs
-// each on both sides of a merged sentence, say).
-func joinMerged(runs []Run, counts []bool, gap, minLen int) []Run {
+// each on both sides of a merged sentence, say), and the number of joins
+// in them.
+func joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, int) {
 	start := make(map[[2]int]int, len(runs)) // run index by (StartA, StartB)
 	for i, r := range runs {
 		start[[2]int{r.StartA, r.StartB}] = i
@@ -229,26 +247,28 @@ func joinMerged(runs []Run, counts []bool, gap, minLen int) []Run {
 			}
 		}
 	}
-	out := runs[:0:0]
+	out, joins := runs[:0:0], 0
 	for i := range runs {
 		if joined[i] {
 			continue
 		}
-		r, ok := runs[i], counts[i]
+		r, ok, n := runs[i], counts[i], 0
 		sum := r.Score * float64(r.Length)
 		for j := next[i]; j != 0; j = next[j-1] {
-			n := runs[j-1]
-			r.EndA, r.EndB, r.Last = n.EndA, n.EndB, n.Last
-			r.Length += n.Length
-			sum += n.Score * float64(n.Length)
+			nr := runs[j-1]
+			r.EndA, r.EndB, r.Last = nr.EndA, nr.EndB, nr.Last
+			r.Length += nr.Length
+			sum += nr.Score * float64(nr.Length)
 			ok = ok || counts[j-1] || r.Length >= max(minLen, 1)
+			n++
 		}
 		if ok {
 			r.Score = sum / float64(r.Length)
 			out = append(out, r)
+			joins += n
 		}
 	}
-	return out
+	return out, joins
 }
 
 // dropCovered removes runs that report nothing new: runs whose sentences

@@ -32,7 +32,7 @@ func TestFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			runs := Find(tt.pairs, tt.minLen, 0)
+			runs := Find(tt.pairs, tt.minLen, 0, nil)
 			var got []span
 			for _, r := range runs {
 				got = append(got, span{r.StartA, r.StartB, r.Length})
@@ -45,7 +45,7 @@ func TestFind(t *testing.T) {
 }
 
 func TestFindScoreAndEnds(t *testing.T) {
-	runs := Find([]Pair{{A: 5, B: 1, Score: 1}, {A: 6, B: 2, Score: 0.9}, {A: 7, B: 3, Score: 0.8}}, 3, 0)
+	runs := Find([]Pair{{A: 5, B: 1, Score: 1}, {A: 6, B: 2, Score: 0.9}, {A: 7, B: 3, Score: 0.8}}, 3, 0, nil)
 	if len(runs) != 1 {
 		t.Fatalf("got %d runs, want 1", len(runs))
 	}
@@ -68,7 +68,7 @@ func TestEachPairInOneRun(t *testing.T) {
 		}
 	}
 	for _, gap := range []int{0, 1, 2} {
-		runs := Find(slices.Clone(pairs), 1, gap)
+		runs := Find(slices.Clone(pairs), 1, gap, nil)
 		total := 0
 		for _, r := range runs {
 			total += r.Length
@@ -86,35 +86,37 @@ func TestFindGap(t *testing.T) {
 		pairs []Pair
 		gap   int
 		want  []span
+		c     Counts // joined and covered
 	}{
-		{"rewritten sentence bridged", []Pair{{A: 0, B: 10}, {A: 1, B: 11}, {A: 3, B: 13}, {A: 4, B: 14}}, 1, []span{{0, 10, 4, 14, 4}}},
-		{"rewritten sentence splits without gap", []Pair{{A: 0, B: 10}, {A: 1, B: 11}, {A: 3, B: 13}, {A: 4, B: 14}}, 0, nil},
-		{"dropped sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 2}, {A: 4, B: 3}}, 1, []span{{0, 0, 4, 3, 4}}},
-		{"inserted sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 3}, {A: 3, B: 4}}, 1, []span{{0, 0, 3, 4, 4}}},
+		{"rewritten sentence bridged", []Pair{{A: 0, B: 10}, {A: 1, B: 11}, {A: 3, B: 13}, {A: 4, B: 14}}, 1, []span{{0, 10, 4, 14, 4}}, Counts{}},
+		{"rewritten sentence splits without gap", []Pair{{A: 0, B: 10}, {A: 1, B: 11}, {A: 3, B: 13}, {A: 4, B: 14}}, 0, nil, Counts{}},
+		{"dropped sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 2}, {A: 4, B: 3}}, 1, []span{{0, 0, 4, 3, 4}}, Counts{}},
+		{"inserted sentence in B", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 3}, {A: 3, B: 4}}, 1, []span{{0, 0, 3, 4, 4}}, Counts{}},
 		// "... in November, 1882. the time of ..." (a full stop lost): A 3
 		// is B 3 and B 4, and matches neither.
-		{"two sentences merged into one bridged", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 4, B: 5}, {A: 5, B: 6}, {A: 6, B: 7}}, 1, []span{{0, 0, 6, 7, 6}}},
-		{"one sentence split in two bridged", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 4}, {A: 6, B: 5}, {A: 7, B: 6}}, 1, []span{{0, 0, 7, 6, 6}}},
-		{"two pairs each side of a merged sentence joined", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 4}, {A: 4, B: 5}}, 1, []span{{0, 0, 4, 5, 4}}},
-		{"two pairs each side of a merged sentence without gap", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 4}, {A: 4, B: 5}}, 0, nil},
-		{"two sentences skipped on both sides split", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}},
-		{"gap too wide", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}},
-		{"echo inside a longer run dropped", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 1, []span{{0, 0, 5, 5, 6}}},
-		{"echo kept with gap 0 (the paper)", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 0, []span{{0, 0, 5, 5, 6}, {1, 3, 3, 5, 3}}},
+		{"two sentences merged into one bridged", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 4, B: 5}, {A: 5, B: 6}, {A: 6, B: 7}}, 1, []span{{0, 0, 6, 7, 6}}, Counts{Joined: 1}},
+		{"one sentence split in two bridged", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 4}, {A: 6, B: 5}, {A: 7, B: 6}}, 1, []span{{0, 0, 7, 6, 6}}, Counts{Joined: 1}},
+		{"two pairs each side of a merged sentence joined", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 4}, {A: 4, B: 5}}, 1, []span{{0, 0, 4, 5, 4}}, Counts{Joined: 1}},
+		{"two pairs each side of a merged sentence without gap", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 3, B: 4}, {A: 4, B: 5}}, 0, nil, Counts{}},
+		{"two sentences skipped on both sides split", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}, Counts{}},
+		{"gap too wide", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 5, B: 5}, {A: 6, B: 6}, {A: 7, B: 7}}, 1, []span{{0, 0, 2, 2, 3}, {5, 5, 7, 7, 3}}, Counts{}},
+		{"echo inside a longer run dropped", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 1, []span{{0, 0, 5, 5, 6}}, Counts{Covered: 1}},
+		{"echo kept with gap 0 (the paper)", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 4, B: 4}, {A: 5, B: 5}, {A: 1, B: 3}, {A: 2, B: 4}, {A: 3, B: 5}}, 0, []span{{0, 0, 5, 5, 6}, {1, 3, 3, 5, 3}}, Counts{}},
 		// A 3-5 ~ B 3-5 is covered by the two runs on both sides, aligned
 		// better: a shifted echo of repeated sentences.
-		{"shifted echo covered by two runs dropped", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 10, B: 10}, {A: 11, B: 11}, {A: 12, B: 12}, {A: 13, B: 13}, {A: 2, B: 11, Score: -1}, {A: 3, B: 12, Score: -1}, {A: 4, B: 13, Score: -1}, {A: 4, B: 4}}, 1, []span{{0, 0, 4, 4, 5}, {10, 10, 13, 13, 4}}},
-		{"a passage of A twice in B kept twice", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 0, B: 20}, {A: 1, B: 21}, {A: 2, B: 22}}, 1, []span{{0, 0, 2, 2, 3}, {0, 20, 2, 22, 3}}},
-		{"prefers the diagonal", []Pair{{A: 0, B: 0}, {A: 1, B: 2}, {A: 1, B: 1}, {A: 2, B: 2}}, 1, []span{{0, 0, 2, 2, 3}}},
+		{"shifted echo covered by two runs dropped", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 3, B: 3}, {A: 10, B: 10}, {A: 11, B: 11}, {A: 12, B: 12}, {A: 13, B: 13}, {A: 2, B: 11, Score: -1}, {A: 3, B: 12, Score: -1}, {A: 4, B: 13, Score: -1}, {A: 4, B: 4}}, 1, []span{{0, 0, 4, 4, 5}, {10, 10, 13, 13, 4}}, Counts{Covered: 1}},
+		{"a passage of A twice in B kept twice", []Pair{{A: 0, B: 0}, {A: 1, B: 1}, {A: 2, B: 2}, {A: 0, B: 20}, {A: 1, B: 21}, {A: 2, B: 22}}, 1, []span{{0, 0, 2, 2, 3}, {0, 20, 2, 22, 3}}, Counts{}},
+		{"prefers the diagonal", []Pair{{A: 0, B: 0}, {A: 1, B: 2}, {A: 1, B: 1}, {A: 2, B: 2}}, 1, []span{{0, 0, 2, 2, 3}}, Counts{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []span
-			for _, r := range Find(tt.pairs, 3, tt.gap) {
+			var c Counts
+			for _, r := range Find(tt.pairs, 3, tt.gap, &c) {
 				got = append(got, span{r.StartA, r.StartB, r.EndA, r.EndB, r.Length})
 			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %v, want %v", got, tt.want)
+			if !reflect.DeepEqual(got, tt.want) || c != tt.c {
+				t.Errorf("got %v %+v, want %v %+v", got, c, tt.want, tt.c)
 			}
 		})
 	}
@@ -237,6 +239,6 @@ func BenchmarkFind(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		copy(work, pairs)
-		Find(work, 3, 1)
+		Find(work, 3, 1, nil)
 	}
 }

@@ -131,6 +131,7 @@ type Matcher struct {
 	// Counts, added to c by Close: per document pair they would cost more
 	// than the matching of most pairs.
 	docPairs, sentPairs, shortDropped, spans, withSpans int64
+	found                                               diagonal.Counts
 }
 
 // NewMatcher returns a Matcher writing spans to out and counting in c.
@@ -162,12 +163,14 @@ func (m *Matcher) Close() error {
 		{"match.doc-pairs", m.docPairs}, {"match.sentence-pairs", m.sentPairs},
 		{"match.short-spans-dropped", m.shortDropped}, {"match.spans", m.spans},
 		{"match.doc-pairs.with-spans", m.withSpans},
+		{"match.runs.joined", int64(m.found.Joined)}, {"match.runs.covered-dropped", int64(m.found.Covered)},
 	} {
 		if c.n > 0 {
 			m.c.Add(c.name, c.n)
 		}
 	}
 	m.docPairs, m.sentPairs, m.shortDropped, m.spans, m.withSpans = 0, 0, 0, 0, 0
+	m.found = diagonal.Counts{}
 	return err
 }
 
@@ -201,7 +204,7 @@ func (m *Matcher) emit() error {
 	}
 	m.docPairs++
 	m.sentPairs += int64(len(m.pairs))
-	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap)
+	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
 	kept := 0
 	for _, run := range runs {
 		first, last := run.First, run.Last

@@ -39,13 +39,18 @@ func NewBatch[K comparable](out Output) *Batch[K] {
 func (b *Batch[K]) Line(k K) (line []byte, i int) {
 	i, ok := b.index[k]
 	if !ok {
-		i = len(b.lines)
+		i = b.newLine()
 		b.index[k] = i
-		b.lines = append(b.lines, make([]byte, 0, 256))
-		b.marks = append(b.marks, 0)
-		b.size += 64 // the map entry and the line's header
 	}
 	return b.lines[i], i
+}
+
+// newLine adds an empty line and returns its number.
+func (b *Batch[K]) newLine() int {
+	b.lines = append(b.lines, make([]byte, 0, 256))
+	b.marks = append(b.marks, 0)
+	b.size += 64 // the index entry and the line's header
+	return len(b.lines) - 1
 }
 
 // Dense makes the batch find lines by number, 0 <= n < size, with LineAt
@@ -61,12 +66,9 @@ func (b *Batch[K]) LineAt(n int) (line []byte, i int) {
 	if j := b.dense[n]; j != 0 {
 		return b.lines[j-1], int(j - 1)
 	}
-	i = len(b.lines)
+	i = b.newLine()
 	b.dense[n] = int32(i + 1)
 	b.nums = append(b.nums, int32(n))
-	b.lines = append(b.lines, make([]byte, 0, 256))
-	b.marks = append(b.marks, 0)
-	b.size += 64
 	return b.lines[i], i
 }
 

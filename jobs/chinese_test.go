@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/lib/span"
 	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
@@ -47,7 +48,7 @@ func TestChineseGBKAndUTF8(t *testing.T) {
 	if len(lines) != 1 {
 		t.Fatalf("want 1 span, got %d:\n%s", len(lines), spans)
 	}
-	s, err := decodeSpanJSON(lines[0])
+	s, err := span.ParseJSON([]byte(lines[0]))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/htmltext"
 )
 
@@ -41,10 +42,10 @@ func Reported(err error) bool {
 }
 
 // needMain makes sure --extract main can run: nil when this binary has
-// main-content extraction; otherwise it runs the whole command line with
-// pdc-extract and returns its outcome as a *handedOver, which the caller
-// returns as is.
-func (m *Main) needMain() error {
+// main-content extraction; otherwise it runs the whole command line (args,
+// the command and its arguments) with pdc-extract and returns its outcome
+// as a *handedOver, which the caller returns as is.
+func (m *Main) needMain(ctx context.Context, args []string) error {
 	if htmltext.MainAvailable {
 		return nil
 	}
@@ -56,11 +57,7 @@ func (m *Main) needMain() error {
 	if err != nil {
 		return err
 	}
-	ctx := m.ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	cmd := exec.CommandContext(ctx, exe, m.args...)
+	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = m.Stdin, m.Stdout, m.Stderr
 	cmd.Env = append(os.Environ(), envHandedOver+"=1")
 	// Interrupted, pass the signal on and let the run stop cleanly (it
@@ -89,7 +86,7 @@ const envHandedOver = "PDC_HANDED_OVER"
 func extractBinary(getenv func(string) string) (string, error) {
 	if p := getenv("PDC_EXTRACT_BINARY"); p != "" {
 		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("PDC_EXTRACT_BINARY %s: %w", p, unwrapPathErr(err))
+			return "", fmt.Errorf("PDC_EXTRACT_BINARY %s: %w", p, hdfsfs.UnwrapPath(err))
 		}
 		return p, nil
 	}
@@ -110,4 +107,24 @@ func extractBinary(getenv func(string) string) (string, error) {
 		return p, nil
 	}
 	return "", fmt.Errorf("--extract main needs %s, which has main-content extraction built in (this pdc is built without it): scripts/build.sh builds bin/%s next to bin/pdc; or put it on PATH, or set PDC_EXTRACT_BINARY", ExtractBinary, ExtractBinary)
+}
+
+// shippableBinary returns the pdc binary to ship to the cluster:
+// PDC_BINARY, else this executable (pdc, or pdc-extract when a run with
+// --extract main was handed over to it).
+func shippableBinary(getenv func(string) string) (string, error) {
+	if p := getenv("PDC_BINARY"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("PDC_BINARY %s: %w", p, hdfsfs.UnwrapPath(err))
+		}
+		return p, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find the pdc binary to ship (set PDC_BINARY): %w", err)
+	}
+	if b := filepath.Base(exe); b != "pdc" && b != ExtractBinary {
+		return "", fmt.Errorf("this binary is %s; Hadoop tasks run `pdc map ...`: set PDC_BINARY to a static pdc (scripts/build.sh builds bin/pdc)", exe)
+	}
+	return exe, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -41,7 +42,7 @@ func badInput(t *testing.T) string {
 
 func readCountersFile(t *testing.T, out string) map[string]int64 {
 	t.Helper()
-	c, err := readCountersFS(hdfsfs.Local(), filepath.Join(out, "counters.tsv"))
+	c, err := pipeline.ReadCounters(hdfsfs.Local(), filepath.Join(out, "counters.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,17 +172,6 @@ func TestResume(t *testing.T) {
 	os.RemoveAll(filepath.Join(out, "spans"))
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--tau", "0.8"); code != 1 || !strings.Contains(stderr, "other inputs or flags") {
 		t.Errorf("exit %d: %s", code, stderr)
-	}
-}
-
-func TestTextCommand(t *testing.T) {
-	stdout, stderr, code := runPDC(t, "text", "--input", badInput(t), "--id", "good-2")
-	if code != 0 {
-		t.Fatal(stderr)
-	}
-	golden(t, "text-good-2.txt", stdout)
-	if _, stderr, code := runPDC(t, "text", "--input", badInput(t), "--id", "missing"); code != 1 || !strings.Contains(stderr, "missing") {
-		t.Errorf("unknown id: exit %d %s", code, stderr)
 	}
 }
 

@@ -30,7 +30,7 @@ package jobs
 //	 "natural_reuse_spans": [SPAN + "similarity", ...], "unmatched_spans": [SPAN, ...],
 //	 "targets": [{"name", "value", "op", "bound", "pass", "line"}, ...]}
 //
-// where SCORE is evalScore and SPAN is a Span as `pdc spans --format jsonl
+// where SCORE is evalScore and SPAN is a span as `pdc spans --format jsonl
 // --text` prints it (the spans lists only with --input; natural reuse text
 // shortened to 200 characters; unmatched_spans are the longest false
 // positives; targets only with --check).
@@ -52,7 +52,8 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/eval"
-	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/span"
 )
 
 type evalOptions struct {
@@ -90,7 +91,7 @@ func (m *Main) evalCmd(ctx context.Context, args []string) error {
 	if err := o.validate(fs); err != nil {
 		return err
 	}
-	return m.evaluate(o)
+	return m.evaluate(ctx, args, o)
 }
 
 func (o *evalOptions) validate(fs *flag.FlagSet) error {
@@ -126,7 +127,7 @@ func (o *evalOptions) validate(fs *flag.FlagSet) error {
 type evalResult struct {
 	sum       eval.Summary
 	natural   []naturalSpan // in span order
-	falsePos  []Span        // the longest false positives, longest first
+	falsePos  []span.Span   // the longest false positives, longest first
 	nFalsePos int
 	targets   []eval.Target // with --check
 }
@@ -134,11 +135,11 @@ type evalResult struct {
 // naturalSpan is a natural-reuse span with the similarity of its passages;
 // its text is the first naturalPassage runes of each passage.
 type naturalSpan struct {
-	Span
+	span.Span
 	Similarity float64 `json:"similarity"`
 }
 
-func (m *Main) evaluate(o evalOptions) error {
+func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error {
 	cases, err := readTruth(o.truth)
 	if err != nil {
 		return err
@@ -153,7 +154,7 @@ func (m *Main) evaluate(o evalOptions) error {
 	if len(o.inputs) > 0 && len(unmatched) > 0 {
 		extract, maxBytes := m.runAnalyzer(o.spans)
 		if extract == "main" {
-			if err := m.needMain(); err != nil {
+			if err := m.needMain(ctx, append([]string{"eval"}, args...)); err != nil {
 				return err
 			}
 		}
@@ -198,7 +199,7 @@ func targetsError(ts []eval.Target) error {
 
 // spanPassages reads the passages of unmatched detections from the text of
 // their spans (filled by addText).
-func spanPassages(spans []Span) eval.Passages {
+func spanPassages(spans []span.Span) eval.Passages {
 	text := make(map[eval.Detection][2]string, len(spans))
 	for _, s := range spans {
 		if s.TextA != nil && s.TextB != nil {
@@ -213,8 +214,8 @@ func spanPassages(spans []Span) eval.Passages {
 
 // split sorts the unmatched spans (index-aligned with r.sum.Unmatched) into
 // natural reuse, with shortened text, and the longest n false positives.
-func (r *evalResult) split(unmatched []Span, n int) {
-	var fps []Span
+func (r *evalResult) split(unmatched []span.Span, n int) {
+	var fps []span.Span
 	for i, s := range unmatched {
 		u := r.sum.Unmatched[i]
 		if !u.Natural {
@@ -226,7 +227,7 @@ func (r *evalResult) split(unmatched []Span, n int) {
 		r.natural = append(r.natural, naturalSpan{Span: s, Similarity: u.Similarity})
 	}
 	r.nFalsePos = len(fps)
-	slices.SortStableFunc(fps, func(a, b Span) int {
+	slices.SortStableFunc(fps, func(a, b span.Span) int {
 		return cmp.Compare(spanChars(b), spanChars(a))
 	})
 	r.falsePos = fps[:min(len(fps), n)]
@@ -246,14 +247,14 @@ func head(s string, n int) string {
 func readTruth(path string) ([]eval.Case, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("truth %s: %w", path, unwrapPathErr(err))
+		return nil, fmt.Errorf("truth %s: %w", path, hdfsfs.UnwrapPath(err))
 	}
 	if fi.IsDir() {
 		return readPANDir(path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("truth %s: %w", path, unwrapPathErr(err))
+		return nil, fmt.Errorf("truth %s: %w", path, hdfsfs.UnwrapPath(err))
 	}
 	var cases []eval.Case
 	if isPAN(path, b) {
@@ -293,44 +294,19 @@ func readPANDir(dir string) ([]eval.Case, error) {
 
 // evalSpans reads a spans TSV file, or the spans of a run's output directory
 // sorted as `pdc spans` prints them.
-func (m *Main) evalSpans(path string) ([]Span, error) {
+func (m *Main) evalSpans(path string) ([]span.Span, error) {
 	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
-		return readSpanFile(path)
+		return span.ReadFile(hdfsfs.Local(), path)
 	}
-	fsys, dir, err := m.spanFS(path)
+	fsys, dir, err := hdfsfs.Resolve(path, m.isRemote(path))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("spans %s: %w", path, err)
 	}
-	return readSpans(fsys, dir)
-}
-
-func readSpanFile(path string) ([]Span, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("spans %s: %w", path, unwrapPathErr(err))
-	}
-	defer f.Close()
-	var spans []Span
-	r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
-	for r.Next() {
-		line := string(r.Line())
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		s, err := ParseSpan(line)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, r.LineNumber(), err)
-		}
-		spans = append(spans, s)
-	}
-	if err := r.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return spans, nil
+	return span.Read(fsys, dir)
 }
 
 // detections converts spans to lib/eval detections (Susp = docA).
-func detections(spans []Span) []eval.Detection {
+func detections(spans []span.Span) []eval.Detection {
 	dets := make([]eval.Detection, len(spans))
 	for i, s := range spans {
 		dets[i] = spanDetection(s)
@@ -338,7 +314,7 @@ func detections(spans []Span) []eval.Detection {
 	return dets
 }
 
-func spanDetection(s Span) eval.Detection {
+func spanDetection(s span.Span) eval.Detection {
 	return eval.Detection{Susp: s.DocA, Src: s.DocB,
 		SuspStart: s.CharStartA, SuspLen: s.CharEndA - s.CharStartA,
 		SrcStart: s.CharStartB, SrcLen: s.CharEndB - s.CharStartB}
@@ -346,12 +322,12 @@ func spanDetection(s Span) eval.Detection {
 
 // unmatchedSpans returns, in order, the spans whose detections are among
 // unmatched (a multiset: equal detections count once each).
-func unmatchedSpans(spans []Span, unmatched []eval.Detection) []Span {
+func unmatchedSpans(spans []span.Span, unmatched []eval.Detection) []span.Span {
 	left := make(map[eval.Detection]int, len(unmatched))
 	for _, d := range unmatched {
 		left[d]++
 	}
-	var out []Span
+	var out []span.Span
 	for _, s := range spans {
 		if d := spanDetection(s); left[d] > 0 {
 			left[d]--
@@ -361,7 +337,7 @@ func unmatchedSpans(spans []Span, unmatched []eval.Detection) []Span {
 	return out
 }
 
-func spanChars(s Span) int { return s.CharEndA - s.CharStartA + s.CharEndB - s.CharStartB }
+func spanChars(s span.Span) int { return s.CharEndA - s.CharStartA + s.CharEndB - s.CharStartB }
 
 func writeEvalTable(w io.Writer, r evalResult) error {
 	if err := eval.WriteReport(w, r.sum); err != nil {
@@ -439,7 +415,7 @@ type evalReport struct {
 	NaturalReuse    int                             `json:"natural_reuse"`
 	FalsePositives  int                             `json:"false_positives"`
 	NaturalSpans    []naturalSpan                   `json:"natural_reuse_spans,omitempty"`
-	UnmatchedSpans  []Span                          `json:"unmatched_spans,omitempty"`
+	UnmatchedSpans  []span.Span                     `json:"unmatched_spans,omitempty"`
 	Targets         []evalTarget                    `json:"targets,omitempty"`
 }
 

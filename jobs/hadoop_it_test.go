@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
 
 // These tests run the pipeline on a real Hadoop cluster (HDFS + YARN +
@@ -70,7 +73,7 @@ func TestHadoopMatchesLocal(t *testing.T) {
 			hparts = append(hparts, data)
 		}
 	}
-	parts, _ := partFiles(filepath.Join(local, "spans"))
+	parts, _ := pipeline.PartFiles(hdfsfs.Local(), filepath.Join(local, "spans"))
 	for _, p := range parts {
 		data, _ := os.ReadFile(p)
 		lparts = append(lparts, string(data))
@@ -82,7 +85,7 @@ func TestHadoopMatchesLocal(t *testing.T) {
 	}
 	hc, _, _ := runPDCEnv(t, env, "fs", "cat", out+"/counters.tsv")
 	lc, _ := os.ReadFile(filepath.Join(local, "counters.tsv"))
-	if !reflect.DeepEqual(parseCounters(hc), parseCounters(string(lc))) {
+	if !reflect.DeepEqual(pipeline.ParseCounters(hc), pipeline.ParseCounters(string(lc))) {
 		t.Errorf("counters differ:\nhadoop:\n%s\nlocal:\n%s", hc, lc)
 	}
 	text, stderr, code := runPDCEnv(t, env, "spans", out, "--text")

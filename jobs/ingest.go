@@ -22,8 +22,6 @@ package jobs
 // hashes, so memory grows by ~40 bytes per document.
 
 import (
-	"bufio"
-	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -31,16 +29,16 @@ import (
 	"hash/maphash"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/avroio"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
-	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/input"
 )
 
 // ingestOptions are the flags of pdc ingest.
@@ -90,18 +88,18 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 
 func (m *Main) ingest(ctx context.Context, o *ingestOptions) error {
 	start := time.Now()
-	in, err := findInputs(o.inputs)
+	in, err := input.Find(o.inputs)
 	if err != nil {
 		return err
 	}
-	warnBroken(m.Stderr, in)
+	in.Warn(m.Stderr)
 	sink, err := openSink(o)
 	if err != nil {
 		return err
 	}
 	g := &ingester{ctx: ctx, o: o, sink: sink, seen: map[[2]uint64]struct{}{},
 		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
-		prog:  ingestProgress{w: m.Stderr, quiet: o.quiet, total: in.bytes, last: time.Now()}}
+		prog:  ingestProgress{w: m.Stderr, quiet: o.quiet, total: in.Bytes, last: time.Now()}}
 	g.prog.written = &g.written
 	if err := g.run(in); err != nil {
 		return errors.Join(err, sink.abort())
@@ -109,7 +107,7 @@ func (m *Main) ingest(ctx context.Context, o *ingestOptions) error {
 	if err := sink.close(); err != nil {
 		return err
 	}
-	g.report(m.Stderr, len(sortedInputs(in)), time.Since(start))
+	g.report(m.Stderr, len(in.Paths()), time.Since(start))
 	return nil
 }
 
@@ -121,39 +119,17 @@ type ingester struct {
 	prog    ingestProgress
 	seen    map[[2]uint64]struct{}
 	seeds   [2]maphash.Seed
-	counts  recordCounts
+	counts  input.Counts
 	written int64
 	dups    int64
 	line    []byte
 }
 
-func (g *ingester) run(in *inputSet) error {
-	for _, p := range in.jsonl {
-		if err := g.jsonl(p); err != nil {
-			return err
-		}
-	}
-	ro := recordOptions{avro: g.o.avro, strict: g.o.strict}
-	for _, p := range in.records {
-		c, err := eachRecord(p, ro, g.prog.add, func(d *doc.Doc, where string) error { return g.emit(d) })
-		g.counts.add(c)
-		if err != nil {
-			return err
-		}
-	}
-	for _, f := range in.tree {
-		d, err := readTreeDoc(f)
-		if err != nil {
-			return err
-		}
-		g.counts.records++
-		g.counts.docs++
-		if err := g.emit(&d); err != nil {
-			return err
-		}
-		g.prog.add(int64(len(d.Body())))
-	}
-	return nil
+func (g *ingester) run(in *input.Set) error {
+	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add}
+	var err error
+	g.counts, err = in.Each(o, func(d *doc.Doc, where string) error { return g.emit(d) })
+	return err
 }
 
 // emit writes d unless its id was seen before.
@@ -175,77 +151,27 @@ func (g *ingester) emit(d *doc.Doc) error {
 	return nil
 }
 
-// jsonl copies a JSON Lines file, counting the lines it cannot use.
-func (g *ingester) jsonl(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("input %s: %w", path, unwrapPathErr(err))
-	}
-	defer f.Close()
-	var r io.Reader = bufio.NewReaderSize(&recordByteCounter{r: f, onRead: g.prog.add}, 1<<16)
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			return fmt.Errorf("input %s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	lr := mr.NewReader(r)
-	for lr.Next() {
-		if len(bytes.TrimSpace(lr.Line())) == 0 {
-			continue
-		}
-		g.counts.records++
-		d, err := doc.ParseJSON(lr.Line())
-		if err != nil {
-			if g.o.strict {
-				return fmt.Errorf("input %s:%d: %w (--strict)", path, lr.LineNumber(), err)
-			}
-			g.counts.skip(jsonlSkipReason(err), 1)
-			continue
-		}
-		g.counts.docs++
-		if err := g.emit(&d); err != nil {
-			return err
-		}
-	}
-	if err := lr.Err(); err != nil {
-		return fmt.Errorf("input %s: %w", path, err)
-	}
-	return nil
-}
-
-func jsonlSkipReason(err error) string {
-	for _, e := range []error{doc.ErrNoID, doc.ErrNoBody, doc.ErrBadJSON} {
-		if errors.Is(err, e) {
-			return e.Error()
-		}
-	}
-	return "bad record"
-}
-
 // report prints the counters: ingest.records.read, ingest.docs.written,
 // ingest.docs.duplicate, ingest.docs.truncated, and per reason
 // ingest.skipped.REASON and ingest.damaged.REASON (spaces as '-').
 func (g *ingester) report(w io.Writer, inputs int, took time.Duration) {
 	c := map[string]int64{
-		"ingest.records.read":    g.counts.records,
+		"ingest.records.read":    g.counts.Records,
 		"ingest.docs.written":    g.written,
 		"ingest.docs.duplicate":  g.dups,
-		"ingest.docs.truncated":  g.counts.truncated,
-		"ingest.records.skipped": countSum(g.counts.skipped),
+		"ingest.docs.truncated":  g.counts.Truncated,
+		"ingest.records.skipped": g.counts.SkippedTotal(),
 	}
 	name := func(s string) string { return strings.ReplaceAll(s, " ", "-") }
-	for k, v := range g.counts.skipped {
+	for k, v := range g.counts.Skipped {
 		c["ingest.skipped."+name(k)] = v
 	}
-	for k, v := range g.counts.damaged {
+	for k, v := range g.counts.Damaged {
 		c["ingest.damaged."+name(k)] = v
 	}
 	fmt.Fprintf(w, "pdc ingest: %s from %s (%s) to %s in %s\n", plural(g.written, "document"),
 		plural(int64(inputs), "file"), byteSize(g.prog.total), g.sink.describe(), elapsed(took))
-	printCounters(w, c)
+	pipeline.PrintCounters(w, c)
 }
 
 // ingestProgress prints bytes read out of the total every
@@ -288,7 +214,7 @@ func byteSize(n int64) string {
 }
 
 // isJSONLName reports whether --output names a single JSON Lines file.
-func isJSONLName(name string) bool { return hasExt(filepath.Base(name), jsonlExts) }
+func isJSONLName(name string) bool { return input.IsJSONLName(name) }
 
 // docSink writes JSON Lines documents to one file or to a directory of
 // gzip parts, on the local disk or HDFS.
@@ -313,7 +239,7 @@ func openSink(o *ingestOptions) (*docSink, error) {
 	fi, err := fsys.Stat(name)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("output %s: %w", o.output, unwrapPathErr(err))
+		return nil, fmt.Errorf("output %s: %w", o.output, hdfsfs.UnwrapPath(err))
 	}
 	if isJSONLName(name) && (!exists || !fi.IsDir()) {
 		s.file = name
@@ -322,7 +248,7 @@ func openSink(o *ingestOptions) (*docSink, error) {
 		}
 		if dir, _ := s.split(name); dir != "" {
 			if err := fsys.MkdirAll(dir, 0o755); err != nil {
-				return nil, fmt.Errorf("output %s: %w", o.output, unwrapPathErr(err))
+				return nil, fmt.Errorf("output %s: %w", o.output, hdfsfs.UnwrapPath(err))
 			}
 		}
 		if s.cur, err = s.create(name, strings.HasSuffix(strings.ToLower(name), ".gz")); err != nil {
@@ -346,17 +272,17 @@ func (s *docSink) prepareDir(exists, overwrite bool) error {
 	if exists {
 		ents, err := s.fsys.ReadDir(s.dir)
 		if err != nil {
-			return fmt.Errorf("output %s: %w", s.output, unwrapPathErr(err))
+			return fmt.Errorf("output %s: %w", s.output, hdfsfs.UnwrapPath(err))
 		}
 		if len(ents) > 0 && !overwrite {
 			return fmt.Errorf("output %s already exists and is not empty (use --overwrite to replace it)", s.output)
 		}
 		if err := s.fsys.RemoveAll(s.dir); err != nil {
-			return fmt.Errorf("output %s: %w", s.output, unwrapPathErr(err))
+			return fmt.Errorf("output %s: %w", s.output, hdfsfs.UnwrapPath(err))
 		}
 	}
 	if err := s.fsys.MkdirAll(s.dir, 0o755); err != nil {
-		return fmt.Errorf("output %s: %w", s.output, unwrapPathErr(err))
+		return fmt.Errorf("output %s: %w", s.output, hdfsfs.UnwrapPath(err))
 	}
 	return nil
 }
@@ -391,7 +317,7 @@ func (s *docSink) write(line []byte) error {
 		return err
 	}
 	if s.dir != "" && s.cur.size.n >= s.partSize {
-		err := s.cur.close(s.fsys)
+		err := s.cur.close()
 		s.cur = nil
 		s.parts++
 		return err
@@ -403,27 +329,14 @@ func (s *docSink) write(line []byte) error {
 func (s *docSink) close() error {
 	var err error
 	if s.cur != nil {
-		err = s.cur.close(s.fsys)
+		err = s.cur.close()
 		s.cur = nil
 		s.parts++
 	}
 	if err == nil && s.dir != "" {
-		err = s.touch(s.join(s.dir, "_SUCCESS"))
+		err = hdfsfs.WriteFile(s.fsys, s.join(s.dir, "_SUCCESS"), nil)
 	}
 	return err
-}
-
-// touch creates an empty file. (Not hdfsfs.WriteFile: on HDFS, a zero-length
-// Write allocates a block that never completes.)
-func (s *docSink) touch(name string) error {
-	w, err := s.fsys.Create(name)
-	if err == nil {
-		err = w.Close()
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
 }
 
 // abort removes the file being written; finished parts stay (without
@@ -431,8 +344,7 @@ func (s *docSink) touch(name string) error {
 func (s *docSink) abort() error {
 	var err error
 	if s.cur != nil {
-		s.cur.f.Close()
-		err = s.fsys.RemoveAll(s.cur.tmp)
+		err = s.cur.f.Abort()
 		s.cur = nil
 	}
 	return err
@@ -445,24 +357,22 @@ func (s *docSink) describe() string {
 	return fmt.Sprintf("%s (%s)", s.output, plural(int64(s.parts), "part"))
 }
 
-// sinkFile is one output file, written under a temporary name.
+// sinkFile is one output file, written under a temporary name
+// (hdfsfs.CreateAtomic) and renamed when complete.
 type sinkFile struct {
-	f          io.WriteCloser
-	bw         *bufio.Writer
-	size       byteCounter // bytes after compression
-	zw         *gzip.Writer
-	tmp, final string
+	f     *hdfsfs.AtomicFile
+	size  byteCounter // bytes after compression
+	zw    *gzip.Writer
+	final string
 }
 
 func (s *docSink) create(final string, gz bool) (*sinkFile, error) {
-	dir, base := s.split(final)
-	sf := &sinkFile{final: final, tmp: s.join(dir, "."+base+".tmp")}
-	f, err := s.fsys.Create(sf.tmp)
+	f, err := hdfsfs.CreateAtomic(s.fsys, final)
 	if err != nil {
-		return nil, fmt.Errorf("output %s: %w", final, unwrapPathErr(err))
+		return nil, fmt.Errorf("output %s: %w", final, hdfsfs.UnwrapPath(err))
 	}
-	sf.f, sf.bw = f, bufio.NewWriterSize(f, 1<<16)
-	sf.size.w = sf.bw
+	sf := &sinkFile{f: f, final: final}
+	sf.size.w = f
 	if gz {
 		sf.zw = gzip.NewWriter(&sf.size)
 	}
@@ -483,25 +393,16 @@ func (sf *sinkFile) write(line []byte) error {
 }
 
 // close finishes the file and renames it to its final name.
-func (sf *sinkFile) close(fsys hdfsfs.FS) error {
+func (sf *sinkFile) close() error {
 	var err error
 	if sf.zw != nil {
 		err = sf.zw.Close()
 	}
-	if err == nil {
-		err = sf.bw.Flush()
-	}
-	if cerr := sf.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = fsys.Rename(sf.tmp, sf.final)
-	}
 	if err != nil {
-		fsys.RemoveAll(sf.tmp)
+		sf.f.Abort()
 		return fmt.Errorf("write %s: %w", sf.final, err)
 	}
-	return nil
+	return sf.f.Close() // names the file in its error
 }
 
 // byteCounter counts the bytes written through it.

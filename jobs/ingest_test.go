@@ -18,6 +18,7 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/avroio"
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/input"
 )
 
 // runMain runs the pdc command line in-process.
@@ -146,12 +147,12 @@ func TestIngestDirectory(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("output files %q, want %q", names, want)
 	}
-	in, err := findInputs([]string{out})
+	in, err := input.Find([]string{out})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
-	err = eachDoc(in, func(d *doc.Doc, where string) error { ids = append(ids, d.ID); return nil })
+	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error { ids = append(ids, d.ID); return nil })
 	if err != nil || !slices.Equal(ids, fixtureIDs) {
 		t.Errorf("reading the output back: ids %q, err %v", ids, err)
 	}

@@ -16,9 +16,6 @@ type Main struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
-
-	args []string        // the command line Run was given
-	ctx  context.Context // Run's context
 }
 
 // UsageError is a command-line mistake; pdc exits with status 2.
@@ -69,8 +66,6 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	if m.Getenv == nil {
 		m.Getenv = os.Getenv
 	}
-	recordStderr = m.Stderr
-	m.args, m.ctx = args, ctx
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, usage)
 		return usagef("no command given")
@@ -84,7 +79,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	case "text":
 		return m.textCmd(ctx, rest)
 	case "map", "reduce", "combine":
-		return m.programCmd(cmd, rest)
+		return m.programCmd(ctx, cmd, rest)
 	case "ingest":
 		return m.ingestCmd(ctx, rest)
 	case "eval":
@@ -138,20 +133,4 @@ func (l *listFlag) Set(v string) error {
 		}
 	}
 	return nil
-}
-
-func (m *Main) programCmd(kind string, args []string) error {
-	if len(args) != 1 {
-		return usagef("usage: pdc %s JOB (parse, stats, index, join or match)", kind)
-	}
-	f, err := Program(kind, args[0])
-	if err != nil {
-		return &UsageError{Msg: err.Error()}
-	}
-	if kind == "map" && args[0] == "parse" && m.Getenv("PDC_EXTRACT") == "main" {
-		if err := m.needMain(); err != nil {
-			return err
-		}
-	}
-	return runProgram(f, m.Stdin, m.Stdout, m.Stderr, m.Getenv)
 }

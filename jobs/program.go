@@ -2,10 +2,12 @@ package jobs
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"strings"
 
+	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -37,4 +39,22 @@ func runProgram(f mr.Func, in io.Reader, out, stderr io.Writer, getenv func(stri
 		Getenv: getenv,
 	}
 	return f(t)
+}
+
+// programCmd is `pdc map|reduce|combine JOB`: a streaming program on the
+// process's standard streams, as Hadoop Streaming runs it.
+func (m *Main) programCmd(ctx context.Context, kind string, args []string) error {
+	if len(args) != 1 || kind == "reduce-next" {
+		return usagef("usage: pdc %s JOB (parse, stats, index, join or match)", kind)
+	}
+	f, err := pipeline.Program(kind, args[0])
+	if err != nil {
+		return &UsageError{Msg: err.Error()}
+	}
+	if kind == "map" && args[0] == "parse" && m.Getenv("PDC_EXTRACT") == "main" {
+		if err := m.needMain(ctx, append([]string{kind}, args...)); err != nil {
+			return err
+		}
+	}
+	return runProgram(f, m.Stdin, m.Stdout, m.Stderr, m.Getenv)
 }

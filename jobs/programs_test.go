@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pdc-mr/pdc/jobs/pipeline"
 )
 
 // TestProgramsGolden pins each streaming program's output, run as Hadoop
@@ -33,11 +35,11 @@ func TestProgramsGolden(t *testing.T) {
 	}
 	env := []string{"PDC_STATS=" + stats, "PDC_INPUT_FILE=docs.jsonl"}
 	input := in
-	for _, st := range Stages() {
+	for _, st := range pipeline.Stages() {
 		if st.Input != "" {
 			input = filepath.Join(dir, st.Input+".txt")
 		}
-		out := pipeline(t, st.Name, input, env, st.MapOnly)
+		out := shellPipeline(t, st.Name, input, env, st.MapOnly)
 		golden(t, "program-"+st.Name+".txt", out)
 		if err := os.WriteFile(filepath.Join(dir, st.OutputDir()+".txt"), []byte(out), 0o644); err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/avroio"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
 
 // TestRunSample runs the whole pipeline on the sample corpus and pins its
@@ -142,7 +143,7 @@ func TestProgramsMatchRunner(t *testing.T) {
 				t.Fatalf("pdc run: %s", stderr)
 			}
 			inputs := map[string]string{"parse": sample}
-			for _, st := range Stages() {
+			for _, st := range pipeline.Stages() {
 				in := inputs[st.Name]
 				if in == "" {
 					in = catParts(t, filepath.Join(out, st.Input))
@@ -150,12 +151,12 @@ func TestProgramsMatchRunner(t *testing.T) {
 				env := []string{"PDC_SIGNATURE=" + sig, "PDC_STATS=" + filepath.Join(out, "stats"), "PDC_INPUT_FILE=" + sample}
 				var got string
 				if st.WholeFiles { // one map task per part file, as Hadoop runs it
-					parts, _ := partFiles(filepath.Join(out, st.Input))
+					parts, _ := pipeline.PartFiles(hdfsfs.Local(), filepath.Join(out, st.Input))
 					for _, p := range parts {
-						got += pipeline(t, st.Name, p, env, st.MapOnly)
+						got += shellPipeline(t, st.Name, p, env, st.MapOnly)
 					}
 				} else {
-					got = pipeline(t, st.Name, in, env, st.MapOnly)
+					got = shellPipeline(t, st.Name, in, env, st.MapOnly)
 				}
 				want := sortedLines(catPartsText(t, filepath.Join(out, st.OutputDir())))
 				if sortedLines(got) != want {
@@ -166,7 +167,7 @@ func TestProgramsMatchRunner(t *testing.T) {
 	}
 }
 
-func pipeline(t *testing.T, job, input string, env []string, mapOnly bool) string {
+func shellPipeline(t *testing.T, job, input string, env []string, mapOnly bool) string {
 	t.Helper()
 	self := os.Args[0]
 	script := `"$PDC" map "$JOB" < "$IN" | LC_ALL=C sort | "$PDC" reduce "$JOB"`
@@ -196,7 +197,7 @@ func catParts(t *testing.T, dir string) string {
 
 func catPartsText(t *testing.T, dir string) string {
 	t.Helper()
-	parts, err := partFiles(dir)
+	parts, err := pipeline.PartFiles(hdfsfs.Local(), dir)
 	if err != nil || len(parts) == 0 {
 		t.Fatalf("no part files in %s: %v", dir, err)
 	}
@@ -240,25 +241,6 @@ func TestRunAvroOutput(t *testing.T) {
 	s := got[0]
 	if s.URLA == "" || s.TextA == nil || *s.TextA == "" {
 		t.Errorf("first span lacks url or text: %+v", s)
-	}
-}
-
-func TestSplitSize(t *testing.T) {
-	tests := []struct {
-		flag, total int64
-		workers     int
-		want        int64
-	}{
-		{100000, 1 << 30, 2, 100000}, // explicit
-		{0, 11 << 20, 2, 1441792},    // 11 MiB: 8 splits
-		{0, 100 << 10, 2, 1 << 20},   // tiny: one 1 MiB split
-		{0, 10 << 30, 2, 32 << 20},   // large: 32 MiB
-		{0, 100 << 20, 0, 25 << 20},  // workers < 1 counts as 1
-	}
-	for _, tt := range tests {
-		if got := splitSize(tt.flag, tt.total, tt.workers); got != tt.want {
-			t.Errorf("splitSize(%d, %d, %d) = %d, want %d", tt.flag, tt.total, tt.workers, got, tt.want)
-		}
 	}
 }
 
@@ -314,41 +296,12 @@ func TestManySmallFiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr)
 	}
-	parts, err := partFiles(filepath.Join(out, "parsed"))
+	parts, err := pipeline.PartFiles(hdfsfs.Local(), filepath.Join(out, "parsed"))
 	if err != nil || len(parts) > 8 {
 		t.Errorf("%d parsed part files for 300 small inputs (%v), want a few", len(parts), err)
 	}
 	counters, err := os.ReadFile(filepath.Join(out, "counters.tsv"))
 	if err != nil || !strings.Contains(string(counters), "parse.docs.ok\t300\n") {
 		t.Errorf("not all 300 documents parsed (%v):\n%s", err, counters)
-	}
-}
-
-// TestWholeFilesNotCut: a stage that relies on whole, sorted part files
-// (the match job reads each document pair's group in one task) gets splits
-// the local runner never cuts; others get divisible ones.
-func TestWholeFilesNotCut(t *testing.T) {
-	big := bytes.Repeat([]byte("a\tb\t0000001\t0000002\t3\n"), 200_000) // 4.6 MB
-	for _, st := range Stages() {
-		if st.Input != "pairs" && st.Input != "index" {
-			continue
-		}
-		out := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(out, st.Input), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, st.Input, "part-r-00000"), big, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		r := &localRun{o: &runOptions{output: out, workers: 2}}
-		job, err := r.job(st, nil, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, sp := range job.Inputs {
-			if sp.Divisible == st.WholeFiles {
-				t.Errorf("stage %s (whole files %v): split %s@%d divisible %v", st.Name, st.WholeFiles, sp.Name, sp.Start, sp.Divisible)
-			}
-		}
 	}
 }

@@ -1,247 +1,20 @@
 package jobs
 
 import (
-	"bufio"
-	"cmp"
-	"container/heap"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
-	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/span"
 )
-
-// Span is one line of the spans output (see reducers/match for the format).
-type Span struct {
-	DocA       string  `json:"doc_a"`
-	DocB       string  `json:"doc_b"`
-	StartA     int     `json:"start_a"`
-	StartB     int     `json:"start_b"`
-	Length     int     `json:"length"`
-	CharStartA int     `json:"char_start_a"`
-	CharEndA   int     `json:"char_end_a"`
-	CharStartB int     `json:"char_start_b"`
-	CharEndB   int     `json:"char_end_b"`
-	Score      float64 `json:"score"`
-	URLA       string  `json:"url_a,omitempty"`
-	URLB       string  `json:"url_b,omitempty"`
-	TextA      *string `json:"text_a,omitempty"`
-	TextB      *string `json:"text_b,omitempty"`
-
-	// key is the line's `Escape(DocA) TAB Escape(DocB) TAB`: document pairs
-	// compare as these bytes, the order of the join's shuffle, so every
-	// spans part file is already in compareSpans order.
-	key string
-}
-
-// ParseSpan parses one TSV span line.
-func ParseSpan(line string) (Span, error) {
-	f := strings.Split(line, "\t")
-	if len(f) != 10 {
-		return Span{}, fmt.Errorf("want 10 fields, got %d", len(f))
-	}
-	s := Span{key: line[:len(f[0])+len(f[1])+2]}
-	var err error
-	if s.DocA, err = mr.Unescape(f[0]); err != nil {
-		return s, err
-	}
-	if s.DocB, err = mr.Unescape(f[1]); err != nil {
-		return s, err
-	}
-	ints := []*int{&s.StartA, &s.StartB, &s.Length, &s.CharStartA, &s.CharEndA, &s.CharStartB, &s.CharEndB}
-	for i, p := range ints {
-		if *p, err = strconv.Atoi(f[2+i]); err != nil {
-			return s, fmt.Errorf("field %d: %w", 3+i, err)
-		}
-	}
-	if s.Score, err = strconv.ParseFloat(f[9], 64); err != nil {
-		return s, fmt.Errorf("score: %w", err)
-	}
-	return s, nil
-}
-
-// AppendTSV appends s as a TSV line without the newline.
-func (s *Span) AppendTSV(b []byte) []byte {
-	b = mr.AppendEscape(b, s.DocA)
-	b = append(b, '\t')
-	b = mr.AppendEscape(b, s.DocB)
-	for _, x := range []int{s.StartA, s.StartB, s.Length, s.CharStartA, s.CharEndA, s.CharStartB, s.CharEndB} {
-		b = append(b, '\t')
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	b = append(b, '\t')
-	return strconv.AppendFloat(b, s.Score, 'f', 4, 64)
-}
-
-// compareSpans orders spans read by ParseSpan: by document pair as the
-// join's shuffle sorts them (Span.key), then by start and length.
-func compareSpans(a, b Span) int {
-	return cmp.Or(strings.Compare(a.key, b.key),
-		cmp.Compare(a.StartA, b.StartA), cmp.Compare(a.StartB, b.StartB), cmp.Compare(a.Length, b.Length))
-}
-
-// readSpans reads every part file of a spans directory (or a run's output
-// directory) and returns the spans sorted by (docA, docB, startA, startB)
-// (compareSpans).
-func readSpans(fsys spanFS, dir string) ([]Span, error) {
-	var spans []Span
-	err := eachPartSpan(fsys, dir, func(r *partSpans) error {
-		for r.next() {
-			spans = append(spans, r.span)
-		}
-		return r.err
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(spans, compareSpans)
-	return spans, nil
-}
-
-// streamSpans calls f with every span of a spans directory in readSpans'
-// order, holding one span per part file in memory: the match job writes
-// each part in that order, and the parts are merged. A part out of order
-// is an error (the directory is not a pdc run's output).
-func streamSpans(fsys spanFS, dir string, f func(*Span) error) error {
-	var h spanHeap
-	err := eachPartSpan(fsys, dir, func(r *partSpans) error {
-		if r.next() {
-			h = append(h, r)
-			r.keep = true
-		}
-		return r.err
-	})
-	defer func() {
-		for _, r := range h {
-			r.rc.Close()
-		}
-	}()
-	if err != nil {
-		return err
-	}
-	heap.Init(&h)
-	for len(h) > 0 {
-		r := h[0]
-		if err := f(&r.span); err != nil {
-			return err
-		}
-		prev := r.span
-		if !r.next() {
-			if r.err != nil {
-				return r.err
-			}
-			r.rc.Close()
-			heap.Pop(&h)
-			continue
-		}
-		if compareSpans(prev, r.span) > 0 {
-			return fmt.Errorf("%s:%d: %w", r.name, r.lines.LineNumber(), errSpansOrder)
-		}
-		heap.Fix(&h, 0)
-	}
-	return nil
-}
-
-// errSpansOrder reports a part file whose spans are not in order.
-var errSpansOrder = errors.New("spans out of order (pdc writes each part file sorted; sort the spans of a file written otherwise)")
-
-// partSpans reads the spans of one part file.
-type partSpans struct {
-	name  string
-	rc    io.ReadCloser
-	lines *mr.Reader
-	span  Span
-	err   error
-	keep  bool // still open after eachPartSpan's callback
-}
-
-func (r *partSpans) next() bool {
-	if r.err != nil || !r.lines.Next() {
-		if r.err == nil {
-			if err := r.lines.Err(); err != nil {
-				r.err = fmt.Errorf("read %s: %w", r.name, err)
-			}
-		}
-		return false
-	}
-	s, err := ParseSpan(string(r.lines.Line()))
-	if err != nil {
-		r.err = fmt.Errorf("%s:%d: %w", r.name, r.lines.LineNumber(), err)
-		return false
-	}
-	r.span = s
-	return true
-}
-
-// eachPartSpan opens every part file of dir in turn and hands it to f; a
-// part is closed after f unless f sets keep.
-func eachPartSpan(fsys spanFS, dir string, f func(*partSpans) error) error {
-	parts, err := fsys.parts(dir)
-	if err != nil {
-		return err
-	}
-	for _, p := range parts {
-		rc, err := fsys.open(p)
-		if err != nil {
-			return err
-		}
-		r := &partSpans{name: p, rc: rc, lines: mr.NewReader(bufio.NewReaderSize(rc, 1<<16))}
-		err = f(r)
-		if !r.keep || err != nil {
-			rc.Close()
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type spanHeap []*partSpans
-
-func (h spanHeap) Len() int           { return len(h) }
-func (h spanHeap) Less(i, j int) bool { return compareSpans(h[i].span, h[j].span) < 0 }
-func (h spanHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *spanHeap) Push(x any)        { *h = append(*h, x.(*partSpans)) }
-func (h *spanHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// spanFS lists and opens span part files, locally or on HDFS.
-type spanFS interface {
-	parts(dir string) ([]string, error)
-	open(path string) (io.ReadCloser, error)
-}
-
-type localSpanFS struct{}
-
-func (localSpanFS) parts(dir string) ([]string, error) {
-	if _, err := os.Stat(filepath.Join(dir, "spans")); err == nil {
-		dir = filepath.Join(dir, "spans")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("spans %s: %w", dir, unwrapPathErr(err))
-	}
-	if !succeeded(dir) {
-		return nil, fmt.Errorf("spans %s: no _SUCCESS: the run did not finish (rerun pdc run to resume)", dir)
-	}
-	return partFiles(dir)
-}
-
-func (localSpanFS) open(path string) (io.ReadCloser, error) { return os.Open(path) }
 
 type spanOptions struct {
 	format string
@@ -258,7 +31,7 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	o := spanOptions{}
 	var inputs listFlag
 	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro] [--text --input DOCS]")
-	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl or avro")
+	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl or avro (schema lib/avroio/span.avsc)")
 	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (needs --input)")
 	fs.Var(&inputs, "input", "the run's documents, for --text; repeatable")
 	if err := parseFlags(fs, reorderArgs(args)); err != nil {
@@ -268,10 +41,8 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 		fs.Usage()
 		return usagef("spans: want exactly one output directory")
 	}
-	switch o.format {
-	case "tsv", "jsonl", "avro":
-	default:
-		return usagef("spans: unknown --format %q (want tsv, jsonl or avro)", o.format)
+	if !slices.Contains(span.Formats, o.format) {
+		return usagef("spans: unknown --format %q (want %s)", o.format, strings.Join(span.Formats, ", "))
 	}
 	if o.text && len(inputs) == 0 {
 		var err error
@@ -280,14 +51,37 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 		}
 	}
 	o.inputs = inputs
+	if o.text {
+		o.extract, o.maxDocBytes = m.runAnalyzer(fs.Arg(0))
+		if o.extract == "main" {
+			if err := m.needMain(ctx, append([]string{"spans"}, args...)); err != nil {
+				return err
+			}
+		}
+	}
 	return m.printSpans(fs.Arg(0), o)
+}
+
+// runDir returns the file system and the path on it of a run's output
+// directory (given as OUT or OUT/spans).
+func (m *Main) runDir(out string) (hdfsfs.FS, string, error) {
+	out = strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans")
+	fsys, p, err := hdfsfs.Resolve(out, m.isRemote(out))
+	if err != nil {
+		return nil, "", fmt.Errorf("output %s: %w", out, err)
+	}
+	return fsys, p, nil
 }
 
 // runAnalyzer returns the --extract and --max-doc-bytes of the run in out
 // (defaults when its _pdc.json cannot be read).
 func (m *Main) runAnalyzer(out string) (extract string, maxDocBytes int) {
 	def := jobconf.Default()
-	man, err := m.readManifest(out)
+	fsys, p, err := m.runDir(out)
+	if err != nil {
+		return def.Extract, def.MaxDocBytes
+	}
+	man, err := pipeline.ReadManifest(fsys, p)
 	if err != nil {
 		return def.Extract, def.MaxDocBytes
 	}
@@ -304,57 +98,19 @@ func (m *Main) runAnalyzer(out string) (extract string, maxDocBytes int) {
 	return cfg.Extract, cfg.MaxDocBytes
 }
 
-// readManifest reads OUT/_pdc.json, locally or on HDFS.
-func (m *Main) readManifest(out string) (*manifest, error) {
-	out = strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans")
-	var data []byte
-	var err error
-	if m.isRemote(out) {
-		var fsys hdfsfs.FS
-		var p string
-		if fsys, p, err = hdfsfs.Resolve(out, true); err == nil {
-			data, err = hdfsfs.ReadFile(fsys, p+"/_pdc.json")
-		}
-	} else {
-		data, err = os.ReadFile(filepath.Join(out, "_pdc.json"))
-	}
-	if err != nil {
-		return nil, err
-	}
-	var man manifest
-	if err := json.Unmarshal(data, &man); err != nil {
-		return nil, fmt.Errorf("%s/_pdc.json: %w", out, err)
-	}
-	return &man, nil
-}
-
 // manifestInputs returns the documents of the run in out, from its
 // _pdc.json: the uploaded copy (OUT/input) for Hadoop runs when there is
 // one, else the inputs as given.
 func (m *Main) manifestInputs(out string) ([]string, error) {
-	if strings.HasSuffix(strings.TrimSuffix(out, "/"), "/spans") {
-		out = strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans")
-	}
-	var data []byte
-	var err error
-	remote := m.isRemote(out)
-	var fsys hdfsfs.FS
-	var p string
-	if remote {
-		if fsys, p, err = hdfsfs.Resolve(out, true); err == nil {
-			data, err = hdfsfs.ReadFile(fsys, p+"/_pdc.json")
-		}
-	} else {
-		data, err = os.ReadFile(filepath.Join(out, "_pdc.json"))
-	}
+	fsys, p, err := m.runDir(out)
 	if err != nil {
-		return nil, &UsageError{Msg: fmt.Sprintf("spans: --text needs --input DOCS (the run's documents); %s has no readable _pdc.json: %v", out, unwrapPathErr(err))}
+		return nil, err
 	}
-	var man manifest
-	if err := json.Unmarshal(data, &man); err != nil {
-		return nil, fmt.Errorf("spans: %s/_pdc.json: %w", out, err)
+	man, err := pipeline.ReadManifest(fsys, p)
+	if err != nil {
+		return nil, &UsageError{Msg: fmt.Sprintf("spans: --text needs --input DOCS (the run's documents); %s has no readable _pdc.json: %v", out, hdfsfs.UnwrapPath(err))}
 	}
-	if remote {
+	if fsys != hdfsfs.Local() {
 		if _, err := fsys.Stat(p + "/input/_SUCCESS"); err == nil {
 			var in []string
 			for _, i := range man.Inputs {
@@ -362,7 +118,7 @@ func (m *Main) manifestInputs(out string) ([]string, error) {
 					in = append(in, i)
 				}
 			}
-			return append(in, strings.TrimSuffix(out, "/")+"/input"), nil
+			return append(in, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans"), "/")+"/input"), nil
 		}
 	}
 	return man.Inputs, nil
@@ -409,32 +165,30 @@ func (m *Main) printSpans(out string, o spanOptions) error {
 // fetch. Part files out of order (not written by pdc) are sorted in memory
 // when that shows before the first 64 KiB of output, else an error.
 func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
-	fsys, dir, err := m.spanFS(out)
+	fsys, dir, err := hdfsfs.Resolve(out, m.isRemote(out))
 	if err != nil {
-		return err
+		return fmt.Errorf("spans %s: %w", out, err)
 	}
 	cw := &byteCounter{w: dst}
-	w := bufio.NewWriterSize(cw, 64<<10)
-	sink, err := newSpanSink(w, o.format, o.text)
+	sw, err := span.NewWriter(cw, o.format, o.text)
 	if err != nil {
 		return err
 	}
 	if !o.text && !o.urls {
-		err := streamSpans(fsys, dir, sink.write)
+		err := span.Stream(fsys, dir, sw.Write)
 		if err == nil {
-			return sink.close()
+			return sw.Close()
 		}
-		if !errors.Is(err, errSpansOrder) || cw.n > 0 {
+		if !errors.Is(err, span.ErrOrder) || cw.n > 0 {
 			return err
 		}
 		// Parts not written by pdc, out of order, and nothing written
 		// yet: start again, sorting in memory.
-		w.Reset(cw)
-		if sink, err = newSpanSink(w, o.format, o.text); err != nil {
+		if sw, err = span.NewWriter(cw, o.format, o.text); err != nil {
 			return err
 		}
 	}
-	spans, err := readSpans(fsys, dir)
+	spans, err := span.Read(fsys, dir)
 	if err != nil {
 		return err
 	}
@@ -442,11 +196,6 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 	case o.text:
 		if o.extract == "" {
 			o.extract, o.maxDocBytes = m.runAnalyzer(out)
-		}
-		if o.extract == "main" {
-			if err := m.needMain(); err != nil {
-				return err
-			}
 		}
 		if err := m.addText(spans, o.inputs, &doc.Analyzer{MaxBytes: o.maxDocBytes, Main: o.extract == "main"}); err != nil {
 			return err
@@ -457,76 +206,25 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 		}
 	}
 	for i := range spans {
-		if err := sink.write(&spans[i]); err != nil {
+		if err := sw.Write(&spans[i]); err != nil {
 			return err
 		}
 	}
-	return sink.close()
-}
-
-// spanSink writes spans one by one in a format: tsv (with the passages as
-// two more fields when withText), jsonl or avro.
-type spanSink struct {
-	write func(*Span) error
-	close func() error
-}
-
-func newSpanSink(w *bufio.Writer, format string, withText bool) (*spanSink, error) {
-	flush := func() error {
-		if err := w.Flush(); err != nil {
-			return fmt.Errorf("write: %w", err)
-		}
-		return nil
-	}
-	switch format {
-	case "jsonl":
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		return &spanSink{write: func(s *Span) error {
-			if err := enc.Encode(s); err != nil {
-				return fmt.Errorf("write: %w", err)
-			}
-			return nil
-		}, close: flush}, nil
-	case "avro":
-		aw, err := newAvroSpanWriter(w, withText)
-		if err != nil {
-			return nil, err
-		}
-		return &spanSink{write: aw.write, close: func() error {
-			if err := aw.close(); err != nil {
-				return err
-			}
-			return flush()
-		}}, nil
-	}
-	var b []byte
-	return &spanSink{write: func(s *Span) error {
-		b = s.AppendTSV(b[:0])
-		if withText {
-			b = append(b, '\t')
-			b = mr.AppendEscape(b, *s.TextA)
-			b = append(b, '\t')
-			b = mr.AppendEscape(b, *s.TextB)
-		}
-		b = append(b, '\n')
-		_, err := w.Write(b)
-		return err // a write error is sticky: flush reports it
-	}, close: flush}, nil
+	return sw.Close()
 }
 
 // addURLs fills the spans' document URLs from the documents.
-func (m *Main) addURLs(spans []Span, inputs []string) error {
+func (m *Main) addURLs(spans []span.Span, inputs []string) error {
 	need := map[string]bool{}
 	for _, s := range spans {
 		need[s.DocA], need[s.DocB] = true, true
 	}
-	in, err := m.findAnyInputs(inputs)
+	in, err := input.FindAny(inputs, m.isRemote)
 	if err != nil {
 		return err
 	}
 	urls := map[string]string{}
-	err = eachDoc(in, func(d *doc.Doc, where string) error {
+	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
 		if _, seen := urls[d.ID]; need[d.ID] && !seen {
 			urls[d.ID] = d.URL
 		}
@@ -542,17 +240,17 @@ func (m *Main) addURLs(spans []Span, inputs []string) error {
 }
 
 // addText fills the spans' passages (and URLs) from the documents.
-func (m *Main) addText(spans []Span, inputs []string, an *doc.Analyzer) error {
+func (m *Main) addText(spans []span.Span, inputs []string, an *doc.Analyzer) error {
 	need := map[string]bool{}
 	for _, s := range spans {
 		need[s.DocA], need[s.DocB] = true, true
 	}
-	in, err := m.findAnyInputs(inputs)
+	in, err := input.FindAny(inputs, m.isRemote)
 	if err != nil {
 		return err
 	}
 	texts, urls := map[string]string{}, map[string]string{}
-	err = eachDoc(in, func(d *doc.Doc, where string) error {
+	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
 		if !need[d.ID] {
 			return nil
 		}
@@ -586,9 +284,28 @@ func (m *Main) addText(spans []Span, inputs []string, an *doc.Analyzer) error {
 	return nil
 }
 
-// decodeSpanJSON parses one span of `pdc spans --format jsonl`.
-func decodeSpanJSON(line string) (Span, error) {
-	var s Span
-	err := json.Unmarshal([]byte(line), &s)
-	return s, err
+// runeSlice returns s[start:end] in rune offsets, clamped to s.
+func runeSlice(s string, start, end int) string {
+	if start < 0 {
+		start = 0
+	}
+	bs, be, i := len(s), len(s), 0
+	for b := range s {
+		if i == start {
+			bs = b
+		}
+		if i == end {
+			be = b
+			break
+		}
+		i++
+	}
+	if bs > be {
+		return ""
+	}
+	return s[bs:be]
 }
+
+// isRemote reports whether a path names HDFS (hdfsfs.IsRemote, with the
+// local disk as the default file system).
+func (m *Main) isRemote(p string) bool { return hdfsfs.IsRemote(p, false, m.Getenv) }

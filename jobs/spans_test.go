@@ -1,63 +1,24 @@
 package jobs
 
 import (
-	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/span"
 )
 
-// TestCompareSpans checks the order of parsed spans against the bytes the
-// join's shuffle sorts: Escape(a) TAB Escape(b) TAB, on ids full of bytes
-// that escape or sort around TAB.
-func TestCompareSpans(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	id := func() string {
-		const alphabet = "a\\\t\n\r\x01\x08\x0b~"
-		b := make([]byte, 1+rng.IntN(5))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return string(b)
-	}
-	key := func(a, b string) []byte {
-		k := mr.AppendEscape(nil, a)
-		k = append(k, '\t')
-		k = mr.AppendEscape(k, b)
-		return append(k, '\t')
-	}
-	parse := func(a, b string) Span {
-		s := Span{DocA: a, DocB: b, Length: 3, CharEndA: 1, CharEndB: 1}
-		p, err := ParseSpan(string(s.AppendTSV(nil)))
-		if err != nil || p.DocA != a || p.DocB != b {
-			t.Fatalf("ParseSpan of %q %q: %+v, %v", a, b, p, err)
-		}
-		return p
-	}
-	for range 20000 {
-		a1, b1, a2, b2 := id(), id(), id(), id()
-		if rng.IntN(4) == 0 {
-			a2 = a1
-		}
-		got, want := compareSpans(parse(a1, b1), parse(a2, b2)), bytes.Compare(key(a1, b1), key(a2, b2))
-		if got != want {
-			t.Fatalf("compareSpans of (%q, %q) and (%q, %q) = %d, want %d", a1, b1, a2, b2, got, want)
-		}
-	}
-}
-
 // TestSpansStreamed: with several reducers (part files), pdc spans merges
-// the parts into the same order readSpans sorts them in.
+// the parts into the same order span.Read sorts them in.
 func TestSpansStreamed(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, err := runMain("run", "--input", sample, "--output", out, "--reducers", "3", "--quiet"); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr)
 	}
-	parts, err := partFiles(filepath.Join(out, "spans"))
+	parts, err := pipeline.PartFiles(hdfsfs.Local(), filepath.Join(out, "spans"))
 	if err != nil || len(parts) != 3 {
 		t.Fatalf("want 3 part files, got %v %v", parts, err)
 	}
@@ -65,7 +26,7 @@ func TestSpansStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("spans: %v\n%s", err, stderr)
 	}
-	spans, err := readSpans(localSpanFS{}, out)
+	spans, err := span.Read(hdfsfs.Local(), out)
 	if err != nil {
 		t.Fatal(err)
 	}

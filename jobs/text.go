@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -35,7 +36,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		fs.Usage()
 		return usagef("text: --input is required")
 	}
-	in, err := m.findAnyInputs(inputs)
+	in, err := input.FindAny(inputs, m.isRemote)
 	if err != nil {
 		return err
 	}
@@ -44,13 +45,13 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		return usagef("text: --extract must be all or main, got %q", cfg.Extract)
 	}
 	if cfg.Extract == "main" {
-		if err := m.needMain(); err != nil {
+		if err := m.needMain(ctx, append([]string{"text"}, args...)); err != nil {
 			return err
 		}
 	}
 	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
 	found := false
-	err = eachDoc(in, func(d *doc.Doc, where string) error {
+	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
 		if *id != "" && d.ID != *id {
 			return ctx.Err()
 		}

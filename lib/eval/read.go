@@ -19,17 +19,16 @@ package eval
 // As in the PAN evaluator, a trailing ".txt" is stripped from references when
 // reading and added when writing, so document ids round-trip.
 //
-// pdc spans (ReadSpans), tab-separated, doc ids escaped as in lib/mr:
-//
-//	docA docB startA startB length charStartA charEndA charStartB charEndB score
+// pdc spans (ReadSpans): spans TSV, as lib/span documents and parses it.
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/pdc-mr/pdc/lib/span"
 )
 
 // truthRecord is one line of truth JSONL.
@@ -104,66 +103,12 @@ func ReadSpans(r io.Reader) ([]Detection, error) {
 }
 
 func parseSpan(line string) (Detection, error) {
-	f := strings.Split(line, "\t")
-	if len(f) != 10 {
-		return Detection{}, fmt.Errorf("want 10 fields, got %d", len(f))
-	}
-	var num [7]int
-	for i := range num {
-		v, err := strconv.Atoi(f[2+i])
-		if err != nil || v < 0 {
-			return Detection{}, fmt.Errorf("field %d: bad count %q", 3+i, f[2+i])
-		}
-		num[i] = v
-	}
-	if _, err := strconv.ParseFloat(f[9], 64); err != nil {
-		return Detection{}, fmt.Errorf("field 10: bad score %q", f[9])
-	}
-	csA, ceA, csB, ceB := num[3], num[4], num[5], num[6]
-	if ceA < csA || ceB < csB {
-		return Detection{}, fmt.Errorf("char range ends before it starts")
-	}
-	a, err := unescape(f[0])
+	s, err := span.Parse(line)
 	if err != nil {
-		return Detection{}, fmt.Errorf("field 1: %w", err)
+		return Detection{}, err
 	}
-	b, err := unescape(f[1])
-	if err != nil {
-		return Detection{}, fmt.Errorf("field 2: %w", err)
-	}
-	return Detection{Susp: a, Src: b, SuspStart: csA, SuspLen: ceA - csA,
-		SrcStart: csB, SrcLen: ceB - csB}, nil
-}
-
-// unescape reverses lib/mr's field escaping (\\, \t, \n, \r).
-func unescape(s string) (string, error) {
-	if !strings.Contains(s, `\`) {
-		return s, nil
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+1 == len(s) {
-			return "", fmt.Errorf("dangling backslash in %q", s)
-		}
-		i++
-		switch s[i] {
-		case '\\':
-			b.WriteByte('\\')
-		case 't':
-			b.WriteByte('\t')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		default:
-			return "", fmt.Errorf("bad escape \\%c in %q", s[i], s)
-		}
-	}
-	return b.String(), nil
+	return Detection{Susp: s.DocA, Src: s.DocB, SuspStart: s.CharStartA, SuspLen: s.CharEndA - s.CharStartA,
+		SrcStart: s.CharStartB, SrcLen: s.CharEndB - s.CharStartB}, nil
 }
 
 // eachLine calls fn with each non-blank line (1-based numbers), without the

@@ -11,7 +11,10 @@ import (
 // chunk is the unit of copying between checks of the context and progress reports.
 const chunk = 1 << 20
 
-// Progress is told the bytes copied so far and the total to copy.
+// Progress is told the bytes copied so far and the total to copy. Copy calls it after
+// each chunk it copies and once more at the end if needed, so that the last call of a
+// successful copy, empty files included, has done == total. ThrottledProgress limits
+// how often a report is made.
 type Progress func(done, total int64)
 
 // Upload copies the local file or directory tree src to dstPath on dst.
@@ -25,9 +28,9 @@ func Download(ctx context.Context, dst string, src FS, srcPath string, progress 
 }
 
 // Copy copies the file or directory tree srcPath on src to dstPath on dst. Directories are
-// created as needed; existing files are replaced. Each file is written to
-// dstPath+"._COPYING_" and renamed when complete, so a failed copy leaves no partial file
-// under its final name. progress may be nil.
+// created as needed; existing files are replaced. Each file is written through
+// CreateAtomic, under a hidden temporary name renamed when complete, so a failed copy
+// leaves no partial file under its final name. progress may be nil.
 func Copy(ctx context.Context, dst FS, dstPath string, src FS, srcPath string, progress Progress) error {
 	files, total, err := plan(src, srcPath, dstPath)
 	if err != nil {
@@ -38,6 +41,11 @@ func Copy(ctx context.Context, dst FS, dstPath string, src FS, srcPath string, p
 		if err := c.item(f); err != nil {
 			return err
 		}
+	}
+	if progress != nil && (!c.reported || c.done != c.total) {
+		// Nothing to copy (only empty files), or the files changed size since plan:
+		// the total becomes what was copied.
+		progress(c.done, c.done)
 	}
 	return nil
 }
@@ -79,6 +87,7 @@ type copier struct {
 	dst, src    FS
 	done, total int64
 	progress    Progress
+	reported    bool // progress was called
 }
 
 func (c *copier) item(it copyItem) error {
@@ -88,14 +97,7 @@ func (c *copier) item(it copyItem) error {
 		}
 		return nil
 	}
-	tmp := it.dst + "._COPYING_"
-	if err := c.file(it.src, tmp); err != nil {
-		if rerr := c.dst.RemoveAll(tmp); rerr != nil {
-			err = errors.Join(err, rerr)
-		}
-		return fmt.Errorf("copy %s to %s: %w", it.src, it.dst, err)
-	}
-	if err := c.dst.Rename(tmp, it.dst); err != nil {
+	if err := c.file(it.src, it.dst); err != nil {
 		return fmt.Errorf("copy %s to %s: %w", it.src, it.dst, err)
 	}
 	return nil
@@ -106,16 +108,15 @@ func (c *copier) file(srcName, dstName string) error {
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	w, err := c.dst.Create(dstName)
+	defer r.Close() // a read error has been seen by stream
+	w, err := CreateAtomic(c.dst, dstName)
 	if err != nil {
 		return err
 	}
-	err = c.stream(w, r)
-	if cerr := w.Close(); err == nil {
-		err = cerr
+	if err := c.stream(w, r); err != nil {
+		return errors.Join(err, w.Abort())
 	}
-	return err
+	return w.Close()
 }
 
 func (c *copier) stream(w io.Writer, r io.Reader) error {
@@ -132,6 +133,7 @@ func (c *copier) stream(w io.Writer, r io.Reader) error {
 			c.done += int64(n)
 			if c.progress != nil {
 				c.progress(c.done, c.total)
+				c.reported = true
 			}
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

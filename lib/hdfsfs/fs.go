@@ -1,7 +1,12 @@
 // Package hdfsfs is the file system pdc reads inputs from and writes outputs to: one small
 // interface, FS, with an implementation for the local disk (Local) and one for HDFS (New,
-// FromEnv) built on github.com/colinmarc/hdfs/v2. Resolve picks one from a path such as
-// "hdfs://namenode:8020/data/in" or "/tmp/in".
+// FromEnv) built on github.com/colinmarc/hdfs/v2. IsRemote is pdc's rule for whether a
+// path such as "hdfs://namenode:8020/data/in" or "/tmp/in" is on HDFS, and Resolve picks
+// the file system for it.
+//
+// CreateAtomic and WriteFileAtomic write a file under a hidden temporary name renamed
+// when complete, so readers never see a partial file; Copy, Upload and Download copy
+// files that way, reporting their progress to a Progress (see ThrottledProgress).
 //
 // Errors are *fs.PathError values wrapping the os sentinel errors where one applies, so
 // callers test them with errors.Is(err, fs.ErrNotExist) on either implementation.
@@ -19,8 +24,8 @@ type FS interface {
 	// Open opens the named file for reading.
 	Open(name string) (io.ReadCloser, error)
 	// Create creates the named file, truncating it if it exists; its parent directory
-	// must exist. The data is only safe once Close has returned nil: callers must check
-	// the Close error.
+	// must exist. A Write of no bytes writes nothing. The data is only safe once Close
+	// has returned nil: callers must check the Close error.
 	Create(name string) (io.WriteCloser, error)
 	// Stat describes the named file or directory.
 	Stat(name string) (fs.FileInfo, error)
@@ -50,7 +55,9 @@ func ReadFile(fsys FS, name string) ([]byte, error) {
 	return data, nil
 }
 
-// WriteFile creates (or truncates) the named file and writes data to it.
+// WriteFile creates (or truncates) the named file and writes data to it. Empty data
+// creates an empty file, on HDFS too. A reader may see a partial file while it is
+// written, or after a failure; WriteFileAtomic avoids that.
 func WriteFile(fsys FS, name string, data []byte) error {
 	w, err := fsys.Create(name)
 	if err != nil {

@@ -46,6 +46,40 @@ func testFS(t *testing.T, fsys FS, root string) {
 			t.Errorf("ReadFile = %q, %v; want \"x\"", got, err)
 		}
 	})
+	t.Run("WriteEmpty", func(t *testing.T) {
+		name := path.Join(dir, "empty.txt")
+		if err := WriteFile(fsys, name, nil); err != nil {
+			t.Fatalf("WriteFile(nil): %v", err)
+		}
+		fi, err := fsys.Stat(name)
+		if err != nil || fi.Size() != 0 || fi.IsDir() {
+			t.Errorf("Stat = %v, %v; want an empty file", fi, err)
+		}
+		if got, err := ReadFile(fsys, name); err != nil || len(got) != 0 {
+			t.Errorf("ReadFile = %q, %v; want empty", got, err)
+		}
+		if err := fsys.RemoveAll(name); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ZeroLengthWrites", func(t *testing.T) {
+		name := path.Join(root, "zero.txt")
+		w, err := fsys.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range [][]byte{nil, []byte("ab"), {}, []byte("c")} {
+			if n, err := w.Write(p); n != len(p) || err != nil {
+				t.Errorf("Write(%q) = %d, %v", p, n, err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if got, err := ReadFile(fsys, name); err != nil || string(got) != "abc" {
+			t.Errorf("ReadFile = %q, %v; want \"abc\"", got, err)
+		}
+	})
 	t.Run("StatAndRename", func(t *testing.T) {
 		from, to := path.Join(dir, "z.txt"), path.Join(root, "a", "moved.txt")
 		if err := fsys.Rename(from, to); err != nil {
@@ -80,6 +114,9 @@ func testFS(t *testing.T, fsys FS, root string) {
 			t.Error("ReadDir of a file: no error")
 		}
 	})
+	t.Run("Atomic", func(t *testing.T) {
+		testAtomic(t, fsys, path.Join(root, "atomic"))
+	})
 	t.Run("RemoveAll", func(t *testing.T) {
 		if err := fsys.RemoveAll(path.Join(root, "a")); err != nil {
 			t.Fatal(err)
@@ -88,6 +125,20 @@ func testFS(t *testing.T, fsys FS, root string) {
 			t.Errorf("Stat after RemoveAll err = %v, want ErrNotExist", err)
 		}
 	})
+}
+
+// names lists the names in dir, hidden ones included.
+func names(t *testing.T, fsys FS, dir string) []string {
+	t.Helper()
+	infos, err := fsys.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, fi := range infos {
+		out = append(out, fi.Name())
+	}
+	return out
 }
 
 func TestLocal(t *testing.T) {
@@ -133,6 +184,11 @@ func testCopyTree(t *testing.T, dst FS, root string, big int) {
 	if last != total || lastTotal != total {
 		t.Errorf("progress ended at %d/%d, want %d/%d", last, lastTotal, total, total)
 	}
+	for d, want := range map[string][]string{"up": {"big.bin", "sub"}, "up/sub": {"empty.txt", "one.txt"}} {
+		if got := names(t, dst, path.Join(root, d)); !reflect.DeepEqual(got, want) {
+			t.Errorf("uploaded %s holds %v, want %v", d, got, want)
+		}
+	}
 	back := path.Join(t.TempDir(), "back")
 	if err := Download(ctx, back, dst, path.Join(root, "up"), nil); err != nil {
 		t.Fatalf("Download: %v", err)
@@ -159,35 +215,12 @@ func TestCopyCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	dst := path.Join(t.TempDir(), "g")
-	if err := Upload(ctx, Local(), dst, src, nil); !errors.Is(err, context.Canceled) {
+	dir := t.TempDir()
+	if err := Upload(ctx, Local(), path.Join(dir, "g"), src, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Upload err = %v, want context.Canceled", err)
 	}
-	if _, err := Local().Stat(dst + "._COPYING_"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("partial file left behind: %v", err)
-	}
-}
-
-func TestResolve(t *testing.T) {
-	tests := []struct {
-		in          string
-		defaultHDFS bool
-		wantPath    string
-	}{
-		{"rel/p", true, "rel/p"},
-		{"/abs/p", false, "/abs/p"},
-		{"file:///abs/p", true, "/abs/p"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			fsys, p, err := Resolve(tt.in, tt.defaultHDFS)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, ok := fsys.(localFS); !ok || p != tt.wantPath {
-				t.Errorf("Resolve(%q) = %T, %q; want local, %q", tt.in, fsys, p, tt.wantPath)
-			}
-		})
+	if got := names(t, Local(), dir); len(got) > 0 {
+		t.Errorf("cancelled upload left %v behind", got)
 	}
 }
 

@@ -155,7 +155,7 @@ func (h *hdfsFS) Stat(name string) (fs.FileInfo, error) { return h.c.Stat(name) 
 func (h *hdfsFS) ReadDir(name string) ([]fs.FileInfo, error) {
 	f, err := h.c.Open(name)
 	if err != nil {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: unwrapPath(err)}
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: UnwrapPath(err)}
 	}
 	defer f.Close()
 	if !f.Stat().IsDir() {
@@ -175,7 +175,9 @@ func (h *hdfsFS) Rename(oldname, newname string) error { return h.c.Rename(oldna
 
 func (h *hdfsFS) RemoveAll(name string) error { return h.c.RemoveAll(name) }
 
-func unwrapPath(err error) error {
+// UnwrapPath returns the error inside a *fs.PathError, for messages that
+// name the path themselves; other errors are returned as they are.
+func UnwrapPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -185,9 +187,20 @@ func unwrapPath(err error) error {
 
 // hdfsWriter retries Close while the NameNode reports the last block as still
 // replicating (all data is acknowledged; the file is not complete yet), as the Java
-// client does.
+// client does, and makes a zero-length Write a no-op.
 type hdfsWriter struct {
 	*hdfs.FileWriter
+}
+
+// Write writes p. An empty p writes nothing: hdfs.FileWriter would allocate a block for
+// it that never receives data, and Close would then wait for that block to replicate
+// and fail ("replication in progress"). So WriteFile(fsys, name, nil) creates an empty,
+// complete file, as on the local disk.
+func (w *hdfsWriter) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return w.FileWriter.Write(p)
 }
 
 func (w *hdfsWriter) Close() error {

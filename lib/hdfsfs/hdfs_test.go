@@ -80,7 +80,10 @@ func TestResolveHDFS(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"hdfs://localhost:9000" + name, "hdfs://" + name, name} {
-		rfs, rp, err := Resolve(p, true)
+		if !IsRemote(p, false, os.Getenv) {
+			t.Errorf("IsRemote(%q) with HADOOP_CONF_DIR = false, want true", p)
+		}
+		rfs, rp, err := Resolve(p, IsRemote(p, false, os.Getenv))
 		if err != nil {
 			t.Fatalf("Resolve(%q): %v", p, err)
 		}

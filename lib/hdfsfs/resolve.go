@@ -1,8 +1,11 @@
 package hdfsfs
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path"
 	"strings"
 	"sync"
@@ -50,6 +53,42 @@ func Resolve(p string, defaultHDFS bool) (FS, string, error) {
 		return fsys, cleanAbs(p), nil
 	}
 	return Local(), p, nil
+}
+
+// IsRemote reports whether p names a file on HDFS rather than on the local disk. It is
+// the rule pdc applies to every path it is given, inputs and outputs alike:
+//
+//	hdfs://...                       HDFS
+//	file://...                       the local disk
+//	p (relative)                     the local disk
+//	/p that exists on the local disk the local disk
+//	/p missing from the local disk   HDFS when clusterDefault is set or HADOOP_CONF_DIR
+//	                                 (read through getenv) is set, else the local disk
+//
+// clusterDefault says that the command runs on a cluster, so HDFS is its default file
+// system (pdc run --hadoop): a path missing locally is then on HDFS even without
+// HADOOP_CONF_DIR. Otherwise a path missing locally is on HDFS only when a cluster is
+// configured. "Missing" means os.Stat reports fs.ErrNotExist; any other error (such as
+// permission denied) keeps the path local, so that opening it reports that error. A nil
+// getenv means os.Getenv.
+//
+// Resolve(p, IsRemote(p, clusterDefault, getenv)) returns the file system and path that
+// the rule picks.
+func IsRemote(p string, clusterDefault bool, getenv func(string) string) bool {
+	switch {
+	case strings.HasPrefix(p, "hdfs://"):
+		return true
+	case !strings.HasPrefix(p, "/"): // relative, or file://
+		return false
+	}
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if !clusterDefault && getenv("HADOOP_CONF_DIR") == "" {
+		return false
+	}
+	_, err := os.Stat(p)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 func cleanAbs(p string) string { return path.Clean("/" + p) }

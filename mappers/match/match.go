@@ -10,29 +10,18 @@
 //
 // Input: duplicated sentence pairs (reducers/join), sorted by docA TAB docB
 // (as bytes), then by sentence pair.
-// Output, one span per line, ordered by (docA, docB, startA, startB) within
-// a part file (one part per join part):
-//
-//	docA TAB docB TAB startA TAB startB TAB length TAB charStartA TAB charEndA TAB charStartB TAB charEndB TAB score
-//
-// docA < docB bytewise (ids escaped as in lib/mr); startA/startB are 0-based
-// sentence indexes (the sentence table of `pdc text`), length the number of
-// duplicated sentence pairs in the span (with --gap 0 the span covers
-// sentences startA..startA+length-1; with gaps the char offsets give its
-// exact extent on each side); char offsets are Unicode code points into each document's
-// extracted text, end exclusive, from the first sentence's start to the last
-// sentence's end; score is the mean Jaccard of the span's sentence pairs
-// (4 decimals).
+// Output: spans TSV (lib/span, which documents the format), ordered by
+// (docA, docB, startA, startB) within a part file (one part per join part).
 package match
 
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/diagonal"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/span"
 )
 
 // MinShortSpan is the least extent, in characters on each side, of a span
@@ -214,12 +203,7 @@ func (m *Matcher) emit() error {
 			continue
 		}
 		b := append(m.line[:0], m.key...)
-		for _, x := range []int{run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB} {
-			b = append(b, '\t')
-			b = strconv.AppendInt(b, int64(x), 10)
-		}
-		b = append(b, '\t')
-		b = strconv.AppendFloat(b, run.Score, 'f', 4, 64)
+		b = span.AppendFields(b, run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB, run.Score)
 		b = append(b, '\n')
 		m.line = b
 		if _, err := m.out.Write(b); err != nil {

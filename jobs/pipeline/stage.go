@@ -1,6 +1,9 @@
-// Package jobs defines pdc's MapReduce jobs, the pipeline that chains them,
-// and the `pdc` command line: it runs the pipeline on the embedded local
-// runner (lib/mr/local) or submits it to Hadoop Streaming (jobs/hadoop).
+// Package pipeline is pdc's pipeline: the table of its MapReduce jobs
+// (Stages), the streaming program of each (Program), and one loop (Run)
+// that runs them through a Driver, the local runner (jobs/local) or Hadoop
+// Streaming (jobs/hadoop): it skips jobs finished by an earlier run,
+// writes each job's counters, reports progress and failures, and finishes
+// the run's reports.
 //
 // Output directory layout of `pdc run --output OUT`:
 //
@@ -12,15 +15,15 @@
 //	                     the local runner writes it only with --keep-intermediate
 //	                     (or when resuming a run that had finished the join) and
 //	                     otherwise runs the match inside the join's reduce
-//	                     tasks (see chains)
-//	OUT/spans/           match job: the spans (reducers/match), pdc's result
+//	                     tasks (Stage.ChainsNext)
+//	OUT/spans/           match job: the spans (lib/span), pdc's result
 //	OUT/boilerplate.tsv  signatures over --max-df, most frequent first
 //	OUT/counters.tsv     every job's counters
 //
 // Each job directory gets _SUCCESS when the job completes; a rerun skips
 // completed jobs. Intermediate directories are removed after a successful
 // run unless --keep-intermediate is given.
-package jobs
+package pipeline
 
 import (
 	"fmt"
@@ -66,6 +69,14 @@ type Stage struct {
 	// Hadoop, which has no second output, the next stage runs its own map
 	// tasks.
 	Feeds string
+	// ChainsNext tells that the next stage, map-only and reading this
+	// stage's part files whole, may run inside this stage's reduce tasks
+	// (ReduceNext, the reducer followed by the next stage's mapper in one
+	// program): the next stage sees the same lines either way, and the
+	// intermediate output is neither written nor read back. The local
+	// runner does so unless --keep-intermediate; on Hadoop the two stay
+	// two jobs.
+	ChainsNext bool
 }
 
 // Stages returns the pipeline's jobs; every configuration runs the same
@@ -76,7 +87,7 @@ func Stages() []Stage {
 		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true, Feeds: "stats"},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
-		{Name: "join", Input: "index", KeyFields: 2, PartitionFields: 2},
+		{Name: "join", Input: "index", KeyFields: 2, PartitionFields: 2, ChainsNext: true},
 		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2, MapOnly: true, WholeFiles: true},
 	}
 }
@@ -97,8 +108,7 @@ func (s Stage) OutputDir() string {
 type program struct {
 	mapper, reducer, combiner mr.Func
 	// withNext is the reducer followed by the next stage's mapper in one
-	// program, which the local runner runs instead of the two (see
-	// chains).
+	// program (Stage.ChainsNext).
 	withNext mr.Func
 }
 
@@ -111,7 +121,8 @@ var programs = map[string]program{
 }
 
 // Program returns the streaming program for kind ("map", "reduce" or
-// "combine") of job name.
+// "combine", or "reduce-next" for the reducer of a Stage.ChainsNext stage
+// followed by the next stage's mapper) of job name.
 func Program(kind, name string) (mr.Func, error) {
 	p, ok := programs[name]
 	if !ok {
@@ -125,6 +136,8 @@ func Program(kind, name string) (mr.Func, error) {
 		f = p.reducer
 	case "combine":
 		f = p.combiner
+	case "reduce-next":
+		f = p.withNext
 	}
 	if f == nil {
 		return nil, fmt.Errorf("job %s has no %s program", name, kind)

@@ -1,4 +1,4 @@
-package jobs
+package input
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // warcFixture is a file of lib/warc's test data: four HTML responses, a
 // conversion record, and warcinfo, request, 404, text/css and metadata
 // records.
-func warcFixture(name string) string { return filepath.Join("..", "lib", "warc", "testdata", name) }
+func warcFixture(name string) string { return filepath.Join("..", "warc", "testdata", name) }
 
 var fixtureIDs = []string{
 	"urn:uuid:00000000-0000-4000-8000-000000000003",
@@ -32,31 +32,28 @@ var fixtureIDs = []string{
 
 const fixtureSkips = "10 records, 5 documents, 5 skipped (http status not 2xx 1, not html 1, record type metadata 1, record type request 1, record type warcinfo 1)"
 
-// captureRecordStderr redirects recordStderr for the test.
-func captureRecordStderr(t *testing.T) *bytes.Buffer {
+// readSplit renders a container file as JSON Lines (Lines) to the end and
+// parses its lines; summary is its counts' Summary.
+func readSplit(t *testing.T, path string) (docs []doc.Doc, raw []byte, summary string) {
 	t.Helper()
-	var b bytes.Buffer
-	old := recordStderr
-	recordStderr = &b
-	t.Cleanup(func() { recordStderr = old })
-	return &b
-}
-
-// readSplit reads a recordSplit to the end and parses its lines.
-func readSplit(t *testing.T, path string) ([]doc.Doc, []byte) {
-	t.Helper()
-	rc, err := recordSplit(path).Open()
+	src, err := OpenContainer(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := io.ReadAll(rc)
+	rc := Lines(src, func(c Counts) { summary = c.Summary() })
+	raw, err = io.ReadAll(rc)
 	if cerr := rc.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return parseLines(t, raw), raw
+	return parseLines(t, raw), raw, summary
+}
+
+// eachDoc calls fn for each document of a container file.
+func eachDoc(path string, o Options, fn func(d *doc.Doc, where string) error) (Counts, error) {
+	return (&Set{Containers: []string{path}}).Each(o, fn)
 }
 
 func parseLines(t *testing.T, raw []byte) []doc.Doc {
@@ -88,9 +85,8 @@ func TestRecordSplitWARC(t *testing.T) {
 	var first []doc.Doc
 	for _, name := range []string{"pages.warc", "pages.warc.gz", "pages-whole.warc.gz"} {
 		t.Run(name, func(t *testing.T) {
-			stderr := captureRecordStderr(t)
 			path := warcFixture(name)
-			docs, raw := readSplit(t, path)
+			docs, raw, summary := readSplit(t, path)
 			if got := docIDs(docs); !slices.Equal(got, fixtureIDs) {
 				t.Fatalf("ids %q, want %q", got, fixtureIDs)
 			}
@@ -107,14 +103,14 @@ func TestRecordSplitWARC(t *testing.T) {
 			} else if !slices.Equal(first, docs) {
 				t.Error("documents differ between the plain and the gzip fixture")
 			}
-			want := fmt.Sprintf("pdc: input %s: %s\n", path, fixtureSkips)
-			if stderr.String() != want {
-				t.Errorf("recordStderr %q, want %q", stderr, want)
+			if summary != fixtureSkips {
+				t.Errorf("summary %q, want %q", summary, fixtureSkips)
 			}
-			rc, err := recordSplit(path).Open()
+			src, err := OpenContainer(path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
+			rc := Lines(src, nil)
 			defer rc.Close()
 			if err := iotest.TestReader(rc, raw); err != nil {
 				t.Error(err)
@@ -170,7 +166,7 @@ func TestRecordCharsets(t *testing.T) {
 	}
 	path := writeFile(t, filepath.Join(t.TempDir(), "cs.warc"), warc.String())
 	var docs []doc.Doc
-	err := eachRecordDoc(path, func(d *doc.Doc, where string) error {
+	_, err := eachDoc(path, Options{}, func(d *doc.Doc, where string) error {
 		docs = append(docs, *d)
 		return nil
 	})
@@ -207,22 +203,21 @@ func truncatedWARC(t *testing.T, dir string) string {
 }
 
 func TestRecordDamaged(t *testing.T) {
-	stderr := captureRecordStderr(t)
 	path := truncatedWARC(t, t.TempDir())
-	docs, _ := readSplit(t, path)
+	docs, _, summary := readSplit(t, path)
 	if got := docIDs(docs); !slices.Equal(got, fixtureIDs[:2]) {
 		t.Errorf("ids %q, want %q", got, fixtureIDs[:2])
 	}
-	want := fmt.Sprintf("pdc: input %s: 4 records, 2 documents, 2 skipped (record type request 1, record type warcinfo 1), damage skipped (truncated record 1)\n", path)
-	if stderr.String() != want {
-		t.Errorf("recordStderr\n%q, want\n%q", stderr, want)
+	want := "4 records, 2 documents, 2 skipped (record type request 1, record type warcinfo 1), damage skipped (truncated record 1)"
+	if summary != want {
+		t.Errorf("summary\n%q, want\n%q", summary, want)
 	}
-	c, err := eachRecord(path, recordOptions{strict: true}, nil, func(*doc.Doc, string) error { return nil })
+	c, err := eachDoc(path, Options{Strict: true}, func(*doc.Doc, string) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "truncated record") {
 		t.Errorf("strict: err %v, want one naming %s and the damage", err, path)
 	}
-	if c.docs != 2 {
-		t.Errorf("strict: %d documents before the damage, want 2", c.docs)
+	if c.Docs != 2 {
+		t.Errorf("strict: %d documents before the damage, want 2", c.Docs)
 	}
 }
 
@@ -253,9 +248,8 @@ var avroDocs = [][4]string{
 }
 
 func TestRecordSplitAvro(t *testing.T) {
-	stderr := captureRecordStderr(t)
 	path := writeAvroDocs(t, filepath.Join(t.TempDir(), "docs.avro"), avroDocs)
-	docs, _ := readSplit(t, path)
+	docs, _, summary := readSplit(t, path)
 	want := []doc.Doc{
 		{ID: "a1", URL: "http://a/1", HTML: "<p>one</p>", IsHTML: true, ValidUTF8: true}, // read back from JSON
 		{ID: "a2", Text: "two", ValidUTF8: true},
@@ -264,17 +258,17 @@ func TestRecordSplitAvro(t *testing.T) {
 	if !slices.Equal(docs, want) {
 		t.Errorf("got %+v\nwant %+v", docs, want)
 	}
-	wantErr := fmt.Sprintf("pdc: input %s: 4 records, 3 documents, 1 skipped (neither html nor text 1)\n", path)
-	if stderr.String() != wantErr {
-		t.Errorf("recordStderr %q, want %q", stderr, wantErr)
+	wantSum := "4 records, 3 documents, 1 skipped (neither html nor text 1)"
+	if summary != wantSum {
+		t.Errorf("summary %q, want %q", summary, wantSum)
 	}
 	var where []string
-	err := eachRecordDoc(path, func(d *doc.Doc, w string) error {
+	_, err := eachDoc(path, Options{}, func(d *doc.Doc, w string) error {
 		where = append(where, strings.TrimPrefix(w, path))
 		return nil
 	})
 	if err != nil || !slices.Equal(where, []string{"#1", "#2", "#4"}) {
-		t.Errorf("eachRecordDoc: where %q, err %v", where, err)
+		t.Errorf("Each: where %q, err %v", where, err)
 	}
 }
 
@@ -282,24 +276,25 @@ func TestRecordErrors(t *testing.T) {
 	dir := t.TempDir()
 	notWARC := writeFile(t, filepath.Join(dir, "x.warc"), "hello\nworld\n")
 	notAvro := writeFile(t, filepath.Join(dir, "x.avro"), "Obj\x01garbage")
-	if _, err := recordSplit(filepath.Join(dir, "missing.warc")).Open(); err == nil || !strings.Contains(err.Error(), "missing.warc") {
+	if _, err := OpenContainer(filepath.Join(dir, "missing.warc"), Options{}); err == nil || !strings.Contains(err.Error(), "missing.warc") {
 		t.Errorf("missing file: err %v", err)
 	}
-	rc, err := recordSplit(notWARC).Open()
+	src, err := OpenContainer(notWARC, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rc := Lines(src, nil)
 	_, err = io.ReadAll(rc)
 	rc.Close()
 	if err == nil || !strings.Contains(err.Error(), "not a warc file") || !strings.Contains(err.Error(), notWARC) {
 		t.Errorf("not a warc: err %v", err)
 	}
-	if _, err := recordSplit(notAvro).Open(); err == nil || !strings.Contains(err.Error(), notAvro) {
+	if _, err := OpenContainer(notAvro, Options{}); err == nil || !strings.Contains(err.Error(), notAvro) {
 		t.Errorf("not avro: err %v", err)
 	}
 	stop := errors.New("stop")
 	n := 0
-	err = eachRecordDoc(warcFixture("pages.warc.gz"), func(*doc.Doc, string) error { n++; return stop })
+	_, err = eachDoc(warcFixture("pages.warc.gz"), Options{}, func(*doc.Doc, string) error { n++; return stop })
 	if !errors.Is(err, stop) || n != 1 {
 		t.Errorf("callback error: got %v after %d calls", err, n)
 	}
@@ -329,26 +324,26 @@ func TestInputTreeLinks(t *testing.T) {
 			t.Skip("no symlinks:", err)
 		}
 	}
-	in, err := findInputs([]string{root})
+	in, err := Find([]string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, f := range in.tree {
-		ids = append(ids, f.rel)
+	for _, f := range in.Tree {
+		ids = append(ids, f.Rel)
 	}
 	if want := []string{"a.html", "api/b.html", "docs/api/x.html", "z.html"}; !slices.Equal(ids, want) {
 		t.Errorf("tree ids %q, want %q", ids, want)
 	}
 	var names []string
-	for _, b := range in.broken {
+	for _, b := range in.Broken {
 		names = append(names, filepath.Base(b))
 	}
 	if want := []string{"broken.html", "self", "through"}; !slices.Equal(names, want) {
 		t.Errorf("broken links %q, want %q", names, want)
 	}
 	var stderr strings.Builder
-	warnBroken(&stderr, in)
+	in.Warn(&stderr)
 	if !strings.Contains(stderr.String(), "skipped 3 symbolic links under the input directories that lead nowhere") {
 		t.Errorf("warning %q", stderr.String())
 	}

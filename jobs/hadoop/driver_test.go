@@ -1,9 +1,10 @@
-package jobs
+package hadoop
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 )
 
@@ -12,12 +13,11 @@ import (
 // hand-over), the parse job reads keyed input, match reads whole files,
 // the index job gets the stats through the distributed cache.
 func TestHadoopJobs(t *testing.T) {
-	for _, bin := range []string{"/opt/pdc/bin/pdc", "/opt/pdc/bin/" + ExtractBinary} {
-		cfg := jobconf.Default()
-		h := &hadoopRun{m: &Main{Getenv: func(string) string { return "" }}, o: &runOptions{reducers: 3}, cfg: cfg,
-			out: "/user/me/out", pdc: bin, input: []string{"/user/me/in.jsonl"}}
+	for _, bin := range []string{"/opt/pdc/bin/pdc", "/opt/pdc/bin/pdc-extract"} {
+		h := &Driver{Config: jobconf.Default(), Reducers: 3, URI: "hdfs://",
+			Out: "/user/me/out", Binary: bin, input: []string{"/user/me/in.jsonl"}}
 		prog := bin[strings.LastIndex(bin, "/")+1:]
-		for _, st := range Stages() {
+		for _, st := range pipeline.Stages() {
 			j := h.job(st, "/user/me/out/_tmp/"+st.Name)
 			if want := prog + " map " + st.Name; j.Mapper != want {
 				t.Errorf("%s: mapper %q, want %q", st.Name, j.Mapper, want)
@@ -33,8 +33,11 @@ func TestHadoopJobs(t *testing.T) {
 			if keyed != (st.Name == "parse") || whole != (st.Name == "match") {
 				t.Errorf("%s: conf %v", st.Name, j.Conf)
 			}
-			if (st.Name == "index") != (len(j.CacheFiles) == 1 && strings.HasSuffix(j.CacheFiles[0], "/user/me/out/stats#stats")) {
+			if (st.Name == "index") != (len(j.CacheFiles) == 1 && j.CacheFiles[0] == "hdfs:///user/me/out/stats#stats") {
 				t.Errorf("%s: cache files %v", st.Name, j.CacheFiles)
+			}
+			if st.SideStats != (j.Env["PDC_STATS"] == "stats") || j.Reducers != 3 {
+				t.Errorf("%s: PDC_STATS %q, %d reducers", st.Name, j.Env["PDC_STATS"], j.Reducers)
 			}
 			// Only stats combines: the words join emits each pair once.
 			if (j.Combiner != "") != (st.Name == "stats") {

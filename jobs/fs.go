@@ -78,7 +78,7 @@ func (m *Main) fsCmd(ctx context.Context, args []string) error {
 		}
 		ents, err := fsys.ReadDir(p)
 		if err != nil {
-			return fmt.Errorf("ls %s: %w", args[0], unwrapPathErr(err))
+			return fmt.Errorf("ls %s: %w", args[0], hdfsfs.UnwrapPath(err))
 		}
 		for _, e := range ents {
 			kind := "-"
@@ -111,7 +111,7 @@ func (m *Main) catFile(p string) error {
 	}
 	r, err := fsys.Open(rp)
 	if err != nil {
-		return fmt.Errorf("cat %s: %w", p, unwrapPathErr(err))
+		return fmt.Errorf("cat %s: %w", p, hdfsfs.UnwrapPath(err))
 	}
 	_, err = io.Copy(m.Stdout, r)
 	if cerr := r.Close(); err == nil {

@@ -1,0 +1,235 @@
+package hadoop
+
+// On Hadoop, `pdc run --hadoop --output OUT` keeps the local layout (see
+// jobs/pipeline) on HDFS, plus OUT/input/ for documents uploaded from the
+// local disk. Each job writes OUT/_tmp/NAME and is renamed to its
+// directory only when it succeeds, so a job directory never holds partial
+// results.
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
+)
+
+// Driver runs the pipeline as Hadoop Streaming jobs.
+type Driver struct {
+	Submitter *Submitter
+	// FileSystem is the cluster's HDFS; Out the run's output directory on
+	// it, and URI its hdfs:// prefix ("hdfs://HOST:PORT" or "hdfs://").
+	FileSystem hdfsfs.FS
+	Out        string
+	URI        string
+	// Binary is the local path of the static pdc binary shipped to the
+	// tasks with -files.
+	Binary string
+	// Inputs are the --input paths: hdfs:// URIs and paths missing from the
+	// local disk are read in place; local ones are uploaded (Prepare).
+	Inputs []string
+	// Config are the job parameters; Stats is set per job.
+	Config jobconf.Config
+	// Fault is PDC_FAULT, passed on to the tasks (fault injection for
+	// tests: jobs/program.go).
+	Fault string
+	// Reducers is the number of reduce tasks per job.
+	Reducers int
+	// Stderr receives the upload's progress; Quiet leaves it out.
+	Stderr io.Writer
+	Quiet  bool
+
+	input []string // the job input paths on HDFS, after Prepare
+}
+
+var _ pipeline.Driver = (*Driver)(nil)
+
+// FS is the cluster's HDFS.
+func (d *Driver) FS() hdfsfs.FS { return d.FileSystem }
+
+// Fuses is false: every stage is a job of its own on Hadoop.
+func (d *Driver) Fuses() bool { return false }
+
+// Prepare finds the job input paths on HDFS: hdfs:// URIs and paths
+// missing from the local disk are read in place; local JSON Lines files
+// are uploaded to OUT/input as they are; other local inputs (directories
+// of pages, WARC, Avro, Parquet) are converted to JSON Lines while
+// uploading. An upload finished by an earlier run (OUT/input/_SUCCESS) is
+// kept.
+func (d *Driver) Prepare(ctx context.Context) error {
+	var remote, local []string
+	for _, p := range d.Inputs {
+		if _, err := os.Stat(p); err != nil || strings.HasPrefix(p, "hdfs://") {
+			fsys, rp, err := hdfsfs.Resolve(p, true)
+			if err != nil {
+				return fmt.Errorf("input %s: %w", p, err)
+			}
+			if _, err := fsys.Stat(rp); err != nil {
+				return fmt.Errorf("input %s: not on the local disk nor on HDFS: %w", p, hdfsfs.UnwrapPath(err))
+			}
+			remote = append(remote, p)
+			continue
+		}
+		local = append(local, p)
+	}
+	d.input = remote
+	if len(local) == 0 {
+		return nil
+	}
+	dst := path.Join(d.Out, "input")
+	if pipeline.Succeeded(d.FileSystem, dst) {
+		d.input = append(d.input, dst)
+		return nil
+	}
+	in, err := input.Find(local)
+	if err != nil {
+		return err
+	}
+	in.Warn(d.Stderr)
+	if err := d.FileSystem.RemoveAll(dst); err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	if err := d.FileSystem.MkdirAll(dst, 0o755); err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	progress := hdfsfs.ThrottledProgress(uploadProgressEvery, func(done, total int64) {
+		if !d.Quiet {
+			fmt.Fprintf(d.Stderr, "upload: %d/%d MB\n", done>>20, total>>20)
+		}
+	})
+	for i, p := range in.JSONL {
+		name := fmt.Sprintf("%s/part-%05d-%s", dst, i, path.Base(filepath.ToSlash(p)))
+		if err := hdfsfs.Upload(ctx, d.FileSystem, name, p, progress); err != nil {
+			return fmt.Errorf("upload %s: %w", p, err)
+		}
+	}
+	if conv := in.Local(); len(conv.Tree) > 0 || len(conv.Containers) > 0 {
+		if err := d.uploadConverted(ctx, conv, dst+"/part-converted.jsonl"); err != nil {
+			return err
+		}
+	}
+	if err := hdfsfs.WriteFile(d.FileSystem, dst+"/_SUCCESS", nil); err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	d.input = append(d.input, dst)
+	return nil
+}
+
+// uploadProgressEvery is how often the upload reports progress.
+const uploadProgressEvery = 5 * time.Second
+
+// uploadConverted writes the documents of in as one JSON Lines file on
+// HDFS.
+func (d *Driver) uploadConverted(ctx context.Context, in *input.Set, name string) error {
+	w, err := hdfsfs.CreateAtomic(d.FileSystem, name)
+	if err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	defer w.Abort() // removes the temporary file unless Close renamed it
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var line []byte
+	n := 0
+	_, err = in.Each(input.Options{}, func(dc *doc.Doc, where string) error {
+		line = append(doc.AppendJSON(line[:0], dc), '\n')
+		if _, err := bw.Write(line); err != nil {
+			return err
+		}
+		n++
+		return ctx.Err()
+	})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = w.Close() // only a complete file gets its name
+	}
+	if err != nil {
+		return fmt.Errorf("upload converted documents: %w", err)
+	}
+	if !d.Quiet {
+		fmt.Fprintf(d.Stderr, "upload: %d documents converted to JSON Lines\n", n)
+	}
+	return nil
+}
+
+// Run runs one stage as a job writing OUT/_tmp/DIR, renamed to OUT/DIR
+// when it succeeds.
+func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Job) error) error {
+	st := s.Stages[0]
+	dir := path.Join(d.Out, st.OutputDir())
+	tmp := path.Join(d.Out, "_tmp", st.OutputDir())
+	if err := d.FileSystem.RemoveAll(tmp); err != nil {
+		return fmt.Errorf("job %s: %w", st.Name, err)
+	}
+	if err := d.FileSystem.MkdirAll(path.Dir(tmp), 0o755); err != nil {
+		return fmt.Errorf("job %s: %w", st.Name, err)
+	}
+	t0 := time.Now()
+	res, err := d.Submitter.Run(ctx, d.job(st, tmp))
+	if err != nil {
+		return fmt.Errorf("job %s: %w", st.Name, err)
+	}
+	if err := d.FileSystem.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("job %s: commit output: %w", st.Name, err)
+	}
+	return done(pipeline.Job{Name: st.Name, ID: res.JobID, Dir: dir, Counters: res.Counters, Took: time.Since(t0)})
+}
+
+// prog is the name of the shipped binary in the tasks' working directory
+// (-files links it there under its base name).
+func (d *Driver) prog() string { return filepath.Base(d.Binary) }
+
+// job builds the Hadoop Streaming job of a stage.
+func (d *Driver) job(st pipeline.Stage, output string) *Job {
+	j := &Job{
+		Name:              st.Name,
+		Mapper:            d.prog() + " map " + st.Name,
+		KeyFields:         st.KeyFields,
+		PartitionFields:   st.PartitionFields,
+		Reducers:          d.Reducers,
+		Files:             []string{d.Binary},
+		Output:            output,
+		CompressMapOutput: true,
+		Conf:              map[string]string{},
+	}
+	if !st.MapOnly {
+		j.Reducer = d.prog() + " reduce " + st.Name
+	}
+	if st.Combine {
+		j.Combiner = d.prog() + " combine " + st.Name
+	}
+	if st.WholeFiles {
+		j.Conf["mapreduce.input.fileinputformat.split.minsize"] = strconv.FormatInt(math.MaxInt64, 10)
+	}
+	if st.InputKeys {
+		j.Conf["stream.map.input.ignoreKey"] = "false" // offset TAB line (mr.InputKeyed)
+	}
+	if st.Input == "" {
+		j.Inputs = d.input
+	} else {
+		j.Inputs = []string{path.Join(d.Out, st.Input)}
+	}
+	cfg := d.Config
+	if st.SideStats {
+		// The index tasks find the stats in their working directory.
+		j.CacheFiles = []string{d.URI + path.Join(d.Out, "stats") + "#stats"}
+		cfg.Stats = "stats"
+	}
+	j.Env = cfg.Env()
+	if d.Fault != "" {
+		j.Env["PDC_FAULT"] = d.Fault
+	}
+	return j
+}

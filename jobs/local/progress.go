@@ -1,0 +1,70 @@
+package local
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// progress prints the local runner's progress: a bar rewritten in place on
+// a terminal, a line every 5 seconds otherwise.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	quiet bool
+	tty   bool
+	last  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer, quiet bool) *progress {
+	p := &progress{w: w, quiet: quiet, last: time.Now()}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) update(job, phase string, done, total int64) {
+	if p.quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	every := 5 * time.Second
+	if p.tty {
+		every = 200 * time.Millisecond
+	}
+	if now.Sub(p.last) < every {
+		return
+	}
+	p.last = now
+	pct := 0.0
+	if total > 0 {
+		pct = 100 * float64(done) / float64(total)
+	}
+	if p.tty {
+		const width = 30
+		n := min(width, int(pct/100*width))
+		fmt.Fprintf(p.w, "\rjob %-5s %-6s [%s%s] %5.1f%%", job, phase, strings.Repeat("#", n), strings.Repeat(".", width-n), pct)
+		p.shown = true
+		return
+	}
+	fmt.Fprintf(p.w, "job %s: %s %.1f%% (%d/%d)\n", job, phase, pct, done, total)
+}
+
+// done clears the bar after a job.
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}

@@ -1,0 +1,220 @@
+package pipeline
+
+// A run's output directory, on the local disk or HDFS (see the package
+// comment for its layout).
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
+	indexred "github.com/pdc-mr/pdc/reducers/index"
+)
+
+// Manifest is OUT/_pdc.json: what a rerun must match to resume.
+type Manifest struct {
+	Inputs []string `json:"inputs"`
+	Env    []string `json:"config"`
+	Hadoop bool     `json:"hadoop"`
+}
+
+// ManifestFile is the manifest's name in OUT.
+const ManifestFile = "_pdc.json"
+
+// ReadManifest reads OUT/_pdc.json.
+func ReadManifest(fsys hdfsfs.FS, out string) (*Manifest, error) {
+	data, err := hdfsfs.ReadFile(fsys, out+"/"+ManifestFile)
+	if err != nil {
+		return nil, err
+	}
+	var man Manifest
+	if err := json.Unmarshal(data, &man); err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", out, ManifestFile, err)
+	}
+	return &man, nil
+}
+
+// Prepare creates OUT or checks that an existing OUT is a resumable run of
+// the same configuration, and returns whether a previous run is resumed.
+// With overwrite it replaces OUT, but only if OUT is a pdc run (holds
+// _pdc.json) or empty.
+func Prepare(fsys hdfsfs.FS, out string, man Manifest, overwrite bool) (bool, error) {
+	mpath := out + "/" + ManifestFile
+	want, _ := json.MarshalIndent(man, "", "  ")
+	if _, err := fsys.Stat(out); err == nil {
+		if overwrite {
+			_, merr := fsys.Stat(mpath)
+			if ents, _ := fsys.ReadDir(out); merr != nil && len(ents) > 0 {
+				return false, fmt.Errorf("output %s exists and is not a pdc run: not removing it even with --overwrite (choose a new or empty directory)", out)
+			}
+			if err := fsys.RemoveAll(out); err != nil {
+				return false, fmt.Errorf("output %s: %w", out, err)
+			}
+		} else {
+			old, rerr := hdfsfs.ReadFile(fsys, mpath)
+			_, serr := fsys.Stat(out + "/spans/_SUCCESS")
+			switch {
+			case rerr != nil:
+				return false, fmt.Errorf("output %s already exists and is not a pdc run (use --overwrite to replace it)", out)
+			case serr == nil:
+				return false, fmt.Errorf("output %s already holds a finished run (use --overwrite to replace it)", out)
+			case strings.TrimSpace(string(old)) != string(want):
+				return false, fmt.Errorf("output %s holds an unfinished run with other inputs or flags (use --overwrite to start over)", out)
+			}
+			return true, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("output %s: %w", out, err)
+	}
+	if err := fsys.MkdirAll(out, 0o755); err != nil {
+		return false, fmt.Errorf("output %s: %w", out, err)
+	}
+	return false, writeFile(fsys, mpath, append(want, '\n'))
+}
+
+// writeFile writes a file, empty ones included.
+func writeFile(fsys hdfsfs.FS, name string, data []byte) error {
+	if err := hdfsfs.WriteFile(fsys, name, data); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// Counters file: one `name TAB value` line per counter, sorted by name.
+func formatCounters(c map[string]int64) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		fmt.Fprintf(&b, "%s\t%d\n", k, c[k])
+	}
+	return b.String()
+}
+
+// ParseCounters parses a counters file.
+func ParseCounters(s string) map[string]int64 {
+	c := map[string]int64{}
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		k, v, ok := strings.Cut(line, "\t")
+		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil {
+			c[k] = n
+		}
+	}
+	return c
+}
+
+// WriteCounters writes a counters file.
+func WriteCounters(fsys hdfsfs.FS, name string, c map[string]int64) error {
+	return writeFile(fsys, name, []byte(formatCounters(c)))
+}
+
+// ReadCounters reads a counters file.
+func ReadCounters(fsys hdfsfs.FS, name string) (map[string]int64, error) {
+	b, err := hdfsfs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCounters(string(b)), nil
+}
+
+// PrintCounters prints counters as an aligned table, sorted by name.
+func PrintCounters(w io.Writer, c map[string]int64) {
+	keys := slices.Sorted(maps.Keys(c))
+	width := 0
+	for _, k := range keys {
+		width = max(width, len(k))
+	}
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %-*s %12d\n", width, k, c[k])
+	}
+}
+
+// Finish writes a successful run's reports (OUT/boilerplate.tsv,
+// OUT/counters.tsv), then removes the intermediate outputs unless
+// keepIntermediate, and OUT/_tmp.
+func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error {
+	report, err := boilerplateReport(fsys, out+"/index")
+	if err != nil {
+		return err
+	}
+	if err := writeFile(fsys, out+"/boilerplate.tsv", report); err != nil {
+		return err
+	}
+	if err := WriteCounters(fsys, out+"/counters.tsv", Merged(jobs)); err != nil {
+		return err
+	}
+	if !keepIntermediate {
+		for _, s := range Stages() {
+			if s.Name != "match" {
+				if err := fsys.RemoveAll(out + "/" + s.OutputDir()); err != nil {
+					return fmt.Errorf("remove intermediate output: %w", err)
+				}
+			}
+		}
+	}
+	if err := fsys.RemoveAll(out + "/_tmp"); err != nil {
+		return fmt.Errorf("remove temp output: %w", err)
+	}
+	return nil
+}
+
+// boilerplateReport collects the index job's B and T records
+// (reducers/index) as `df TAB kind TAB signature TAB docid TAB sentence TAB
+// charStart TAB charEnd` lines, most frequent first, where kind is max-df
+// (a posting list over --max-df; df counts sentences) or site-template (df
+// counts one site's documents) and the doc and sentence are an example.
+func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
+	parts, err := PartFiles(fsys, dir)
+	if err != nil {
+		return nil, fmt.Errorf("boilerplate report: %w", err)
+	}
+	type entry struct {
+		df   int64
+		line string
+	}
+	var es []entry
+	for _, p := range parts {
+		f, err := fsys.Open(p)
+		if err != nil {
+			return nil, fmt.Errorf("boilerplate report: %w", err)
+		}
+		r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
+		for r.Next() {
+			b, ok := indexred.ParseBoilerplate(r.Line())
+			if !ok {
+				continue
+			}
+			kind := "max-df"
+			if b.Template {
+				kind = "site-template"
+			}
+			es = append(es, entry{b.DF, fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", b.DF, kind, b.Sig, b.Doc, b.Sentence, b.CharStart, b.CharEnd)})
+		}
+		err = r.Err()
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("boilerplate report: %w", err)
+		}
+	}
+	slices.SortStableFunc(es, func(a, b entry) int {
+		if a.df != b.df {
+			return cmp.Compare(b.df, a.df)
+		}
+		return strings.Compare(a.line, b.line)
+	})
+	var b strings.Builder
+	b.WriteString("# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end\n")
+	for _, e := range es {
+		b.WriteString(e.line)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String()), nil
+}

@@ -1,0 +1,233 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"path"
+	"slices"
+	"time"
+
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+)
+
+// A Driver runs the pipeline's jobs in one place: the local runner
+// (jobs/local) or Hadoop Streaming (jobs/hadoop). Run owns everything
+// else: which jobs to run, their output directories, counters files and
+// messages.
+type Driver interface {
+	// FS is the file system of the run's output directory.
+	FS() hdfsfs.FS
+	// Fuses tells whether the driver runs steps of two stages (Stage.Feeds,
+	// Stage.ChainsNext); if not, every step is one stage.
+	Fuses() bool
+	// Prepare readies the driver once the output directory exists (the
+	// Hadoop driver uploads local documents to OUT/input).
+	Prepare(ctx context.Context) error
+	// Run runs a step. Its output directories (Step.Dirs) do not exist; a
+	// job's directory must appear, with _SUCCESS, only when the job
+	// succeeded. Run calls done for each job of the step as it finishes.
+	Run(ctx context.Context, s Step, done func(Job) error) error
+}
+
+// Step is what a driver runs at once: one stage, or two fused.
+type Step struct {
+	Stages []Stage
+	// Fusion is how the two stages of a two-stage step run together.
+	Fusion Fusion
+	// Out is the run's output directory on the driver's FS.
+	Out string
+}
+
+// Fusion is how two stages run as one step.
+type Fusion int
+
+// The fusions.
+const (
+	// Single: one stage.
+	Single Fusion = iota
+	// Feeding: the first stage's mappers also write the second stage's
+	// map output, then the second runs its reduce phase (Stage.Feeds).
+	// Each stage is a job, with its own output and counters.
+	Feeding
+	// Chained: the second stage runs inside the first's reduce tasks
+	// (Stage.ChainsNext), one job named "first+second" writing the
+	// second's output.
+	Chained
+)
+
+// Name is the step's job name: a stage's name, "join+match" when chained.
+func (s Step) Name() string {
+	if s.Fusion == Chained {
+		return s.Stages[0].Name + "+" + s.Stages[1].Name
+	}
+	return s.Stages[0].Name
+}
+
+// Dir is the output directory of the step's last stage (for a chained
+// step, its only output).
+func (s Step) Dir() string { return s.dir(s.Stages[len(s.Stages)-1]) }
+
+// Dirs are the step's output directories: one per job.
+func (s Step) Dirs() []string {
+	if s.Fusion == Feeding {
+		return []string{s.dir(s.Stages[0]), s.dir(s.Stages[1])}
+	}
+	return []string{s.Dir()}
+}
+
+func (s Step) dir(st Stage) string { return path.Join(s.Out, st.OutputDir()) }
+
+// Job is one finished job.
+type Job struct {
+	Name     string
+	ID       string // the cluster's job id, if any
+	Dir      string // its output directory
+	Counters map[string]int64
+	Took     time.Duration
+	Skipped  bool // finished in an earlier run
+}
+
+// Options are a run's settings that are not job parameters.
+type Options struct {
+	// Out is the output directory on the driver's FS.
+	Out string
+	// Manifest is what a rerun must match to resume (OUT/_pdc.json).
+	Manifest Manifest
+	// Overwrite replaces an existing run (Prepare).
+	Overwrite bool
+	// KeepIntermediate keeps every job's output (and so runs no Chained
+	// step).
+	KeepIntermediate bool
+	// Stderr receives the messages; Quiet leaves out all but errors.
+	Stderr io.Writer
+	Quiet  bool
+	// Display is the output directory as the user named it, for messages.
+	Display string
+}
+
+// ErrInterrupted is returned, wrapped, when the run's context ends.
+var ErrInterrupted = errors.New("interrupted")
+
+// Run runs the pipeline through d: it prepares the output directory
+// (Prepare), plans the steps (fusing stages where d can), skips the jobs
+// an earlier run finished, runs the others, writes each job's counters to
+// DIR/_counters.tsv and reports it, then writes the run's reports
+// (Finish). It returns every job, in pipeline order.
+func Run(ctx context.Context, d Driver, o Options) ([]Job, error) {
+	fsys := d.FS()
+	resumed, err := Prepare(fsys, o.Out, o.Manifest, o.Overwrite)
+	if err != nil {
+		return nil, err
+	}
+	if resumed && !o.Quiet {
+		fmt.Fprintf(o.Stderr, "pdc: resuming the unfinished run in %s\n", o.Display)
+	}
+	if err := d.Prepare(ctx); err != nil {
+		return nil, err
+	}
+	var jobs []Job
+	for _, step := range plan(Stages(), o.Out, d.Fuses() && !o.KeepIntermediate, d.Fuses(), func(dir string) bool { return Succeeded(fsys, dir) }) {
+		if Succeeded(fsys, step.Dir()) && step.Fusion != Feeding {
+			jobs = append(jobs, skip(fsys, step, o))
+			continue
+		}
+		for _, dir := range step.Dirs() {
+			if err := fsys.RemoveAll(dir); err != nil {
+				return nil, fmt.Errorf("job %s: %w", step.Name(), err)
+			}
+		}
+		err := d.Run(ctx, step, func(j Job) error {
+			if err := WriteCounters(fsys, j.Dir+"/_counters.tsv", j.Counters); err != nil {
+				return err
+			}
+			if !o.Quiet {
+				id := ""
+				if j.ID != "" {
+					id = j.ID + " "
+				}
+				fmt.Fprintf(o.Stderr, "job %s: %sdone in %s\n", j.Name, id, elapsed(j.Took))
+				PrintCounters(o.Stderr, j.Counters)
+			}
+			jobs = append(jobs, j)
+			return nil
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("job %s: %w (rerun the same command to resume)", step.Name(), ErrInterrupted)
+			}
+			return nil, err
+		}
+	}
+	return jobs, Finish(fsys, o.Out, jobs, o.KeepIntermediate)
+}
+
+// plan groups stages into steps: a stage that Feeds the next runs with it
+// when feed is set and neither has finished; a stage that ChainsNext runs
+// with the next when chain is set and it has not finished.
+func plan(stages []Stage, out string, chain, feed bool, done func(dir string) bool) []Step {
+	var steps []Step
+	for i := 0; i < len(stages); i++ {
+		st := stages[i]
+		step := Step{Stages: []Stage{st}, Out: out}
+		if i+1 < len(stages) {
+			next := stages[i+1]
+			dirs := Step{Stages: []Stage{st, next}, Out: out, Fusion: Feeding}.Dirs()
+			switch {
+			case feed && st.Feeds == next.Name && !done(dirs[0]) && !done(dirs[1]):
+				step = Step{Stages: []Stage{st, next}, Out: out, Fusion: Feeding}
+				i++
+			case chain && st.ChainsNext && !done(dirs[0]):
+				step = Step{Stages: []Stage{st, next}, Out: out, Fusion: Chained}
+				i++
+			}
+		}
+		steps = append(steps, step)
+	}
+	return steps
+}
+
+// skip reports a step finished in an earlier run and returns its job.
+func skip(fsys hdfsfs.FS, step Step, o Options) Job {
+	j := Job{Name: step.Name(), Dir: step.Dir(), Skipped: true}
+	j.Counters, _ = ReadCounters(fsys, j.Dir+"/_counters.tsv")
+	if !o.Quiet {
+		fmt.Fprintf(o.Stderr, "job %s: finished in an earlier run, skipped\n", j.Name)
+	}
+	return j
+}
+
+// Succeeded tells whether a job directory holds _SUCCESS.
+func Succeeded(fsys hdfsfs.FS, dir string) bool {
+	_, err := fsys.Stat(dir + "/_SUCCESS")
+	return err == nil
+}
+
+// Merged returns the counters of every job in one map.
+func Merged(jobs []Job) map[string]int64 {
+	m := map[string]int64{}
+	for _, j := range jobs {
+		maps.Copy(m, j.Counters)
+	}
+	return m
+}
+
+func elapsed(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
+
+// PartFiles lists a job output's part files in name order.
+func PartFiles(fsys hdfsfs.FS, dir string) ([]string, error) {
+	ents, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read job output: %w", err)
+	}
+	var out []string
+	for _, e := range ents {
+		if len(e.Name()) > 5 && e.Name()[:5] == "part-" {
+			out = append(out, path.Join(dir, e.Name()))
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

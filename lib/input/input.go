@@ -1,0 +1,227 @@
+// Package input reads pdc's documents (lib/doc) from every input kind, one
+// document at a time:
+//
+//   - JSON Lines files (.jsonl, .ndjson, .json, optionally .gz), one
+//     document per line (lib/doc), on the local disk or HDFS;
+//   - directory trees of pages: .html/.htm/.xhtml and .txt files, one
+//     document each, with the path relative to the tree's root as id;
+//   - container files, many documents in one file, each kind registered in
+//     containers (format.go) with one line: WARC (.warc[.gz]), Avro (.avro)
+//     and Parquet (.parquet).
+//
+// Find expands --input paths into a Set; Set.Sources lists one Source per
+// file (per batch of tree files), and Set.Each calls a function per
+// document. The local driver renders Sources as JSON Lines for the parse
+// job (Lines), the Hadoop driver uploads them as JSON Lines, and `pdc
+// text`, `pdc spans --text` and `pdc ingest` iterate them.
+package input
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+)
+
+// JSON Lines and page file extensions. .html/.htm/.xhtml and .txt files
+// found in a directory tree are one document each.
+var (
+	jsonlExts = []string{".jsonl", ".ndjson", ".json", ".jsonl.gz", ".ndjson.gz", ".json.gz"}
+	htmlExts  = []string{".html", ".htm", ".xhtml"}
+	textExts  = []string{".txt"}
+)
+
+// HasExt reports whether name ends in one of exts, ignoring case.
+func HasExt(name string, exts []string) bool {
+	lower := strings.ToLower(name)
+	for _, e := range exts {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsJSONLName reports whether name is a JSON Lines file name.
+func IsJSONLName(name string) bool { return HasExt(filepath.Base(name), jsonlExts) }
+
+// Set is what --input paths expand to.
+type Set struct {
+	// JSONL are local JSON Lines files.
+	JSONL []string
+	// Remote are JSON Lines files on HDFS (FindAny).
+	Remote []RemoteFile
+	// Containers are local container files (WARC, Avro, Parquet).
+	Containers []string
+	// Tree are the page files of directory trees.
+	Tree []TreeFile
+	// Bytes is the total size of the local files.
+	Bytes int64
+	// Broken are symbolic links under input directories whose target is
+	// missing or that loop (see Warn).
+	Broken []string
+}
+
+// Find expands local --input paths. A missing path is an error naming it.
+// Files given explicitly are read whatever their extension: as a container
+// or a page by their extension, else as JSON Lines. Directories are walked
+// (walkTree) for JSON Lines, container and page files; other files in them
+// are ignored.
+func Find(paths []string) (*Set, error) {
+	in := &Set{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", p, hdfsfs.UnwrapPath(err))
+		}
+		if !fi.IsDir() {
+			in.Bytes += fi.Size()
+			switch {
+			case HasExt(p, htmlExts) || HasExt(p, textExts):
+				in.Tree = append(in.Tree, TreeFile{Root: filepath.Dir(p), Rel: filepath.Base(p)})
+			case containerOf(p) != nil:
+				in.Containers = append(in.Containers, p)
+			default:
+				in.JSONL = append(in.JSONL, p)
+			}
+			continue
+		}
+		err = walkTree(p, func(path, rel string, size int64) error {
+			switch {
+			case HasExt(path, jsonlExts):
+				in.JSONL = append(in.JSONL, path)
+			case containerOf(path) != nil:
+				in.Containers = append(in.Containers, path)
+			case HasExt(path, htmlExts), HasExt(path, textExts):
+				in.Tree = append(in.Tree, TreeFile{Root: p, Rel: rel})
+			default:
+				return nil
+			}
+			in.Bytes += size
+			return nil
+		}, func(path string) { in.Broken = append(in.Broken, path) })
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", p, err)
+		}
+	}
+	if in.empty() {
+		return nil, fmt.Errorf("input %s: no documents found (want %s files or .html/.htm/.txt files)", strings.Join(paths, ", "), kindList())
+	}
+	return in, nil
+}
+
+func (in *Set) empty() bool {
+	return len(in.JSONL) == 0 && len(in.Tree) == 0 && len(in.Containers) == 0 && len(in.Remote) == 0
+}
+
+// Warn reports the broken links found under input directories on w.
+func (in *Set) Warn(w io.Writer) {
+	if len(in.Broken) == 0 {
+		return
+	}
+	n := len(in.Broken)
+	links := "symbolic links"
+	if n == 1 {
+		links = "symbolic link"
+	}
+	fmt.Fprintf(w, "pdc: skipped %d %s under the input directories that lead nowhere (first: %s)\n", n, links, in.Broken[0])
+}
+
+// Paths lists the local files of the set, sorted.
+func (in *Set) Paths() []string {
+	out := slices.Clone(in.JSONL)
+	out = append(out, in.Containers...)
+	for _, t := range in.Tree {
+		out = append(out, t.Path())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Local returns the set's local documents other than JSON Lines files: the
+// ones that must be converted to JSON Lines to reach Hadoop.
+func (in *Set) Local() *Set { return &Set{Containers: in.Containers, Tree: in.Tree} }
+
+// Opener opens one Source.
+type Opener struct {
+	// Name is the file (a tree batch: its root) the Source reads.
+	Name string
+	// Size is the file size in bytes (0 for tree batches).
+	Size int64
+	// Container tells whether the Source reads a container file (whose
+	// counts pdc run reports, since the parse job never sees what it skips).
+	Container bool
+	// Open opens the Source; the Source's Close closes what it opened.
+	Open func(o Options) (Source, error)
+}
+
+// treeBatch is the number of tree files one Opener reads.
+const treeBatch = 256
+
+// Sources returns an Opener per input file in reading order: JSON Lines
+// files, remote JSON Lines files, container files, then tree files in
+// batches of treeBatch.
+func (in *Set) Sources() []Opener {
+	var out []Opener
+	for _, p := range in.JSONL {
+		out = append(out, Opener{Name: p, Size: fileSize(p), Open: func(o Options) (Source, error) { return OpenJSONL(p, o) }})
+	}
+	for _, f := range in.Remote {
+		out = append(out, Opener{Name: f.Path, Open: func(o Options) (Source, error) { return f.open(o) }})
+	}
+	for _, p := range in.Containers {
+		out = append(out, Opener{Name: p, Size: fileSize(p), Container: true, Open: func(o Options) (Source, error) { return OpenContainer(p, o) }})
+	}
+	for i := 0; i < len(in.Tree); i += treeBatch {
+		batch := in.Tree[i:min(i+treeBatch, len(in.Tree))]
+		out = append(out, Opener{Name: batch[0].Root, Open: func(o Options) (Source, error) { return newTreeSource(batch, o), nil }})
+	}
+	return out
+}
+
+// Each calls fn for every readable document of the set, in reading order
+// (Sources), with where naming its position (file:line, file@offset,
+// file#n or the tree-relative path). Records that give no document are
+// skipped and counted (with o.Strict, the first is an error). It returns
+// the counts of every source read.
+func (in *Set) Each(o Options, fn func(d *doc.Doc, where string) error) (Counts, error) {
+	var total Counts
+	for _, op := range in.Sources() {
+		c, err := each(op, o, fn)
+		total.Add(c)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+func each(op Opener, o Options, fn func(d *doc.Doc, where string) error) (Counts, error) {
+	src, err := op.Open(o)
+	if err != nil {
+		return Counts{}, err
+	}
+	for src.Next() {
+		if err := fn(src.Doc(), src.Where()); err != nil {
+			src.Close()
+			return src.Counts(), err
+		}
+	}
+	err = src.Err()
+	if cerr := src.Close(); err == nil {
+		err = cerr
+	}
+	return src.Counts(), err
+}
+
+func fileSize(p string) int64 {
+	if fi, err := os.Stat(p); err == nil {
+		return fi.Size()
+	}
+	return 0
+}

@@ -1,0 +1,165 @@
+package input
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/htmltext"
+)
+
+// TreeFile is one page file of a directory tree.
+type TreeFile struct {
+	Root string // the tree's root, as given
+	Rel  string // the slash-separated path under Root: the document id
+}
+
+// Path is the file's path.
+func (f TreeFile) Path() string { return filepath.Join(f.Root, filepath.FromSlash(f.Rel)) }
+
+// walkTree calls file for every regular file under root in path order,
+// with its slash-separated path relative to root. It follows symbolic
+// links to files and to directories outside the tree (documentation trees
+// link whole sections in), walking a directory once however many links
+// reach it, and skips hidden directories. A link that cannot be followed
+// (to nothing, or a loop) goes to broken.
+func walkTree(root string, file func(path, rel string, size int64) error, broken func(path string)) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	var walk func(dir, rel string) error
+	walk = func(dir, rel string) error {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return err
+		}
+		if seen[real] {
+			return nil
+		}
+		seen[real] = true
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			p, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
+			link := e.Type()&fs.ModeSymlink != 0
+			fi, err := os.Stat(p) // through links
+			if err != nil {
+				if link { // to nothing, to itself, through a file...
+					broken(p)
+					continue
+				}
+				return err
+			}
+			switch {
+			case fi.IsDir():
+				if strings.HasPrefix(e.Name(), ".") {
+					continue
+				}
+				if link {
+					// A link into the tree itself would give that
+					// directory's documents a second name: they keep
+					// their own.
+					if target, err := filepath.EvalSymlinks(p); err != nil || Within(target, realRoot) {
+						continue
+					}
+				}
+				if err := walk(p, r); err != nil {
+					return err
+				}
+			case fi.Mode().IsRegular():
+				if err := file(p, r, fi.Size()); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(root, "")
+}
+
+// Within reports whether path p is dir or lies under it.
+func Within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// ReadTreeDoc reads one page file as a document: .txt as text, else HTML
+// decoded to UTF-8 by its BOM, <meta charset> or content sniffing.
+func ReadTreeDoc(f TreeFile) (doc.Doc, error) {
+	p := f.Path()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return doc.Doc{}, fmt.Errorf("read %s: %w", p, err)
+	}
+	d := doc.Doc{ID: f.Rel}
+	if !HasExt(p, htmlExts) {
+		d.Text = string(b)
+		return d, nil
+	}
+	d.IsHTML = true
+	d.HTML = DecodeHTML(b, "")
+	return d, nil
+}
+
+// DecodeHTML converts an HTML page to UTF-8 by the charset rules the parse
+// job applies to raw pages (htmltext.Decode: BOM, the Content-Type's
+// charset, a <meta> declaration, UTF-8 when the whole page is valid UTF-8,
+// else content sniffing). Binary content is returned unchanged so that the
+// parse job can count it.
+func DecodeHTML(b []byte, contentType string) string {
+	if bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0 {
+		return string(b)
+	}
+	out, _, _, err := htmltext.Decode(b, contentType)
+	if err != nil {
+		return string(b)
+	}
+	return string(out)
+}
+
+// treeSource is a Source over tree files; each file is one record and one
+// document. Options.OnRead gets each document's body size.
+type treeSource struct {
+	files  []TreeFile
+	onRead func(int64)
+	cur    TreeFile
+	d      doc.Doc
+	c      Counts
+	err    error
+}
+
+func newTreeSource(files []TreeFile, o Options) *treeSource {
+	return &treeSource{files: files, onRead: o.OnRead}
+}
+
+func (s *treeSource) Next() bool {
+	if s.err != nil || len(s.files) == 0 {
+		return false
+	}
+	s.cur, s.files = s.files[0], s.files[1:]
+	s.d, s.err = ReadTreeDoc(s.cur)
+	if s.err != nil {
+		return false
+	}
+	s.c.Records++
+	s.c.Docs++
+	if s.onRead != nil {
+		s.onRead(int64(len(s.d.Body())))
+	}
+	return true
+}
+
+func (s *treeSource) Doc() *doc.Doc  { return &s.d }
+func (s *treeSource) Where() string  { return s.cur.Rel }
+func (s *treeSource) Err() error     { return s.err }
+func (s *treeSource) Counts() Counts { return s.c }
+func (s *treeSource) Close() error   { return nil }

@@ -1,0 +1,101 @@
+package span
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// TestCompare checks the order of parsed spans against the bytes the
+// join's shuffle sorts: Escape(a) TAB Escape(b) TAB, on ids full of bytes
+// that escape or sort around TAB.
+func TestCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	id := func() string {
+		const alphabet = "a\\\t\n\r\x01\x08\x0b~"
+		b := make([]byte, 1+rng.IntN(5))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	key := func(a, b string) []byte {
+		k := mr.AppendEscape(nil, a)
+		k = append(k, '\t')
+		k = mr.AppendEscape(k, b)
+		return append(k, '\t')
+	}
+	parse := func(a, b string) Span {
+		s := Span{DocA: a, DocB: b, Length: 3, CharEndA: 1, CharEndB: 1}
+		p, err := Parse(string(s.AppendTSV(nil)))
+		if err != nil || p.DocA != a || p.DocB != b {
+			t.Fatalf("ParseSpan of %q %q: %+v, %v", a, b, p, err)
+		}
+		return p
+	}
+	for range 20000 {
+		a1, b1, a2, b2 := id(), id(), id(), id()
+		if rng.IntN(4) == 0 {
+			a2 = a1
+		}
+		got, want := Compare(parse(a1, b1), parse(a2, b2)), bytes.Compare(key(a1, b1), key(a2, b2))
+		if got != want {
+			t.Fatalf("Compare of (%q, %q) and (%q, %q) = %d, want %d", a1, b1, a2, b2, got, want)
+		}
+	}
+}
+
+// TestParseErrors: malformed lines are errors naming the field.
+func TestParseErrors(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"a\tb\t0\t0\t3\t10\t60\t0\t55", "want 10 fields"},
+		{"a\tb\t0\t0\t3\t10\tx\t0\t55\t1", "field 7"},
+		{"a\tb\t0\t0\t3\t60\t10\t0\t55\t1", "ends before it starts"},
+		{"a\tb\t0\t0\t3\t10\t60\t0\t55\tzz", "field 10"},
+		{"a\\q\tb\t0\t0\t3\t10\t60\t0\t55\t1", "field 1"},
+		{"ok\tb\t0\t0\t3\t-1\t60\t0\t55\t1", "field 6"},
+	} {
+		if _, err := Parse(tt.line); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) = %v, want an error with %q", tt.line, err, tt.want)
+		}
+	}
+}
+
+// TestTSVRoundTrip: AppendTSV writes what Parse reads, scores rounded to 4
+// decimals.
+func TestTSVRoundTrip(t *testing.T) {
+	s := Span{DocA: "a\tb", DocB: "c\\d", StartA: 1, StartB: 2, Length: 3, CharStartA: 4, CharEndA: 50, CharStartB: 6, CharEndB: 70, Score: 0.87654}
+	line := string(s.AppendTSV(nil))
+	if want := "a\\tb\tc\\\\d\t1\t2\t3\t4\t50\t6\t70\t0.8765"; line != want {
+		t.Fatalf("AppendTSV = %q, want %q", line, want)
+	}
+	p, err := Parse(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Score, s.key = 0.8765, p.key
+	if p != s {
+		t.Errorf("Parse(AppendTSV(s)) = %+v, want %+v", p, s)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("a\tb\t0000001\t0000004\t3\t10\t60\t0\t55\t0.95")
+	f.Add("x\\ty\tz\t0\t0\t3\t0\t5\t7\t9\t1")
+	f.Fuzz(func(t *testing.T, line string) {
+		s, err := Parse(line)
+		if err != nil {
+			return
+		}
+		if s.CharEndA < s.CharStartA || s.CharEndB < s.CharStartB || s.StartA < 0 || s.Length < 0 {
+			t.Fatalf("bad span accepted: %+v", s)
+		}
+		p, err := Parse(string(s.AppendTSV(nil)))
+		if err != nil || p.DocA != s.DocA || p.DocB != s.DocB || p.CharEndB != s.CharEndB {
+			t.Fatalf("round trip of %q: %+v, %v", line, p, err)
+		}
+	})
+}

@@ -1,0 +1,168 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+)
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name        string
+		chain, feed bool
+		done        []string
+		want        []string
+	}{
+		{"hadoop", false, false, nil, []string{"parse", "stats", "index", "join", "match"}},
+		{"local", true, true, nil, []string{"parse>stats", "index", "join+match"}},
+		{"keep intermediate", false, true, nil, []string{"parse>stats", "index", "join", "match"}},
+		{"parse done: stats reads it", true, true, []string{"parsed"}, []string{"parse", "stats", "index", "join+match"}},
+		{"stats done", true, true, []string{"stats"}, []string{"parse", "stats", "index", "join+match"}},
+		{"join done: match on its own", true, true, []string{"parsed", "stats", "index", "pairs"}, []string{"parse", "stats", "index", "join", "match"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := func(dir string) bool { return slices.Contains(tt.done, filepath.Base(dir)) }
+			var got []string
+			for _, s := range plan(Stages(), "/out", tt.chain, tt.feed, done) {
+				name := s.Name()
+				if s.Fusion == Feeding {
+					name = s.Stages[0].Name + ">" + s.Stages[1].Name
+				}
+				got = append(got, name)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("plan = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// fakeDriver runs every step by writing its directories with _SUCCESS and
+// one counter, and records what it ran.
+type fakeDriver struct {
+	fuses bool
+	ran   []string
+	fail  string // the step that fails
+}
+
+func (d *fakeDriver) FS() hdfsfs.FS                     { return hdfsfs.Local() }
+func (d *fakeDriver) Fuses() bool                       { return d.fuses }
+func (d *fakeDriver) Prepare(ctx context.Context) error { return nil }
+
+func (d *fakeDriver) Run(ctx context.Context, s Step, done func(Job) error) error {
+	if s.Name() == d.fail {
+		return errors.New("job " + d.fail + ": boom")
+	}
+	d.ran = append(d.ran, s.Name())
+	for i, dir := range s.Dirs() {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dir+"/_SUCCESS", nil, 0o644); err != nil {
+			return err
+		}
+		name := s.Stages[i].Name
+		if s.Fusion == Chained {
+			name = s.Name()
+		}
+		if err := done(Job{Name: name, Dir: dir, Counters: map[string]int64{name + ".n": 1}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestRunResumes: Run skips the steps an earlier run finished, with their
+// counters, writes each job's counters, and finishes the reports; a failed
+// step leaves a run that the next Run resumes.
+func TestRunResumes(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	var stderr strings.Builder
+	o := Options{Out: out, Display: out, Manifest: Manifest{Inputs: []string{"a"}}, Stderr: &stderr}
+	d := &fakeDriver{fuses: true, fail: "index"}
+	if _, err := Run(context.Background(), d, o); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("failing step: err %v", err)
+	}
+	d.fail = ""
+	// The index report needs the index output: a part with one B record.
+	d2 := &reportDriver{fakeDriver: d}
+	jobs, err := Run(context.Background(), d2, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"parse", "index", "join+match"}; !slices.Equal(d.ran, want) {
+		t.Errorf("ran %q, want %q", d.ran, want)
+	}
+	if !strings.Contains(stderr.String(), "resuming the unfinished run") || !strings.Contains(stderr.String(), "job parse: finished in an earlier run, skipped") {
+		t.Errorf("messages:\n%s", stderr.String())
+	}
+	c := Merged(jobs)
+	for _, k := range []string{"parse.n", "stats.n", "index.n", "join+match.n"} {
+		if c[k] != 1 {
+			t.Errorf("counter %s = %d, want 1 (%v)", k, c[k], c)
+		}
+	}
+	report, err := os.ReadFile(filepath.Join(out, "boilerplate.tsv"))
+	if err != nil || !strings.Contains(string(report), "7\tmax-df\tsig1\tdoc,1\t12\t3\t40\n") {
+		t.Errorf("boilerplate.tsv (%v):\n%s", err, report)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index")); !os.IsNotExist(err) {
+		t.Errorf("intermediate index output not removed: %v", err)
+	}
+}
+
+// reportDriver writes a B record into the index output.
+type reportDriver struct{ *fakeDriver }
+
+func (d *reportDriver) Run(ctx context.Context, s Step, done func(Job) error) error {
+	if err := d.fakeDriver.Run(ctx, s, done); err != nil {
+		return err
+	}
+	if s.Name() == "index" {
+		return os.WriteFile(filepath.Join(s.Dir(), "part-00000"), []byte("sig0\tP\t2\tx\nsig1\tB\t7\t0000012,5,3,40,site,doc,1\n"), 0o644)
+	}
+	return nil
+}
+
+// TestPrepare: an existing directory is resumed only when it is an
+// unfinished run of the same manifest; --overwrite never removes a
+// directory that is not a pdc run.
+func TestPrepare(t *testing.T) {
+	fsys := hdfsfs.Local()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	man := Manifest{Inputs: []string{"a"}, Env: []string{"X=1"}}
+	if resumed, err := Prepare(fsys, out, man, false); err != nil || resumed {
+		t.Fatalf("new: resumed %v, err %v", resumed, err)
+	}
+	if resumed, err := Prepare(fsys, out, man, false); err != nil || !resumed {
+		t.Fatalf("same: resumed %v, err %v", resumed, err)
+	}
+	other := Manifest{Inputs: []string{"b"}}
+	if _, err := Prepare(fsys, out, other, false); err == nil || !strings.Contains(err.Error(), "other inputs or flags") {
+		t.Errorf("other manifest: err %v", err)
+	}
+	if resumed, err := Prepare(fsys, out, other, true); err != nil || resumed {
+		t.Errorf("overwrite: resumed %v, err %v", resumed, err)
+	}
+	foreign := filepath.Join(dir, "foreign")
+	if err := os.MkdirAll(foreign, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(foreign, "keep"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prepare(fsys, foreign, man, true); err == nil || !strings.Contains(err.Error(), "not a pdc run") {
+		t.Errorf("foreign with overwrite: err %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(foreign, "keep")); err != nil {
+		t.Errorf("foreign directory touched: %v", err)
+	}
+}

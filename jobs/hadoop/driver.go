@@ -12,11 +12,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
@@ -71,7 +69,7 @@ func (d *Driver) Fuses() bool { return false }
 func (d *Driver) Prepare(ctx context.Context) error {
 	var remote, local []string
 	for _, p := range d.Inputs {
-		if _, err := os.Stat(p); err != nil || strings.HasPrefix(p, "hdfs://") {
+		if hdfsfs.IsRemote(p, true, nil) {
 			fsys, rp, err := hdfsfs.Resolve(p, true)
 			if err != nil {
 				return fmt.Errorf("input %s: %w", p, err)

@@ -148,3 +148,25 @@ func TestHDFSRoundTrip(t *testing.T) {
 		t.Error("fs cat differs from the original")
 	}
 }
+
+// TestHadoopParquet: a pyarrow-written Parquet file on the local disk is
+// converted to JSON Lines while uploading and gives, on YARN, the spans of
+// the local run on its JSON Lines original.
+func TestHadoopParquet(t *testing.T) {
+	env := hadoopEnv(t)
+	pq := parquetSample(t)
+	out := hdfsDir(t)
+	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", pq, "--output", out)
+	if code != 0 {
+		t.Fatalf("pdc run --hadoop: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "upload: 31 documents converted to JSON Lines") {
+		t.Errorf("no conversion message in\n%s", stderr)
+	}
+	want, _, _ := runPDC(t, "spans", sampleRun(t))
+	got, stderr, code := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out)
+	if code != 0 || got != want || strings.Count(got, "\n") < 20 {
+		t.Errorf("Hadoop spans from Parquet (%d lines, exit %d %s) differ from local spans from JSON Lines (%d lines)",
+			strings.Count(got, "\n"), code, stderr, strings.Count(want, "\n"))
+	}
+}

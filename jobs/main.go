@@ -52,7 +52,7 @@ Usage:
                                                  print the spans of a run
   pdc text --input DOCS [--id ID]                print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...
-                                                 convert WARC, Avro, dirs to JSON Lines
+                                                 convert WARC, Avro, Parquet, dirs to JSON Lines
   pdc eval --truth TRUTH --spans OUT             score spans against ground truth
   pdc fs put|get|cat|ls|rm ...                   copy documents and results to and from HDFS
   pdc map|reduce|combine JOB                     the Hadoop Streaming programs

@@ -21,6 +21,7 @@ type container struct {
 var containers = []container{
 	{name: "WARC (.warc[.gz])", exts: []string{".warc", ".warc.gz"}, open: openWARC},
 	{name: "Avro (.avro)", exts: []string{".avro"}, open: openAvro},
+	{name: "Parquet (.parquet)", exts: []string{".parquet"}, open: openParquet},
 }
 
 // File is an open container file, read either as a stream (R, buffered;

@@ -48,7 +48,7 @@ near-duplicate sentences, and says where.
 
 Usage:
   pdc run --input DOCS... --output OUT [flags]   run the pipeline (local, or --hadoop)
-  pdc spans OUT [--format tsv|jsonl|avro] [--text --input DOCS]
+  pdc spans OUT [--format tsv|jsonl|avro|parquet] [--text --input DOCS]
                                                  print the spans of a run
   pdc text --input DOCS [--id ID]                print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pdc-mr/pdc/lib/parquetio"
+	"github.com/pdc-mr/pdc/lib/span"
 )
 
 // parquetSample writes the sample corpus as a Parquet file with pyarrow
@@ -67,4 +70,57 @@ func sampleRun(t *testing.T) string {
 		t.Fatalf("run: exit %d\n%s", code, stderr)
 	}
 	return out
+}
+
+// TestSpansParquet: pdc spans --format parquet writes the spans of the TSV
+// output, with passages under --text; pyarrow reads the file back with the
+// same rows (an independent reader).
+func TestSpansParquet(t *testing.T) {
+	out := sampleRun(t)
+	tsv, _, _ := runPDC(t, "spans", out)
+	for _, withText := range []bool{false, true} {
+		args := []string{"spans", out, "--format", "parquet"}
+		if withText {
+			args = append(args, "--text")
+		}
+		data, stderr, code := runPDC(t, args...)
+		if code != 0 {
+			t.Fatalf("spans --format parquet: exit %d %s", code, stderr)
+		}
+		got, err := parquetio.ReadSpans(strings.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, s := range got {
+			sp := span.Span{DocA: s.DocA, DocB: s.DocB, StartA: s.StartA, StartB: s.StartB, Length: s.Length,
+				CharStartA: s.CharStartA, CharEndA: s.CharEndA, CharStartB: s.CharStartB, CharEndB: s.CharEndB, Score: s.Score}
+			b.Write(sp.AppendTSV(nil))
+			b.WriteByte('\n')
+			if withText != (s.TextA != nil && *s.TextA != "") {
+				t.Fatalf("--text %v: span text %v", withText, s.TextA)
+			}
+		}
+		if b.String() != tsv {
+			t.Errorf("--text %v: parquet spans differ from TSV (%d vs %d lines)", withText, len(got), strings.Count(tsv, "\n"))
+		}
+	}
+	parquetSample(t) // needs pyarrow, or skips
+	path := filepath.Join(t.TempDir(), "spans.parquet")
+	data, _, _ := runPDC(t, "spans", out, "--format", "parquet")
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	py := `import sys, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1])
+for r in t.to_pylist():
+    print("%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f" % (r["doc_a"], r["doc_b"], r["start_a"], r["start_b"], r["length"],
+          r["char_start_a"], r["char_end_a"], r["char_start_b"], r["char_end_b"], r["score"]))`
+	got, err := exec.Command("python3", "-c", py, path).Output()
+	if err != nil {
+		t.Fatalf("pyarrow: %v", err)
+	}
+	if string(got) != tsv {
+		t.Errorf("pyarrow reads other spans than the TSV output (%d vs %d bytes)", len(got), len(tsv))
+	}
 }

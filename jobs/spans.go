@@ -30,8 +30,8 @@ type spanOptions struct {
 func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	o := spanOptions{}
 	var inputs listFlag
-	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro] [--text --input DOCS]")
-	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl or avro (schema lib/avroio/span.avsc)")
+	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro|parquet] [--text --input DOCS]")
+	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl, avro (schema lib/avroio/span.avsc) or parquet (lib/parquetio, the same columns)")
 	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (needs --input)")
 	fs.Var(&inputs, "input", "the run's documents, for --text; repeatable")
 	if err := parseFlags(fs, reorderArgs(args)); err != nil {

@@ -8,10 +8,11 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/avroio"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/parquetio"
 )
 
 // Formats are the output formats of Writer.
-var Formats = []string{"tsv", "jsonl", "avro"}
+var Formats = []string{"tsv", "jsonl", "avro", "parquet"}
 
 // Binary tells whether format is not text (not for a terminal).
 func Binary(format string) bool { return format == "avro" || format == "parquet" }
@@ -23,6 +24,8 @@ func Binary(format string) bool { return format == "avro" || format == "parquet"
 //	jsonl  one JSON object per span, Span's field names
 //	avro     an Avro object container file, lib/avroio's span schema
 //	         (span.avsc); text_a and text_b null unless with text
+//	parquet  a Parquet file, lib/parquetio's span schema (the same column
+//	         names as Avro's); text_a and text_b null unless with text
 //
 // Close flushes the output (it does not close the underlying writer).
 type Writer struct {
@@ -60,8 +63,15 @@ func NewWriter(w io.Writer, format string, withText bool) (*Writer, error) {
 		}
 		sw.write = func(s *Span) error { return aw.Write(s.avro()) }
 		sw.close = aw.Close
+	case "parquet":
+		pw, err := parquetio.NewSpanWriter(sw.w, withText)
+		if err != nil {
+			return nil, fmt.Errorf("write parquet spans: %w", err)
+		}
+		sw.write = func(s *Span) error { return pw.Write(s.parquet()) }
+		sw.close = pw.Close
 	default:
-		return nil, fmt.Errorf("unknown span format %q (want tsv, jsonl or avro)", format)
+		return nil, fmt.Errorf("unknown span format %q (want tsv, jsonl, avro or parquet)", format)
 	}
 	return sw, nil
 }
@@ -89,6 +99,16 @@ func (sw *Writer) Close() error {
 
 func (s *Span) avro() avroio.Span {
 	return avroio.Span{
+		DocA: s.DocA, DocB: s.DocB, URLA: s.URLA, URLB: s.URLB,
+		StartA: s.StartA, StartB: s.StartB, Length: s.Length,
+		CharStartA: s.CharStartA, CharEndA: s.CharEndA,
+		CharStartB: s.CharStartB, CharEndB: s.CharEndB,
+		Score: s.Score, TextA: s.TextA, TextB: s.TextB,
+	}
+}
+
+func (s *Span) parquet() parquetio.Span {
+	return parquetio.Span{
 		DocA: s.DocA, DocB: s.DocB, URLA: s.URLA, URLB: s.URLB,
 		StartA: s.StartA, StartB: s.StartB, Length: s.Length,
 		CharStartA: s.CharStartA, CharEndA: s.CharEndA,

@@ -1,7 +1,9 @@
 package jobs
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -303,5 +305,77 @@ func TestManySmallFiles(t *testing.T) {
 	counters, err := os.ReadFile(filepath.Join(out, "counters.tsv"))
 	if err != nil || !strings.Contains(string(counters), "parse.docs.ok\t300\n") {
 		t.Errorf("not all 300 documents parsed (%v):\n%s", err, counters)
+	}
+}
+
+// knownPairs are the document pairs of the sample corpus that share runs
+// of sentences (testdata/sample/README.md, "Expected shared passages").
+var knownPairs = []string{
+	"python/library/bz2.html python/library/lzma.html",
+	"python/library/cmath.html python/library/math.html",
+	"python/library/email.compat32-message.html python/library/email.message.html",
+	"rust/alloc/ffi/index.html rust/std/ffi/index.html",
+	"rust/alloc/fmt/index.html rust/std/fmt/index.html",
+	"rust/alloc/rc/index.html rust/std/rc/index.html",
+	"rust/alloc/vec/index.html rust/std/vec/index.html",
+	"rust/book/ch12-04-testing-the-librarys-functionality.html rust/book/ch12-05-working-with-environment-variables.html",
+	"rust/book/ch12-04-testing-the-librarys-functionality.html rust/book/ch13-03-improving-our-io-project.html",
+	"rust/book/ch12-05-working-with-environment-variables.html rust/book/ch13-03-improving-our-io-project.html",
+	"rust/core/arch/index.html rust/std/arch/index.html",
+	"rust/core/iter/index.html rust/std/iter/index.html",
+	"rust/core/option/index.html rust/core/result/index.html",
+	"rust/core/option/index.html rust/std/option/index.html",
+	"rust/core/option/index.html rust/std/result/index.html",
+	"rust/core/result/index.html rust/std/option/index.html",
+	"rust/core/result/index.html rust/std/result/index.html",
+	"rust/std/option/index.html rust/std/result/index.html",
+}
+
+// spanPairs returns the sorted distinct document pairs of a run's spans.
+func spanPairs(t *testing.T, out string) []string {
+	t.Helper()
+	stdout, stderr, code := runPDC(t, "spans", out)
+	if code != 0 {
+		t.Fatalf("spans: exit %d %s", code, stderr)
+	}
+	seen := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if f := strings.Split(l, "\t"); len(f) > 2 {
+			seen[f[0]+" "+f[1]] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// TestTemplatesWithoutURLs: the sample's pages as a directory tree, so
+// without URLs and no site to learn templates from: the Sphinx and rustdoc
+// navigation, sidebars, mdBook's table of contents and the footers make no
+// span; exactly the known pairs are found. With the sample's URLs the same
+// pairs, and nothing else, are found.
+func TestTemplatesWithoutURLs(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), "tree")
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var d struct{ ID, HTML string }
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(tree, filepath.FromSlash(d.ID)), d.HTML)
+	}
+	for _, in := range []string{tree, sample} {
+		out := filepath.Join(t.TempDir(), "out")
+		if _, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--quiet"); code != 0 {
+			t.Fatalf("run: exit %d %s", code, stderr)
+		}
+		if got := spanPairs(t, out); !slices.Equal(got, knownPairs) {
+			t.Errorf("input %s: pairs\n%s\nwant the known pairs\n%s", in, strings.Join(got, "\n"), strings.Join(knownPairs, "\n"))
+		}
+		c := readCountersFile(t, out)
+		if c["parse.sentences.not-content.template"] < 1000 || c["parse.sentences.not-content.links"] < 100 {
+			t.Errorf("input %s: not-content counters %v", in, c)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -21,6 +22,9 @@ type Analysis struct {
 	// Fallback tells that main-content extraction found nothing and the
 	// document's whole visible text was used.
 	Fallback bool
+	// NotContent counts the sentences that are not content, by reason
+	// (Sentence.NotContent).
+	NotContent map[string]int
 }
 
 // Analyzer extracts text, splits sentences and tokenizes them. It reuses
@@ -51,6 +55,7 @@ type tokenRange struct{ off, n int }
 // Analyze analyzes d.
 func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 	var res Analysis
+	var links, tmpl []htmltext.Range
 	body := d.Body()
 	if a.MaxBytes > 0 && len(body) > a.MaxBytes {
 		cut := a.MaxBytes
@@ -81,6 +86,7 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 			return res, err
 		}
 		res.Text, res.Charset, res.InvalidUTF8 = r.Text, r.Charset, r.InvalidUTF8
+		links, tmpl = r.Links, r.Template
 	} else {
 		res.Text, res.Charset = body, "utf-8"
 	}
@@ -98,9 +104,56 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 	}
 	for i, sp := range a.kept {
 		r := ranges[i]
-		a.sents = append(a.sents, Sentence{Start: sp.Start, End: sp.End, Tokens: a.tokens[r.off : r.off+r.n : r.off+r.n]})
+		s := Sentence{Start: sp.Start, End: sp.End, Tokens: a.tokens[r.off : r.off+r.n : r.off+r.n]}
+		var why string
+		why, links, tmpl = notContent(res.Text[sp.ByteStart:sp.ByteEnd], sp.ByteStart, links, tmpl)
+		if why != "" {
+			s.Tokens, s.NotContent = nil, why
+			if res.NotContent == nil {
+				res.NotContent = map[string]int{}
+			}
+			res.NotContent[why]++
+		}
+		a.sents = append(a.sents, s)
 	}
 	a.ranges = ranges
 	res.Sentences, res.Spans = a.sents, a.kept
 	return res, nil
+}
+
+// notContent returns why the sentence text, at byte offset off of the
+// document's text, is not content, or "". links and tmpl are the link and
+// template ranges of the text from this sentence on (sorted); it returns
+// those that may still reach later sentences.
+func notContent(text string, off int, links, tmpl []htmltext.Range) (string, []htmltext.Range, []htmltext.Range) {
+	var inTmpl, linked int
+	inTmpl, tmpl = overlap(off, off+len(text), tmpl)
+	linked, links = overlap(off, off+len(text), links)
+	switch {
+	case inTmpl > 0 && 2*inTmpl >= len(text):
+		return NotContentTemplate, links, tmpl
+	case linked > 0 && float64(linked) >= MaxLinkShare*float64(len(text)):
+		return NotContentLinks, links, tmpl
+	}
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			return "", links, tmpl
+		}
+	}
+	return NotContentNoLetter, links, tmpl
+}
+
+// overlap returns how many bytes of [start, end) the sorted ranges rs
+// cover, and the ranges that may reach past end.
+func overlap(start, end int, rs []htmltext.Range) (int, []htmltext.Range) {
+	n := 0
+	for len(rs) > 0 && rs[0].Start < end {
+		r := rs[0]
+		n += max(0, min(r.End, end)-max(r.Start, start))
+		if r.End > end {
+			break // reaches the next sentence
+		}
+		rs = rs[1:]
+	}
+	return n, rs
 }

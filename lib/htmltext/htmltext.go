@@ -62,7 +62,18 @@ type Result struct {
 	// returned the page's visible text (Extract's text) instead. Extract
 	// never sets it.
 	Fallback bool
+	// Links are the byte ranges of Text that are link text (inside <a
+	// href>), in order, not overlapping; a space between two pieces of one
+	// link's text belongs to the range. ExtractMain does not set them.
+	Links []Range
+	// Template are the byte ranges of Text inside the page's template
+	// elements (template.go: navigation, banners, footers, sidebars), in
+	// order, not overlapping. ExtractMain does not set them.
+	Template []Range
 }
+
+// Range is a byte range [Start, End) of Result.Text.
+type Range struct{ Start, End int }
 
 // ErrNoMainExtract is ExtractMain's error in a binary built without
 // main-content extraction (see MainAvailable).
@@ -98,6 +109,10 @@ func extract(src []byte, name string, invalid int) (Result, error) {
 	e.reset()
 	err := e.run(src)
 	res := Result{Text: string(e.out), Charset: name, InvalidUTF8: invalid}
+	if len(e.links) > 0 {
+		res.Links = append([]Range(nil), e.links...)
+	}
+	res.Template = e.tmpl.finish(len(res.Text))
 	if cap(e.out) <= maxPooled {
 		pool.Put(e)
 	}
@@ -120,12 +135,17 @@ type extractor struct {
 	skipAtom  atom.Atom // element whose content is being skipped
 	skipDepth int       // open skipAtom elements; 0 when not skipping
 	pre       int       // open preformatted elements
+	link      int       // open <a href> elements
+	links     []Range   // link text in out
+	tmpl      templates
 	atoms     atomCache
 }
 
 func (e *extractor) reset() {
 	e.out, e.space, e.brk = e.out[:0], false, false
 	e.skipAtom, e.skipDepth, e.pre = 0, 0, 0
+	e.link, e.links = 0, e.links[:0]
+	e.tmpl.reset()
 }
 
 // run tokenizes src (UTF-8) and appends its visible text to e.out.
@@ -144,9 +164,23 @@ func (e *extractor) run(src []byte) error {
 				e.text(z.Text())
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			e.start(e.atoms.tag(z.Raw()), tt == html.SelfClosingTagToken)
+			a := e.atoms.tag(z.Raw())
+			if e.skipDepth == 0 {
+				if a == atom.A && tt == html.StartTagToken && hasHref(z.Raw()) {
+					e.link++
+				}
+				e.tmpl.start(a, tt == html.SelfClosingTagToken, z.Raw(), len(e.out))
+			}
+			e.start(a, tt == html.SelfClosingTagToken)
 		case html.EndTagToken:
-			e.end(e.atoms.tag(z.Raw()))
+			a := e.atoms.tag(z.Raw())
+			if e.skipDepth == 0 {
+				if a == atom.A && e.link > 0 {
+					e.link--
+				}
+				e.tmpl.end(a, len(e.out))
+			}
+			e.end(a)
 		}
 	}
 }
@@ -362,6 +396,7 @@ func (e *extractor) rune(s []byte) int {
 
 // emit appends visible text, preceded by the pending separator.
 func (e *extractor) emit(b []byte) {
+	before := len(e.out)
 	if len(e.out) > 0 {
 		if e.brk {
 			e.out = append(e.out, '\n', '\n')
@@ -369,6 +404,71 @@ func (e *extractor) emit(b []byte) {
 			e.out = append(e.out, ' ')
 		}
 	}
+	sep := len(e.out) - before
 	e.brk, e.space = false, false
 	e.out = append(e.out, b...)
+	if e.link > 0 {
+		e.addLink(before, sep)
+	}
+}
+
+// addLink records the text just emitted (after a separator of sep bytes at
+// before) as link text, extending the last range across a space.
+func (e *extractor) addLink(before, sep int) {
+	start := before + sep
+	if n := len(e.links); n > 0 && e.links[n-1].End == before && sep <= 1 {
+		e.links[n-1].End = len(e.out)
+		return
+	}
+	e.links = append(e.links, Range{start, len(e.out)})
+}
+
+// hasHref reports whether the raw start tag of an <a> element has an href
+// attribute to another page: anchors without one (<a name=...>) and links
+// within the page (href="#...") are not links. It looks for "href"
+// followed by optional spaces and '=', outside quoted values.
+func hasHref(raw []byte) bool {
+	var quote byte
+	for i := 2; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case (c == 'h' || c == 'H') && i+4 <= len(raw) && asciiEqualFold(raw[i:i+4], "href") && isSpaceOrTagStart(raw[i-1]):
+			j := i + 4
+			for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t' || raw[j] == '\n' || raw[j] == '\r' || raw[j] == '\f') {
+				j++
+			}
+			if j < len(raw) && raw[j] == '=' {
+				// A link to a place in the same page (a heading's
+				// permalink, an in-page table of contents) is not
+				// navigation away from the text.
+				for j++; j < len(raw) && (raw[j] == ' ' || raw[j] == '\t' || raw[j] == '\n' || raw[j] == '\r' || raw[j] == '\f' || raw[j] == '"' || raw[j] == '\''); j++ {
+				}
+				return j < len(raw) && raw[j] != '#' && raw[j] != '>'
+			}
+		}
+	}
+	return false
+}
+
+func isSpaceOrTagStart(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '"' || c == '\''
+}
+
+func asciiEqualFold(b []byte, lower string) bool {
+	for i := range b {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -177,13 +178,18 @@ func FuzzExtract(f *testing.F) {
 		if utf8.Valid(body) {
 			want, err1 := Extract(body, "text/html; charset=utf-8")
 			got, err2 := ExtractUTF8(body)
-			if got != want || (err1 == nil) != (err2 == nil) {
+			if !reflect.DeepEqual(got, want) || (err1 == nil) != (err2 == nil) {
 				t.Fatalf("ExtractUTF8 = %+v, %v; Extract as UTF-8 = %+v, %v", got, err2, want, err1)
 			}
 		}
 		res, err := Extract(body, contentType)
 		if err != nil {
 			return
+		}
+		for i, l := range res.Links {
+			if l.Start < 0 || l.End <= l.Start || l.End > len(res.Text) || (i > 0 && l.Start < res.Links[i-1].End) {
+				t.Fatalf("bad link range %d %+v of %d (text %d bytes)", i, l, len(res.Links), len(res.Text))
+			}
 		}
 		s := res.Text
 		if !utf8.ValidString(s) {
@@ -279,6 +285,40 @@ func TestTagAtom(t *testing.T) {
 			if got := c.tag(z.Raw()); got != want {
 				t.Errorf("atomCache.tag(%q) = %v; want %v", z.Raw(), got, want)
 			}
+		}
+	}
+}
+
+// TestLinks: link text (inside <a href>, not <a name>) is reported as byte
+// ranges of the text; a space inside one link belongs to it, a block break
+// between two links ends the range, and links inside skipped elements are
+// not counted.
+func TestLinks(t *testing.T) {
+	tests := []struct {
+		page string
+		want []string
+	}{
+		{`<p>See <a href="/x">the manual page</a> for more.</p>`, []string{"the manual page"}},
+		{`<ul><li><a href=a>One</a></li><li><a HREF='b'>Two</a></li></ul>`, []string{"One", "Two"}},
+		{`<p><a name="top">Anchor</a> text</p>`, nil},
+		{`<p><a title="href=x">no</a> <a data-x=1 href = "y">yes</a></p>`, []string{"yes"}},
+		{`<p><a href=x>Home</a> <a href=y>Docs</a></p>`, []string{"Home Docs"}},
+		{`<a href=x><script>var a</script>in</a> out`, []string{"in"}},
+		{`<p>plain</p>`, nil},
+		{`<h2><a href="#usage">Usage</a></h2><p><a href='#x'>x</a> <a href= "other.html#x">y</a></p>`, []string{"y"}},
+		{`<a href=>empty</a>`, nil},
+	}
+	for _, tt := range tests {
+		res, err := ExtractUTF8([]byte(tt.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range res.Links {
+			got = append(got, res.Text[l.Start:l.End])
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: links %q, want %q (text %q)", tt.page, got, tt.want, res.Text)
 		}
 	}
 }

@@ -205,6 +205,9 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	}
 	m.counters.Add("parse.docs.ok", 1)
 	m.counters.Add("parse.sentences", int64(len(a.Sentences)))
+	for why, n := range a.NotContent {
+		m.counters.Add("parse.sentences.not-content."+why, int64(n))
+	}
 	b := mr.AppendEscape(m.line[:0], d.ID)
 	idEnd := len(b)
 	b = append(b, '\t')

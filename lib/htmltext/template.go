@@ -1,0 +1,265 @@
+package htmltext
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+
+	"golang.org/x/net/html/atom"
+)
+
+// Template elements: the parts of a page that its site repeats on every
+// page (navigation, banners, footers, sidebars), recognised by structure
+// alone, as the HTML and ARIA specifications define them and as pages mark
+// them:
+//
+//   - <nav> and <aside>; <header> and <footer> that are not inside an
+//     <article>, <main> or <section> (there they head or close that
+//     section's own content);
+//   - a div, ul, ol, section, table or form with an ARIA landmark role of
+//     the page frame: navigation, banner, contentinfo, complementary,
+//     search, menu, menubar, toolbar;
+//   - a div, ul, ol, section or table whose class or id has a template
+//     word as one of its parts (parts split at spaces, '-' and
+//     '_'): footer, nav, navbar, navigation, menu, sidebar, breadcrumb(s),
+//     related, masthead, topbar, copyright, share, social; unless a part
+//     is a content word (content, main, article, body, post, entry, story,
+//     text), as readability weighs candidates.
+//
+// A template element's text, nested elements included, is a template
+// range. Guards against wrappers and broken markup, which would swallow
+// the content: an element that contains a <main> or <article>, an element
+// still open when the page ends (a missing end tag), and an element
+// holding more than half of the page's text give no range (template
+// elements inside them still do).
+type templates struct {
+	open    []openTemplate // template elements not yet closed, outermost first
+	section int            // open article, main and section elements
+	ranges  []Range
+}
+
+// openTemplate is a template element not yet closed.
+type openTemplate struct {
+	a     atom.Atom // its element
+	depth int       // open a elements since it started, itself included
+	from  int       // output offset where it started
+}
+
+func (t *templates) reset() {
+	t.open, t.section, t.ranges = t.open[:0], 0, t.ranges[:0]
+}
+
+// start handles a start tag with atom a and raw text raw, at output offset
+// off. A <main> or <article> inside open template elements shows that they
+// are wrappers of the page, not its template (or that an end tag is
+// missing): they are dropped.
+func (t *templates) start(a atom.Atom, selfClosing bool, raw []byte, off int) {
+	if selfClosing {
+		return
+	}
+	switch a {
+	case atom.Main, atom.Article:
+		t.open = t.open[:0]
+		t.section++
+		return
+	case atom.Section:
+		t.section++
+	}
+	for i := range t.open {
+		if t.open[i].a == a {
+			t.open[i].depth++
+		}
+	}
+	if t.isTemplate(a, raw) {
+		t.open = append(t.open, openTemplate{a: a, depth: 1, from: off})
+	}
+}
+
+// end handles an end tag with atom a at output offset off.
+func (t *templates) end(a atom.Atom, off int) {
+	switch a {
+	case atom.Article, atom.Main, atom.Section:
+		if t.section > 0 {
+			t.section--
+		}
+	}
+	for i := len(t.open) - 1; i >= 0; i-- {
+		o := &t.open[i]
+		if o.a != a {
+			continue
+		}
+		if o.depth--; o.depth > 0 {
+			continue
+		}
+		if o.from < off {
+			t.ranges = append(t.ranges, Range{o.from, off})
+		}
+		t.open = append(t.open[:i], t.open[i+1:]...)
+	}
+}
+
+// maxTemplateShare is the largest share of a page's text one template
+// element may hold: a larger one wraps the page (or misses an end tag) and
+// is not template.
+const maxTemplateShare = 0.5
+
+// finish returns the template ranges of a text of n bytes, sorted and
+// merged, without those over maxTemplateShare of it. Elements still open
+// give no range.
+func (t *templates) finish(n int) []Range {
+	if len(t.ranges) == 0 {
+		return nil
+	}
+	rs := t.ranges[:0]
+	for _, r := range t.ranges {
+		if float64(r.End-r.Start) <= maxTemplateShare*float64(n) {
+			rs = append(rs, r)
+		}
+	}
+	slices.SortFunc(rs, func(a, b Range) int { return cmp.Compare(a.Start, b.Start) })
+	var out []Range
+	for _, r := range rs {
+		if k := len(out); k > 0 && r.Start <= out[k-1].End {
+			out[k-1].End = max(out[k-1].End, r.End)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (t *templates) isTemplate(a atom.Atom, raw []byte) bool {
+	switch a {
+	case atom.Nav, atom.Aside:
+		return true
+	case atom.Header, atom.Footer:
+		if t.section == 0 {
+			return true
+		}
+	case atom.Div, atom.Ul, atom.Ol, atom.Section, atom.Table, atom.Form:
+	default:
+		return false // the only elements looked at by attributes
+	}
+	if bytes.IndexByte(raw, '=') < 0 {
+		return false // no attribute value
+	}
+	if role, ok := attr(raw, "role"); ok && landmarkRole(role) {
+		return true
+	}
+	if a == atom.Form {
+		return false
+	}
+	tmpl, content := false, false
+	for _, name := range []string{"class", "id"} {
+		v, ok := attr(raw, name)
+		if !ok {
+			continue
+		}
+		for len(v) > 0 {
+			k := 0
+			for k < len(v) && !isWordBreak(v[k]) {
+				k++
+			}
+			switch classWord(v[:k]) {
+			case wordTemplate:
+				tmpl = true
+			case wordContent:
+				content = true
+			}
+			if k < len(v) {
+				k++
+			}
+			v = v[k:]
+		}
+	}
+	return tmpl && !content
+}
+
+func isWordBreak(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '-' || c == '_' }
+
+// Kinds of class and id words.
+const (
+	wordOther = iota
+	wordTemplate
+	wordContent
+)
+
+// classWord tells whether a part of a class or id value is a template or
+// a content word, ignoring case, without allocating.
+func classWord(w []byte) int {
+	if len(w) < 3 || len(w) > 11 {
+		return wordOther
+	}
+	var buf [11]byte
+	for i, c := range w {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	switch string(buf[:len(w)]) {
+	case "footer", "nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb", "breadcrumbs",
+		"related", "masthead", "topbar", "copyright", "share", "social":
+		return wordTemplate
+	case "content", "main", "article", "body", "post", "entry", "story", "text":
+		return wordContent
+	}
+	return wordOther
+}
+
+func landmarkRole(v []byte) bool {
+	switch string(bytes.ToLower(bytes.TrimSpace(v))) {
+	case "navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "toolbar":
+		return true
+	}
+	return false
+}
+
+// attr returns the value of attribute name (lower case) in the raw start
+// tag raw: quoted with " or ', or unquoted up to a space or '>'.
+func attr(raw []byte, name string) ([]byte, bool) {
+	var quote byte
+	for i := 1; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == '"' || c == '\'':
+			quote = c
+			continue
+		}
+		if i+len(name) > len(raw) || !isSpaceOrTagStart(raw[i-1]) || !asciiEqualFold(raw[i:i+len(name)], name) {
+			continue
+		}
+		j := i + len(name)
+		for j < len(raw) && isSpace(raw[j]) {
+			j++
+		}
+		if j == len(raw) || raw[j] != '=' {
+			continue
+		}
+		for j++; j < len(raw) && isSpace(raw[j]); j++ {
+		}
+		if j == len(raw) {
+			return nil, false
+		}
+		if q := raw[j]; q == '"' || q == '\'' {
+			k := bytes.IndexByte(raw[j+1:], q)
+			if k < 0 {
+				return raw[j+1:], true
+			}
+			return raw[j+1 : j+1+k], true
+		}
+		k := j
+		for k < len(raw) && !isSpace(raw[k]) && raw[k] != '>' {
+			k++
+		}
+		return raw[j:k], true
+	}
+	return nil, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }

@@ -1,0 +1,148 @@
+package htmltext
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// templateText returns the text of the template ranges of page.
+func templateText(t *testing.T, page string) []string {
+	t.Helper()
+	res, err := ExtractUTF8([]byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Template {
+		got = append(got, strings.TrimSpace(res.Text[r.Start:r.End]))
+	}
+	return got
+}
+
+func TestTemplateElements(t *testing.T) {
+	body := "<p>" + strings.Repeat("The body of the page has much more text than its frame. ", 6) + "</p>"
+	tests := []struct {
+		name, page string
+		want       []string
+	}{
+		{"nav and aside", `<nav><a href=/>Home</a></nav>` + body + `<aside>Ads here</aside>`, []string{"Home", "Ads here"}},
+		{"page header and footer", `<header>Site name</header>` + body + `<footer>© Site</footer>`, []string{"Site name", "© Site"}},
+		{"article header is content", `<article><header><h1>Headline</h1></header>` + body + `<footer>By a writer</footer></article>`, nil},
+		{"landmark roles", `<div role="navigation">Menu</div><div role=contentinfo>Legal</div><div role="main">` + body + `</div><div role="search">Find</div>`, []string{"Menu\n\nLegal", "Find"}},
+		{"class words", `<div class="site-footer">Footer text</div><ul id="top_menu"><li>A</li></ul>` + body + `<div class="sphinxsidebar nav">Side</div>`, []string{"Footer text\n\nA", "Side"}},
+		{"content word wins", `<div class="sidebar-content">Kept</div>` + body, nil},
+		{"nested", `<div class="footer"><div>one</div><div>two</div></div>` + body, []string{"one\n\ntwo"}},
+		{"wrapper of main", `<div class="nav-wrapper"><nav>Top</nav><main>` + body + `</main></div>`, []string{"Top"}},
+		{"unclosed", body + `<div class="footer">never closed`, nil},
+		{"over half the page", `<div class="footer">` + body + `</div><p>short</p>`, nil},
+		{"template inside a dropped one", `<div class="menu">` + body + `<nav>inner</nav></div>`, []string{"inner"}},
+		{"unknown class", `<div class="navy-blue">Kept</div>` + body, nil},
+		{"skipped element", `<script>var nav = 1</script><nav>N</nav>` + body, []string{"N"}},
+	}
+	for _, tt := range tests {
+		if got := templateText(t, tt.page); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: template %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestTemplateRealPages: on real article pages (go-readability's test
+// pages, testdata/README.md) no line of the article, as readability
+// extracts it, lies in a template range, and the pages' navigation does.
+func TestTemplateRealPages(t *testing.T) {
+	for _, page := range []string{"ars-1", "daringfireball-1", "v8-blog", "hukumusume"} {
+		b, err := os.ReadFile(filepath.Join("testdata", page+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		main, err := os.ReadFile(filepath.Join("testdata", page+".main.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Extract(b, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		inTemplate := func(s string) bool {
+			i := strings.Index(res.Text, s)
+			for _, r := range res.Template {
+				if i >= r.Start && i < r.End {
+					return true
+				}
+			}
+			return false
+		}
+		lines, lost := 0, 0
+		for _, l := range strings.Split(string(main), "\n") {
+			if l = strings.TrimSpace(l); len(l) < 30 || !strings.Contains(res.Text, l) {
+				continue
+			}
+			lines++
+			if inTemplate(l) {
+				lost++
+				t.Errorf("%s: article line in the template: %.80q", page, l)
+			}
+		}
+		covered := 0
+		for _, r := range res.Template {
+			covered += r.End - r.Start
+		}
+		t.Logf("%s: %d article lines, %d in the template; template %d of %d bytes", page, lines, lost, covered, len(res.Text))
+		if lines < 2 {
+			t.Errorf("%s: only %d article lines found", page, lines)
+		}
+	}
+}
+
+// TestTemplateSphinx: a Sphinx page of the Python manual (from the sample
+// corpus): the related-pages bars, the sidebar and the footer are template,
+// the module's text is not.
+func TestTemplateSphinx(t *testing.T) {
+	res := samplePage(t, "python/library/bz2.html")
+	tmpl := ""
+	for _, r := range res.Template {
+		tmpl += res.Text[r.Start:r.End] + "\n"
+	}
+	for _, s := range []string{"modules |", "Previous topic", "Show Source", "© Copyright", "Created using Sphinx"} {
+		if !strings.Contains(tmpl, s) {
+			t.Errorf("%q not in the template", s)
+		}
+	}
+	for _, s := range []string{"This module provides a comprehensive interface", "One-shot (de)compression¶"} {
+		if strings.Contains(tmpl, s) {
+			t.Errorf("%q in the template", s)
+		}
+	}
+}
+
+// samplePage extracts a page of testdata/sample/pages.jsonl.
+func samplePage(t *testing.T, id string) Result {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "sample", "pages.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var d struct{ ID, HTML string }
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.ID == id {
+			res, err := ExtractUTF8([]byte(d.HTML))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+	}
+	t.Fatalf("no page %s in the sample", id)
+	return Result{}
+}

@@ -149,24 +149,49 @@ func TestHDFSRoundTrip(t *testing.T) {
 	}
 }
 
-// TestHadoopParquet: a pyarrow-written Parquet file on the local disk is
-// converted to JSON Lines while uploading and gives, on YARN, the spans of
-// the local run on its JSON Lines original.
-func TestHadoopParquet(t *testing.T) {
+// TestHadoopConvertedInputs: inputs that are converted to JSON Lines while
+// uploading (a pyarrow-written Parquet file and a directory tree of pages
+// without URLs, whose site is the tree) give on YARN the spans and
+// counters of the local run on the same inputs, and the Parquet file the
+// spans of its JSON Lines original.
+func TestHadoopConvertedInputs(t *testing.T) {
 	env := hadoopEnv(t)
 	pq := parquetSample(t)
+	tree := filepath.Join(t.TempDir(), "tree")
+	for i := range 6 {
+		writeFile(t, filepath.Join(tree, fmt.Sprintf("p%d.html", i)), sitePage(i, ""))
+	}
 	out := hdfsDir(t)
-	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", pq, "--output", out)
+	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", pq, "--input", tree, "--output", out)
 	if code != 0 {
 		t.Fatalf("pdc run --hadoop: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "upload: 31 documents converted to JSON Lines") {
+	if !strings.Contains(stderr, "upload: 37 documents converted to JSON Lines") {
 		t.Errorf("no conversion message in\n%s", stderr)
 	}
-	want, _, _ := runPDC(t, "spans", sampleRun(t))
+	local := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", pq, "--input", tree, "--output", local, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	want, _, _ := runPDC(t, "spans", local)
 	got, stderr, code := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out)
 	if code != 0 || got != want || strings.Count(got, "\n") < 20 {
-		t.Errorf("Hadoop spans from Parquet (%d lines, exit %d %s) differ from local spans from JSON Lines (%d lines)",
+		t.Errorf("Hadoop spans (%d lines, exit %d %s) differ from local spans (%d lines)",
 			strings.Count(got, "\n"), code, stderr, strings.Count(want, "\n"))
+	}
+	hc, _, _ := runPDCEnv(t, env, "fs", "cat", out+"/counters.tsv")
+	lc, _ := os.ReadFile(filepath.Join(local, "counters.tsv"))
+	hcs, lcs := pipeline.ParseCounters(hc), pipeline.ParseCounters(string(lc))
+	if !reflect.DeepEqual(hcs, lcs) || hcs["parse.site.input"] != 6 {
+		t.Errorf("counters differ or the tree has no site:\nhadoop:\n%s\nlocal:\n%s", hc, lc)
+	}
+	var sampleSpans strings.Builder // the spans between two sample pages (ids with a '/')
+	for _, l := range strings.SplitAfter(got, "\n") {
+		if f := strings.SplitN(l, "\t", 3); len(f) == 3 && strings.Contains(f[0], "/") && strings.Contains(f[1], "/") {
+			sampleSpans.WriteString(l)
+		}
+	}
+	if jsonOnly, _, _ := runPDC(t, "spans", sampleRun(t)); sampleSpans.String() != jsonOnly {
+		t.Errorf("the Parquet file's spans differ from its JSON Lines original's")
 	}
 }

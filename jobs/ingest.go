@@ -39,6 +39,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 )
 
 // ingestOptions are the flags of pdc ingest.
@@ -51,6 +52,7 @@ type ingestOptions struct {
 	overwrite bool
 	quiet     bool
 	partSize  int64
+	siteFrom  string
 }
 
 // ingestProgressEvery is how often ingest reports progress.
@@ -70,6 +72,8 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	flags.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output")
 	flags.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	flags.Int64Var(&o.partSize, "part-size", 256<<20, "directory output: start a new part after this many compressed bytes")
+	flags.StringVar(&o.siteFrom, "site-from", "tree", "site written for a tree's pages (\"site\" field): none, tree or path:N, as pdc run --site-from")
+	flags.StringVar(&o.avro.Site, "site-field", "", "input field naming a document's site, written as \"site\" (JSON Lines: read besides \"site\")")
 	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
@@ -82,6 +86,9 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	}
 	if o.partSize < 1 {
 		return usagef("ingest: --part-size must be positive")
+	}
+	if _, err := jobconf.ParseSiteFrom(o.siteFrom); err != nil {
+		return usagef("ingest: %v", err)
 	}
 	return m.ingest(ctx, &o)
 }
@@ -126,7 +133,8 @@ type ingester struct {
 }
 
 func (g *ingester) run(in *input.Set) error {
-	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add}
+	treeSite, _ := jobconf.ParseSiteFrom(g.o.siteFrom) // validated
+	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add, TreeSite: treeSite}
 	var err error
 	g.counts, err = in.Each(o, func(d *doc.Doc, where string) error { return g.emit(d) })
 	return err

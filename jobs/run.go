@@ -67,6 +67,8 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.BoolVar(&cfg.NoFilter, "no-filter", cfg.NoFilter, "words: index every token and skip PPJoin's index-prefix and positional filters (to measure the filters; frequent tokens' lists then hit --max-df)")
 	fs.BoolVar(&cfg.Strict, "strict", cfg.Strict, "stop at the first bad input record instead of skipping it")
 	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all (all visible text) or main (main content only)")
+	fs.StringVar(&cfg.SiteFrom, "site-from", cfg.SiteFrom, "site of a tree's pages without URL (for --max-site-df): none, tree (one site per --input directory) or path:N (the directory and the first N directories under it)")
+	fs.StringVar(&cfg.SiteField, "site-field", cfg.SiteField, "input field naming a document's site when it has no URL (JSON Lines: read besides \"site\"; Avro, Parquet: only this field)")
 }
 
 func (m *Main) runCmd(ctx context.Context, args []string) error {
@@ -187,6 +189,7 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 		Runner:    &mrlocal.Runner{Workers: o.workers, SortMem: o.sortMem, TempDir: tmp, Stderr: m.Stderr},
 		Input:     in,
 		Env:       cfg.Env(),
+		Read:      readOptions(cfg),
 		Reducers:  reducers,
 		SplitSize: o.splitSize,
 		Stderr:    m.Stderr,
@@ -230,6 +233,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		Binary:     bin,
 		Inputs:     o.inputs,
 		Config:     cfg,
+		Read:       readOptions(cfg),
 		Fault:      m.Getenv("PDC_FAULT"),
 		Reducers:   reducers,
 		Stderr:     m.Stderr,
@@ -303,6 +307,15 @@ func skipped(c map[string]int64) int64 {
 	return n
 }
 
+// readOptions are how a run reads its documents: the sites of tree pages
+// (--site-from) and the site field (--site-field).
+func readOptions(cfg jobconf.Config) input.Options {
+	n, _ := jobconf.ParseSiteFrom(cfg.SiteFrom) // validated
+	o := input.Options{TreeSite: n}
+	o.Fields.Site = cfg.SiteField
+	return o
+}
+
 // paperWith returns the paper's configuration with the flags the user set
 // explicitly applied on top.
 func paperWith(cfg jobconf.Config, fs *flag.FlagSet) jobconf.Config {
@@ -323,6 +336,7 @@ func paperWith(cfg jobconf.Config, fs *flag.FlagSet) jobconf.Config {
 	p.Signature.SpotChain, p.Signature.SpotDistance = cfg.Signature.SpotChain, cfg.Signature.SpotDistance
 	p.Lambda, p.MaxDF, p.MaxDocBytes = cfg.Lambda, cfg.MaxDF, cfg.MaxDocBytes
 	p.CrossSiteOnly, p.Strict, p.Extract = cfg.CrossSiteOnly, cfg.Strict, cfg.Extract
+	p.SiteFrom, p.SiteField = cfg.SiteFrom, cfg.SiteField
 	return p
 }
 

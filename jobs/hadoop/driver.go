@@ -40,6 +40,9 @@ type Driver struct {
 	Inputs []string
 	// Config are the job parameters; Stats is set per job.
 	Config jobconf.Config
+	// Read configures how local documents are read while uploading (sites
+	// of tree pages, site fields).
+	Read input.Options
 	// Fault is PDC_FAULT, passed on to the tasks (fault injection for
 	// tests: jobs/program.go).
 	Fault string
@@ -139,7 +142,7 @@ func (d *Driver) uploadConverted(ctx context.Context, in *input.Set, name string
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var line []byte
 	n := 0
-	_, err = in.Each(input.Options{}, func(dc *doc.Doc, where string) error {
+	_, err = in.Each(d.Read, func(dc *doc.Doc, where string) error {
 		line = append(doc.AppendJSON(line[:0], dc), '\n')
 		if _, err := bw.Write(line); err != nil {
 			return err

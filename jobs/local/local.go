@@ -31,6 +31,9 @@ type Driver struct {
 	// Env are the job parameters (jobconf.Config.Env, with PDC_STATS set
 	// to the stats job's output directory).
 	Env map[string]string
+	// Read configures how documents are read (sites of tree pages, site
+	// fields).
+	Read input.Options
 	// Reducers is the number of reduce tasks per job.
 	Reducers int
 	// SplitSize is the input split size (0: automatic, see splitSize).
@@ -206,7 +209,7 @@ func (d *Driver) inputSplits(size int64) ([]mrlocal.Split, error) {
 	others := &input.Set{Containers: d.Input.Containers, Tree: d.Input.Tree}
 	for _, op := range others.Sources() {
 		sp = append(sp, mrlocal.Split{Name: op.Name, Length: op.Size, Divisible: true, Open: func() (io.ReadCloser, error) {
-			src, err := op.Open(input.Options{})
+			src, err := op.Open(d.Read)
 			if err != nil {
 				return nil, err
 			}

@@ -213,6 +213,10 @@ func TestPythonInterop(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || skipped[SkipMissingID] != 1 {
 		t.Errorf("got %q skipped %v", got, skipped)
 	}
+	sites, _ := readSites(t, data, DocFields{ID: "doc_id", HTML: "content", Site: "host"})
+	if want := [][2]string{{"d1", "example.com"}, {"d3", ""}}; !reflect.DeepEqual(sites, want) {
+		t.Errorf("sites: got %q, want %q", sites, want)
+	}
 }
 
 func checkPythonSpans(t *testing.T, path string) {

@@ -9,13 +9,16 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"strings"
 
 	"github.com/linkedin/goavro/v2"
 )
 
-// DocFields names the fields of a document record. Empty names select the
-// defaults id, url, html and text.
-type DocFields struct{ ID, URL, HTML, Text string }
+// DocFields names the fields of a document record. Empty ID, URL, HTML and
+// Text select the defaults id, url, html and text. Site has no default: when
+// it is empty no site field is read and DocReader.Site is always empty; when
+// it is set, the schema must have that field.
+type DocFields struct{ ID, URL, HTML, Text, Site string }
 
 func (f DocFields) withDefaults() DocFields {
 	def := func(s, d string) string {
@@ -24,7 +27,8 @@ func (f DocFields) withDefaults() DocFields {
 		}
 		return s
 	}
-	return DocFields{ID: def(f.ID, "id"), URL: def(f.URL, "url"), HTML: def(f.HTML, "html"), Text: def(f.Text, "text")}
+	return DocFields{ID: def(f.ID, "id"), URL: def(f.URL, "url"), HTML: def(f.HTML, "html"), Text: def(f.Text, "text"),
+		Site: f.Site}
 }
 
 // Skip reasons counted by DocReader.Skipped.
@@ -39,8 +43,11 @@ const (
 
 // DocReader reads documents from an Avro object container file whose schema
 // is a record with a string id field and string (or bytes, or nullable)
-// url, html and text fields; other fields are ignored. Records that cannot
-// be used are skipped and counted by reason.
+// url, html and text fields, and, if DocFields.Site names one, a site field
+// of the same types (the name of the web site a document belongs to); other
+// fields are ignored. Missing url, html and text fields and null values read
+// as empty strings. Records that cannot be used (a field of another type, or
+// an empty id) are skipped and counted by reason.
 type DocReader struct {
 	ocf     *ocfReader
 	codec   *goavro.Codec
@@ -51,12 +58,14 @@ type DocReader struct {
 	url     string
 	html    string
 	text    string
+	site    string
 	err     error
 	skipped map[string]int64
 }
 
 // NewDocReader reads the container header from r and checks that the schema
-// has the id field and an html or text field.
+// has the id field, an html or text field and, if f.Site is set, the site
+// field.
 func NewDocReader(r io.Reader, f DocFields) (*DocReader, error) {
 	ocf, err := newOCFReader(r)
 	if err != nil {
@@ -84,7 +93,8 @@ func newCodec(schema string) (c *goavro.Codec, err error) {
 	return goavro.NewCodec(schema)
 }
 
-// checkSchema requires a record schema with the id field and html or text.
+// checkSchema requires a record schema with the id field, html or text, and
+// the site field if one is named. Its errors list the fields the record has.
 func checkSchema(schema []byte, f DocFields) error {
 	var s struct {
 		Type   any `json:"type"`
@@ -99,16 +109,23 @@ func checkSchema(schema []byte, f DocFields) error {
 		return errors.New("avro schema: documents must be records")
 	}
 	has := map[string]bool{}
+	var names []string
 	for _, fl := range s.Fields {
 		has[fl.Name] = true
+		names = append(names, fl.Name)
 	}
-	if !has[f.ID] {
-		return fmt.Errorf("avro schema: no id field %q", f.ID)
+	var msg string
+	switch {
+	case !has[f.ID]:
+		msg = fmt.Sprintf("no id field %q", f.ID)
+	case !has[f.HTML] && !has[f.Text]:
+		msg = fmt.Sprintf("neither html field %q nor text field %q", f.HTML, f.Text)
+	case f.Site != "" && !has[f.Site]:
+		msg = fmt.Sprintf("no site field %q", f.Site)
+	default:
+		return nil
 	}
-	if !has[f.HTML] && !has[f.Text] {
-		return fmt.Errorf("avro schema: neither html field %q nor text field %q", f.HTML, f.Text)
-	}
-	return nil
+	return fmt.Errorf("avro schema: %s; the record has fields %s", msg, strings.Join(names, ", "))
 }
 
 // Next advances to the next usable document. It returns false at the end
@@ -176,8 +193,12 @@ func (d *DocReader) set(native any) string {
 	d.url, okURL = str(rec[d.f.URL])
 	d.html, okHTML = str(rec[d.f.HTML])
 	d.text, okText = str(rec[d.f.Text])
+	okSite := true
+	if d.f.Site != "" {
+		d.site, okSite = str(rec[d.f.Site])
+	}
 	switch {
-	case !okID || !okURL || !okHTML || !okText:
+	case !okID || !okURL || !okHTML || !okText || !okSite:
 		return SkipWrongType
 	case d.id == "":
 		return SkipMissingID
@@ -207,6 +228,10 @@ func str(v any) (string, bool) {
 // Doc returns the fields of the current document; missing or null fields
 // are empty.
 func (d *DocReader) Doc() (id, url, html, text string) { return d.id, d.url, d.html, d.text }
+
+// Site returns the site of the current document: empty if DocFields.Site
+// is empty or the value is null.
+func (d *DocReader) Site() string { return d.site }
 
 // Err returns the error that ended Next, or nil at a clean end.
 func (d *DocReader) Err() error { return d.err }

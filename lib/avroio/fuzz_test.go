@@ -16,9 +16,10 @@ func FuzzDocReader(f *testing.F) {
 	if b, err := os.ReadFile("testdata/spans.avro"); err == nil {
 		f.Add(b)
 	}
+	f.Add(writeAvro(f, siteSchema, siteRecords...))
 	f.Add([]byte("Obj\x01\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, fields := range []DocFields{{}, {ID: "doc_a", HTML: "text_a"}} {
+		for _, fields := range []DocFields{{}, {ID: "doc_a", HTML: "text_a", Site: "url_b"}, {Site: "host"}} {
 			r, err := NewDocReader(bytes.NewReader(data), fields)
 			if err != nil {
 				continue
@@ -28,6 +29,7 @@ func FuzzDocReader(f *testing.F) {
 					t.Fatalf("more documents than bytes")
 				}
 				r.Doc()
+				r.Site()
 			}
 		}
 		_, _ = ReadSpans(bytes.NewReader(data))

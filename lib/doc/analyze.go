@@ -25,6 +25,9 @@ type Analysis struct {
 	// NotContent counts the sentences that are not content, by reason
 	// (Sentence.NotContent).
 	NotContent map[string]int
+	// PageURL is the URL an HTML page states for itself (htmltext
+	// Result.URL: canonical link, og:url, base), or "".
+	PageURL string
 }
 
 // Analyzer extracts text, splits sentences and tokenizes them. It reuses
@@ -87,6 +90,7 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 		}
 		res.Text, res.Charset, res.InvalidUTF8 = r.Text, r.Charset, r.InvalidUTF8
 		links, tmpl = r.Links, r.Template
+		res.PageURL = r.URL
 	} else {
 		res.Text, res.Charset = body, "utf-8"
 	}
@@ -126,21 +130,38 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 // template ranges of the text from this sentence on (sorted); it returns
 // those that may still reach later sentences.
 func notContent(text string, off int, links, tmpl []htmltext.Range) (string, []htmltext.Range, []htmltext.Range) {
-	var inTmpl, linked int
+	var inTmpl int
 	inTmpl, tmpl = overlap(off, off+len(text), tmpl)
-	linked, links = overlap(off, off+len(text), links)
-	switch {
-	case inTmpl > 0 && 2*inTmpl >= len(text):
+	if inTmpl > 0 && 2*inTmpl >= len(text) {
 		return NotContentTemplate, links, tmpl
-	case linked > 0 && float64(linked) >= MaxLinkShare*float64(len(text)):
-		return NotContentLinks, links, tmpl
 	}
-	for _, r := range text {
-		if unicode.IsLetter(r) {
-			return "", links, tmpl
+	// Link share and letters, over letters and digits only: the commas,
+	// brackets and separators between the links of an index or a
+	// breadcrumb are not text of their own.
+	var alnum, linked int
+	letter := false
+	ls := links
+	for i, r := range text {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			continue
+		}
+		letter = letter || unicode.IsLetter(r)
+		alnum++
+		for len(ls) > 0 && ls[0].End <= off+i {
+			ls = ls[1:]
+		}
+		if len(ls) > 0 && ls[0].Start <= off+i {
+			linked++
 		}
 	}
-	return NotContentNoLetter, links, tmpl
+	_, links = overlap(off, off+len(text), links)
+	switch {
+	case !letter:
+		return NotContentNoLetter, links, tmpl
+	case linked > 0 && float64(linked) >= MaxLinkShare*float64(alnum):
+		return NotContentLinks, links, tmpl
+	}
+	return "", links, tmpl
 }
 
 // overlap returns how many bytes of [start, end) the sorted ranges rs

@@ -8,7 +8,10 @@
 //
 // id is required, a non-empty string or a number, unique in the collection;
 // url is optional; exactly one of html and text is used (html wins when both
-// are present). Unknown fields are ignored.
+// are present). site is optional: a name for the site of a document without
+// url (the documents of one site share its templates, see --max-site-df); a
+// Parser reads it from another field too (Parser.SiteField). Unknown fields
+// are ignored.
 package doc
 
 import (
@@ -27,6 +30,8 @@ type Doc struct {
 	URL  string
 	HTML string
 	Text string
+	// Site names the document's site when it has no URL ("" unknown).
+	Site string
 	// IsHTML tells whether the document came as html (even if empty).
 	IsHTML bool
 	// ValidUTF8 tells that the strings are known to be valid UTF-8:
@@ -55,30 +60,56 @@ type jsonDoc struct {
 	URL  *string         `json:"url"`
 	HTML *string         `json:"html"`
 	Text *string         `json:"text"`
+	Site *string         `json:"site"`
+	// Field is the value of Parser.SiteField (parseFast only).
+	Field *string `json:"-"`
 }
 
 // ParseJSON parses one JSON Lines record.
-func ParseJSON(line []byte) (Doc, error) { return parseJSON(line, nil) }
+func ParseJSON(line []byte) (Doc, error) { return parseJSON(line, nil, "") }
+
+// ParseJSONSite is ParseJSON reading the site from siteField too (see
+// Parser.SiteField).
+func ParseJSONSite(line []byte, siteField string) (Doc, error) {
+	return parseJSON(line, nil, siteField)
+}
 
 // A Parser parses JSON Lines records like ParseJSON, without copying the
 // documents' bodies: the HTML or text of the Doc it returns points into the
 // line, or into the parser's buffer when the JSON string holds escapes. It
 // is valid until the next call to Parse and until the line changes; the
 // parse job reads one record at a time, and saves a copy of every page.
-type Parser struct{ body []byte }
+type Parser struct {
+	// SiteField names a string field that holds the document's site, read
+	// instead of "site" when the record has it ("" or "site": only "site").
+	SiteField string
+	body      []byte
+}
 
 // Parse parses one record (see Parser).
 func (p *Parser) Parse(line []byte) (Doc, error) {
 	p.body = p.body[:0]
-	return parseJSON(line, &p.body)
+	return parseJSON(line, &p.body, p.SiteField)
 }
 
-func parseJSON(line []byte, body *[]byte) (Doc, error) {
-	j, ok := parseFast(line, body)
+func parseJSON(line []byte, body *[]byte, siteField string) (Doc, error) {
+	if siteField == "site" {
+		siteField = ""
+	}
+	j, ok := parseFast(line, body, siteField)
 	if !ok {
 		j = jsonDoc{}
 		if err := json.Unmarshal(line, &j); err != nil {
 			return Doc{}, fmt.Errorf("%w: %v", ErrBadJSON, err)
+		}
+		if siteField != "" {
+			var fields map[string]json.RawMessage
+			if json.Unmarshal(line, &fields) == nil {
+				var v string
+				if json.Unmarshal(fields[siteField], &v) == nil && v != "" {
+					j.Field = &v
+				}
+			}
 		}
 	}
 	id, err := parseID(j.ID)
@@ -88,6 +119,12 @@ func parseJSON(line []byte, body *[]byte) (Doc, error) {
 	d := Doc{ID: id, ValidUTF8: true}
 	if j.URL != nil {
 		d.URL = *j.URL
+	}
+	switch {
+	case j.Field != nil && *j.Field != "":
+		d.Site = *j.Field
+	case j.Site != nil:
+		d.Site = *j.Site
 	}
 	switch {
 	case j.HTML != nil:
@@ -122,12 +159,16 @@ func parseID(raw json.RawMessage) (string, error) {
 }
 
 // AppendJSON appends d as one JSON Lines record (without the newline):
-// {"id":...,"url":...,"html":...} or with "text", url left out when empty,
-// byte for byte what encoding/json writes for them without HTML escaping.
+// {"id":...,"url":...,"site":...,"html":...} or with "text", url and site
+// left out when empty, byte for byte what encoding/json writes for them
+// without HTML escaping.
 func AppendJSON(dst []byte, d *Doc) []byte {
 	dst = appendJSONString(append(dst, `{"id":`...), d.ID)
 	if d.URL != "" {
 		dst = appendJSONString(append(dst, `,"url":`...), d.URL)
+	}
+	if d.Site != "" {
+		dst = appendJSONString(append(dst, `,"site":`...), d.Site)
 	}
 	if d.IsHTML {
 		dst = appendJSONString(append(dst, `,"html":`...), d.HTML)

@@ -196,11 +196,11 @@ func TestParser(t *testing.T) {
 // accepts a record.
 func FuzzParseFast(f *testing.F) {
 	for _, s := range []string{`{"id":"a","html":"<p>x\u00e9\ud83d\ude00</p>"}`, `{"id":1.5e3,"text":"t","x":[1,{"a":null}]}`,
-		`{"ID":"a","text":"t"}`, `{"id":"a","text":"\u0000"}`, ` {"id" : "b" , "url":null, "text":"x\/y"} `, `{"id":01,"text":"t"}`} {
+		`{"ID":"a","text":"t"}`, `{"id":"a","text":"\u0000"}`, ` {"id" : "b" , "url":null, "text":"x\/y"} `, `{"id":01,"text":"t"}`, `{"id":"s","site":"docs","text":"t"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		fast, ok := parseFast(line, nil)
+		fast, ok := parseFast(line, nil, "")
 		if !ok {
 			return
 		}
@@ -208,11 +208,11 @@ func FuzzParseFast(f *testing.F) {
 		if err := json.Unmarshal(line, &slow); err != nil {
 			t.Fatalf("fast parser accepted what encoding/json rejects (%v): %q", err, line)
 		}
-		if string(fast.ID) != string(bytes.TrimSpace(slow.ID)) || !eqPtr(fast.URL, slow.URL) || !eqPtr(fast.HTML, slow.HTML) || !eqPtr(fast.Text, slow.Text) {
+		if string(fast.ID) != string(bytes.TrimSpace(slow.ID)) || !eqPtr(fast.URL, slow.URL) || !eqPtr(fast.HTML, slow.HTML) || !eqPtr(fast.Text, slow.Text) || !eqPtr(fast.Site, slow.Site) {
 			t.Fatalf("fast %+v vs encoding/json %+v for %q", fast, slow, line)
 		}
 		body := []byte("left over from the last record")[:3]
-		borrowed, ok := parseFast(line, &body)
+		borrowed, ok := parseFast(line, &body, "")
 		if !ok || string(borrowed.ID) != string(fast.ID) || !eqPtr(borrowed.URL, fast.URL) || !eqPtr(borrowed.HTML, fast.HTML) || !eqPtr(borrowed.Text, fast.Text) {
 			t.Fatalf("borrowing %+v (ok %v) vs copying %+v for %q", borrowed, ok, fast, line)
 		}
@@ -255,6 +255,38 @@ func TestPlainRun(t *testing.T) {
 					t.Fatalf("plainRun(%q) = %d, want %d", b, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestSite: the site comes from "site", or from Parser.SiteField when the
+// record has it, in the fast parser and in encoding/json's fallback
+// (taken for a record the fast parser does not accept); AppendJSON writes
+// it back.
+func TestSite(t *testing.T) {
+	tests := []struct {
+		line, field, want string
+	}{
+		{`{"id":"a","site":"docs.example","text":"t"}`, "", "docs.example"},
+		{`{"id":"a","text":"t"}`, "", ""},
+		{`{"id":"a","site":null,"text":"t"}`, "", ""},
+		{`{"id":"a","host":"h1","site":"s","text":"t"}`, "host", "h1"},
+		{`{"id":"a","site":"s","text":"t"}`, "host", "s"},
+		{`{"id":"a","host":"h1","text":"t\u0000"}`, "host", "h1"},     // fallback: a control character
+		{`{"ID2":"x","id":"a","host":"h2","text":"t"}`, "host", "h2"}, // fallback: an upper-case key
+		{`{"id":"a","Host":"h3","text":"t"}`, "Host", "h3"},           // a field name with capitals
+		{`{"id":"a","":"empty key","text":"t"}`, "", ""},
+	}
+	for _, tt := range tests {
+		p := Parser{SiteField: tt.field}
+		d, err := p.Parse([]byte(tt.line))
+		if err != nil || d.Site != tt.want {
+			t.Errorf("Parse(%s) with SiteField %q: site %q, %v; want %q", tt.line, tt.field, d.Site, err, tt.want)
+			continue
+		}
+		back, err := ParseJSON(AppendJSON(nil, &d))
+		if err != nil || back.Site != d.Site {
+			t.Errorf("round trip of %s: site %q, %v", tt.line, back.Site, err)
 		}
 	}
 }

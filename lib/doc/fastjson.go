@@ -22,8 +22,8 @@ var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
 //
 // With body non-nil, html and text are not copied: they alias b (no
 // escapes) or are decoded into *body, which is reused (see Parser).
-func parseFast(b []byte, body *[]byte) (j jsonDoc, ok bool) {
-	p := &scanner{b: b, body: body}
+func parseFast(b []byte, body *[]byte, siteField string) (j jsonDoc, ok bool) {
+	p := &scanner{b: b, body: body, siteField: siteField}
 	p.ws()
 	if !p.eat('{') {
 		return j, false
@@ -58,9 +58,10 @@ func parseFast(b []byte, body *[]byte) (j jsonDoc, ok bool) {
 }
 
 type scanner struct {
-	b    []byte
-	i    int
-	body *[]byte // where html and text are decoded, or nil to copy them
+	b         []byte
+	i         int
+	body      *[]byte // where html and text are decoded, or nil to copy them
+	siteField string  // another field read as the site (Parser.SiteField), or ""
 }
 
 func (p *scanner) ws() {
@@ -91,8 +92,10 @@ func (p *scanner) end() bool {
 // also matches case-insensitively: such keys make ok false).
 func (p *scanner) field(j *jsonDoc, key string) bool {
 	var dst **string
-	switch key {
-	case "id":
+	switch {
+	case p.siteField != "" && key == p.siteField:
+		dst = &j.Field
+	case key == "id":
 		start := p.i
 		if p.i < len(p.b) && p.b[p.i] == '"' {
 			if _, ok := p.str(); !ok {
@@ -103,11 +106,13 @@ func (p *scanner) field(j *jsonDoc, key string) bool {
 		}
 		j.ID = p.b[start:p.i:p.i]
 		return true
-	case "url":
+	case key == "url":
 		dst = &j.URL
-	case "html":
+	case key == "site":
+		dst = &j.Site
+	case key == "html":
 		dst = &j.HTML
-	case "text":
+	case key == "text":
 		dst = &j.Text
 	default:
 		for i := 0; i < len(key); i++ {
@@ -126,7 +131,7 @@ func (p *scanner) field(j *jsonDoc, key string) bool {
 	}
 	var s string
 	var ok bool
-	if p.body != nil && key != "url" {
+	if p.body != nil && (key == "html" || key == "text") {
 		s, ok = p.borrowedStr()
 	} else {
 		s, ok = p.str()

@@ -25,9 +25,9 @@ func BenchmarkParseFast(b *testing.B) {
 					var ok bool
 					if borrow {
 						body = body[:0]
-						_, ok = parseFast(l, &body)
+						_, ok = parseFast(l, &body, "")
 					} else {
-						_, ok = parseFast(l, nil)
+						_, ok = parseFast(l, nil, "")
 					}
 					if !ok {
 						b.Fatal("not parsed")

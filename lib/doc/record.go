@@ -5,7 +5,11 @@ package doc
 //
 //	docid TAB srcpos TAB url TAB nsent TAB blob
 //
-// docid and url are escaped with mr.Escape (url is "" when unknown). srcpos
+// docid and url are escaped with mr.Escape. url is the document's URL; for
+// a document without one, the URL its page states for itself (canonical
+// link, og:url, base href), else SitePrefix and the site its input named
+// (Doc.Site: a directory tree, --site-field), else "". The index job takes
+// the site (URL host, or the name) from it. srcpos
 // is the escaped input file name, "@" and the record's 16-digit byte offset
 // in it (in the uncompressed stream of a .gz file; in the JSON Lines
 // rendering of inputs converted on the fly): among records with the same id, the one with the smallest srcpos
@@ -31,6 +35,9 @@ import (
 	"fmt"
 )
 
+// SitePrefix starts a record's url field that names a site, not a URL.
+const SitePrefix = "site:"
+
 // Sentence is one sentence of a parsed document.
 type Sentence struct {
 	Start, End int // rune offsets in the extracted text, end exclusive
@@ -44,8 +51,9 @@ type Sentence struct {
 
 // Reasons a sentence is not content (Sentence.NotContent).
 const (
-	// NotContentLinks: at least MaxLinkShare of its characters are link
-	// text, as in navigation, tables of contents, indexes, breadcrumbs.
+	// NotContentLinks: at least MaxLinkShare of its letters and digits are
+	// link text, as in navigation, tables of contents, indexes,
+	// breadcrumbs.
 	NotContentLinks = "links"
 	// NotContentNoLetter: no letter at all (section numbers, dates,
 	// table cells of figures, punctuation).
@@ -55,8 +63,8 @@ const (
 	NotContentTemplate = "template"
 )
 
-// MaxLinkShare is the share of a sentence's characters (bytes of its text)
-// inside links from which it is navigation, not content. Navigation,
+// MaxLinkShare is the share of a sentence's letters and digits inside
+// links from which it is navigation, not content. Navigation,
 // indexes and tables of contents are links from end to end; prose with
 // many links (an encyclopedia article) stays below: on the 118 real pages
 // of go-readability's tests, 0.9 marks 4% of the main-content sentences

@@ -70,6 +70,10 @@ type Result struct {
 	// elements (template.go: navigation, banners, footers, sidebars), in
 	// order, not overlapping. ExtractMain does not set them.
 	Template []Range
+	// URL is the page's own absolute http(s) URL as the page states it:
+	// <link rel="canonical" href>, else <meta property="og:url" content>,
+	// else <base href>; "" if none. ExtractMain does not set it.
+	URL string
 }
 
 // Range is a byte range [Start, End) of Result.Text.
@@ -113,6 +117,7 @@ func extract(src []byte, name string, invalid int) (Result, error) {
 		res.Links = append([]Range(nil), e.links...)
 	}
 	res.Template = e.tmpl.finish(len(res.Text))
+	res.URL = e.pageURL.best()
 	if cap(e.out) <= maxPooled {
 		pool.Put(e)
 	}
@@ -138,6 +143,7 @@ type extractor struct {
 	link      int       // open <a href> elements
 	links     []Range   // link text in out
 	tmpl      templates
+	pageURL   pageURL
 	atoms     atomCache
 }
 
@@ -146,6 +152,7 @@ func (e *extractor) reset() {
 	e.skipAtom, e.skipDepth, e.pre = 0, 0, 0
 	e.link, e.links = 0, e.links[:0]
 	e.tmpl.reset()
+	e.pageURL = pageURL{}
 }
 
 // run tokenizes src (UTF-8) and appends its visible text to e.out.
@@ -170,6 +177,10 @@ func (e *extractor) run(src []byte) error {
 					e.link++
 				}
 				e.tmpl.start(a, tt == html.SelfClosingTagToken, z.Raw(), len(e.out))
+				switch a {
+				case atom.Link, atom.Meta, atom.Base:
+					e.pageURL.tag(a, z.Raw())
+				}
 			}
 			e.start(a, tt == html.SelfClosingTagToken)
 		case html.EndTagToken:

@@ -18,20 +18,23 @@ import (
 //     section's own content);
 //   - a div, ul, ol, section, table or form with an ARIA landmark role of
 //     the page frame: navigation, banner, contentinfo, complementary,
-//     search, menu, menubar, toolbar;
+//     search, menu, menubar, toolbar, and of dialogs (dialog,
+//     alertdialog);
 //   - a div, ul, ol, section or table whose class or id has a template
 //     word as one of its parts (parts split at spaces, '-' and
 //     '_'): footer, nav, navbar, navigation, menu, sidebar, breadcrumb(s),
-//     related, masthead, topbar, copyright, share, social; unless a part
-//     is a content word (content, main, article, body, post, entry, story,
-//     text), as readability weighs candidates.
+//     related, masthead, topbar, copyright, share, social; modal, popup,
+//     dialog, login, signup, newsletter, subscribe; ad(s),
+//     advert(isement), sponsor(ed), promo; cookie(s), consent; unless a
+//     part is a content word (content, main, article, body, post, entry,
+//     story, text), as readability weighs candidates.
 //
 // A template element's text, nested elements included, is a template
 // range. Guards against wrappers and broken markup, which would swallow
 // the content: an element that contains a <main> or <article>, an element
 // still open when the page ends (a missing end tag), and an element
-// holding more than half of the page's text give no range (template
-// elements inside them still do).
+// holding more than half of the page's text (and 4 KB) give no range
+// (template elements inside them still do).
 type templates struct {
 	open    []openTemplate // template elements not yet closed, outermost first
 	section int            // open article, main and section elements
@@ -100,8 +103,12 @@ func (t *templates) end(a atom.Atom, off int) {
 
 // maxTemplateShare is the largest share of a page's text one template
 // element may hold: a larger one wraps the page (or misses an end tag) and
-// is not template.
-const maxTemplateShare = 0.5
+// is not template, unless it is smaller than minWrapper bytes (the footer
+// of a page with little text of its own).
+const (
+	maxTemplateShare = 0.5
+	minWrapper       = 4096
+)
 
 // finish returns the template ranges of a text of n bytes, sorted and
 // merged, without those over maxTemplateShare of it. Elements still open
@@ -112,7 +119,7 @@ func (t *templates) finish(n int) []Range {
 	}
 	rs := t.ranges[:0]
 	for _, r := range t.ranges {
-		if float64(r.End-r.Start) <= maxTemplateShare*float64(n) {
+		if size := r.End - r.Start; size < minWrapper || float64(size) <= maxTemplateShare*float64(n) {
 			rs = append(rs, r)
 		}
 	}
@@ -187,10 +194,10 @@ const (
 // classWord tells whether a part of a class or id value is a template or
 // a content word, ignoring case, without allocating.
 func classWord(w []byte) int {
-	if len(w) < 3 || len(w) > 11 {
+	if len(w) < 2 || len(w) > 13 {
 		return wordOther
 	}
-	var buf [11]byte
+	var buf [13]byte
 	for i, c := range w {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
@@ -199,7 +206,10 @@ func classWord(w []byte) int {
 	}
 	switch string(buf[:len(w)]) {
 	case "footer", "nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb", "breadcrumbs",
-		"related", "masthead", "topbar", "copyright", "share", "social":
+		"related", "masthead", "topbar", "copyright", "share", "social",
+		"modal", "popup", "dialog", "login", "signup", "newsletter", "subscribe",
+		"ad", "ads", "advert", "advertisement", "sponsor", "sponsored",
+		"promo", "cookie", "cookies", "consent":
 		return wordTemplate
 	case "content", "main", "article", "body", "post", "entry", "story", "text":
 		return wordContent
@@ -209,7 +219,8 @@ func classWord(w []byte) int {
 
 func landmarkRole(v []byte) bool {
 	switch string(bytes.ToLower(bytes.TrimSpace(v))) {
-	case "navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "toolbar":
+	case "navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "toolbar",
+		"dialog", "alertdialog":
 		return true
 	}
 	return false

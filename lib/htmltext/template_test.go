@@ -26,6 +26,7 @@ func templateText(t *testing.T, page string) []string {
 
 func TestTemplateElements(t *testing.T) {
 	body := "<p>" + strings.Repeat("The body of the page has much more text than its frame. ", 6) + "</p>"
+	big := "<p>" + strings.Repeat("The body of the page has much more text than its frame. ", 80) + "</p>"
 	tests := []struct {
 		name, page string
 		want       []string
@@ -39,8 +40,9 @@ func TestTemplateElements(t *testing.T) {
 		{"nested", `<div class="footer"><div>one</div><div>two</div></div>` + body, []string{"one\n\ntwo"}},
 		{"wrapper of main", `<div class="nav-wrapper"><nav>Top</nav><main>` + body + `</main></div>`, []string{"Top"}},
 		{"unclosed", body + `<div class="footer">never closed`, nil},
-		{"over half the page", `<div class="footer">` + body + `</div><p>short</p>`, nil},
-		{"template inside a dropped one", `<div class="menu">` + body + `<nav>inner</nav></div>`, []string{"inner"}},
+		{"over half the page", `<div class="footer">` + big + `</div><p>short</p>`, nil},
+		{"template inside a dropped one", `<div class="menu">` + big + `<nav>inner</nav></div>`, []string{"inner"}},
+		{"footer of a short page", `<p>Short.</p><div class="footer">A footer longer than the page's own text.</div>`, []string{"A footer longer than the page's own text."}},
 		{"unknown class", `<div class="navy-blue">Kept</div>` + body, nil},
 		{"skipped element", `<script>var nav = 1</script><nav>N</nav>` + body, []string{"N"}},
 	}

@@ -64,6 +64,7 @@ func (s *avroSource) Next() bool {
 			s.empty++
 			continue
 		}
+		s.d.Site = s.r.Site()
 		return true
 	}
 	return false

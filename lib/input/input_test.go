@@ -372,3 +372,38 @@ func TestDecodeHTML(t *testing.T) {
 		}
 	}
 }
+
+func TestTreeSite(t *testing.T) {
+	abs := func(root string) string { return "/abs/" + root }
+	tests := []struct {
+		rel  string
+		n    int
+		want string
+	}{
+		{"library/os.html", -1, ""},
+		{"library/os.html", 0, "/abs/html"},
+		{"library/os.html", 1, "/abs/html/library"},
+		{"library/os.html", 2, "/abs/html/library"},
+		{"a/b/c/d.html", 2, "/abs/html/a/b"},
+		{"index.html", 1, "/abs/html"},
+	}
+	for _, tt := range tests {
+		if got := Site(TreeFile{Root: "html", Rel: tt.rel}, tt.n, abs); got != tt.want {
+			t.Errorf("Site(%s, %d) = %q, want %q", tt.rel, tt.n, got, tt.want)
+		}
+	}
+	// Tree sources set it.
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a", "x.html"), "<p>x</p>")
+	in, err := Find([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sites []string
+	if _, err := in.Each(Options{TreeSite: 1}, func(d *doc.Doc, _ string) error { sites = append(sites, d.Site); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.ToSlash(dir) + "/a"}; !slices.Equal(sites, want) {
+		t.Errorf("sites %q, want %q", sites, want)
+	}
+}

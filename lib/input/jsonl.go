@@ -25,6 +25,7 @@ type jsonlSource struct {
 	zr     *gzip.Reader
 	lr     *mr.Reader
 	strict bool
+	site   string // Options.Fields.Site
 	d      doc.Doc
 	n      Counts
 	err    error
@@ -47,7 +48,7 @@ func OpenJSONL(path string, o Options) (Source, error) {
 // NewJSONL returns a Source over the JSON Lines stream rc, named name;
 // closing the Source closes rc.
 func NewJSONL(name string, rc io.ReadCloser, o Options) (Source, error) {
-	s := &jsonlSource{name: name, c: rc, strict: o.Strict}
+	s := &jsonlSource{name: name, c: rc, strict: o.Strict, site: o.Fields.Site}
 	var r io.Reader = bufio.NewReaderSize(counting(rc, o.OnRead), 1<<16)
 	if strings.HasSuffix(strings.ToLower(name), ".gz") {
 		zr, err := gzip.NewReader(r)
@@ -67,7 +68,7 @@ func (s *jsonlSource) Next() bool {
 			continue
 		}
 		s.n.Records++
-		d, err := doc.ParseJSON(line)
+		d, err := doc.ParseJSONSite(line, s.site)
 		if err != nil {
 			if s.strict {
 				s.err = fmt.Errorf("input %s:%d: %w (--strict)", s.name, s.lr.LineNumber(), err)

@@ -26,7 +26,7 @@ type parquetSource struct {
 }
 
 func openParquet(f *File, o Options) (Source, error) {
-	fields := parquetio.DocFields{ID: o.Fields.ID, URL: o.Fields.URL, HTML: o.Fields.HTML, Text: o.Fields.Text}
+	fields := parquetio.DocFields{ID: o.Fields.ID, URL: o.Fields.URL, HTML: o.Fields.HTML, Text: o.Fields.Text, Site: o.Fields.Site}
 	r, err := parquetio.NewDocReader(f.ReaderAt, f.Size, fields)
 	if err != nil {
 		return nil, fmt.Errorf("input %s: %w", f.Path, err)
@@ -60,6 +60,7 @@ func (s *parquetSource) Next() bool {
 			s.empty++
 			continue
 		}
+		s.d.Site = s.r.Site()
 		return true
 	}
 	return false

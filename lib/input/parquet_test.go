@@ -12,8 +12,8 @@ import (
 
 // pyarrowFixture is a documents file that pyarrow wrote
 // (lib/parquetio/testdata/interop.py): columns doc_id, url, content (html
-// as binary), text and extras; rows d1 (html), one with an empty id, one
-// with a null id, d3 (text only) and d4 (html, empty text).
+// as binary), text, site and extras; rows d1 (html), one with an empty id,
+// one with a null id, d3 (text only) and d4 (html, empty text).
 var pyarrowFixture = filepath.Join("..", "parquetio", "testdata", "docs.parquet")
 
 // TestParquetSource: Parquet files are found by extension and read as
@@ -26,7 +26,7 @@ func TestParquetSource(t *testing.T) {
 	}
 	var docs []doc.Doc
 	var where []string
-	o := Options{Fields: avroio.DocFields{ID: "doc_id", HTML: "content"}}
+	o := Options{Fields: avroio.DocFields{ID: "doc_id", HTML: "content", Site: "site"}}
 	c, err := in.Each(o, func(d *doc.Doc, w string) error {
 		docs = append(docs, *d)
 		where = append(where, strings.TrimPrefix(w, pyarrowFixture))
@@ -50,6 +50,13 @@ func TestParquetSource(t *testing.T) {
 	}
 	if !docs[2].IsHTML {
 		t.Errorf("d4: html should win over an empty text: %+v", docs[2])
+	}
+	var sites []string
+	for _, d := range docs {
+		sites = append(sites, d.Site)
+	}
+	if want := []string{"example.com", "", "例え.jp"}; !slices.Equal(sites, want) {
+		t.Errorf("sites %q, want %q", sites, want)
 	}
 	if !slices.Equal(where, []string{"#1", "#2", "#3"}) {
 		t.Errorf("where %q", where)

@@ -34,6 +34,8 @@ type Source interface {
 type Options struct {
 	// Fields names the id, url, html and text fields of Avro and Parquet
 	// records; empty names select the defaults (id, url, html, text).
+	// Fields.Site names the field of a document's site in Avro and Parquet
+	// records (none when empty) and in JSON Lines records (besides "site").
 	Fields avroio.DocFields
 	// Strict makes any damage, and any record that gives no document, an
 	// error instead of a counted skip.
@@ -41,6 +43,10 @@ type Options struct {
 	// OnRead, if set, is called with the number of input bytes read, as
 	// they are read (for progress).
 	OnRead func(n int64)
+	// TreeSite is how pages of a directory tree get their site (Doc.Site):
+	// -1 none, 0 the tree (its absolute root path), N the root and the
+	// first N directories of the page's path (jobconf.ParseSiteFrom).
+	TreeSite int
 }
 
 // Counts are what reading sources found.

@@ -127,10 +127,13 @@ func DecodeHTML(b []byte, contentType string) string {
 }
 
 // treeSource is a Source over tree files; each file is one record and one
-// document. Options.OnRead gets each document's body size.
+// document, with its site by Options.TreeSite. Options.OnRead gets each
+// document's body size.
 type treeSource struct {
 	files  []TreeFile
 	onRead func(int64)
+	site   int
+	roots  map[string]string // absolute paths of roots
 	cur    TreeFile
 	d      doc.Doc
 	c      Counts
@@ -138,7 +141,35 @@ type treeSource struct {
 }
 
 func newTreeSource(files []TreeFile, o Options) *treeSource {
-	return &treeSource{files: files, onRead: o.OnRead}
+	return &treeSource{files: files, onRead: o.OnRead, site: o.TreeSite, roots: map[string]string{}}
+}
+
+// Site returns the site of tree file f by rule n (Options.TreeSite): "" for
+// -1, the root's absolute path for 0, and the root with the first n
+// directories of f's path for n > 0 (fewer when f is less deep).
+func Site(f TreeFile, n int, abs func(string) string) string {
+	if n < 0 {
+		return ""
+	}
+	site := filepath.ToSlash(abs(f.Root))
+	dirs := strings.Split(f.Rel, "/")
+	dirs = dirs[:len(dirs)-1] // the file's directories
+	for i := 0; i < n && i < len(dirs); i++ {
+		site += "/" + dirs[i]
+	}
+	return site
+}
+
+func (s *treeSource) abs(root string) string {
+	if a, ok := s.roots[root]; ok {
+		return a
+	}
+	a, err := filepath.Abs(root)
+	if err != nil {
+		a = root
+	}
+	s.roots[root] = a
+	return a
 }
 
 func (s *treeSource) Next() bool {
@@ -150,6 +181,7 @@ func (s *treeSource) Next() bool {
 	if s.err != nil {
 		return false
 	}
+	s.d.Site = Site(s.cur, s.site, s.abs)
 	s.c.Records++
 	s.c.Docs++
 	if s.onRead != nil {

@@ -52,6 +52,15 @@ type Config struct {
 	// Extract selects the HTML text extraction: "all" visible text, or
 	// "main" content.
 	Extract string
+	// SiteFrom is how pages of a directory tree get a site when they have
+	// no URL of their own (ParseSiteFrom): "none", "tree" (every page of an
+	// --input directory is of one site) or "path:N" (the directory and the
+	// first N components of the page's path under it).
+	SiteFrom string
+	// SiteField names the input field that holds a document's site when it
+	// has no URL ("" for the field "site"); read from JSON Lines records by
+	// the parse job, and from Avro and Parquet records.
+	SiteField string
 }
 
 // DefaultTau returns the default Jaccard threshold of a signature method:
@@ -82,6 +91,7 @@ func Default() Config {
 		MaxSiteDF:   4,
 		MaxDocBytes: 8 << 20,
 		Extract:     "all",
+		SiteFrom:    "tree",
 	}
 }
 
@@ -119,7 +129,28 @@ func (c Config) Validate() error {
 	case c.Extract != "all" && c.Extract != "main":
 		return fmt.Errorf("extract must be all or main, got %q", c.Extract)
 	}
+	if _, err := ParseSiteFrom(c.SiteFrom); err != nil {
+		return err
+	}
 	return nil
+}
+
+// ParseSiteFrom parses a SiteFrom rule and returns the number of path
+// components of a page that name its site: -1 for "none" (no site), 0 for
+// "tree", N for "path:N".
+func ParseSiteFrom(s string) (int, error) {
+	switch s {
+	case "none":
+		return -1, nil
+	case "tree", "":
+		return 0, nil
+	}
+	if v, ok := strings.CutPrefix(s, "path:"); ok {
+		if n, err := strconv.Atoi(v); err == nil && n >= 1 {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("site-from must be none, tree or path:N (N >= 1), got %q", s)
 }
 
 // Env returns the configuration as environment variables.
@@ -144,6 +175,8 @@ func (c Config) Env() map[string]string {
 		"PDC_NO_FILTER":       strconv.FormatBool(c.NoFilter),
 		"PDC_STATS":           c.Stats,
 		"PDC_EXTRACT":         c.Extract,
+		"PDC_SITE_FROM":       c.SiteFrom,
+		"PDC_SITE_FIELD":      c.SiteField,
 	}
 }
 
@@ -197,6 +230,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if v := getenv("PDC_EXTRACT"); v != "" {
 		c.Extract = v
 	}
+	if v := getenv("PDC_SITE_FROM"); v != "" {
+		c.SiteFrom = v
+	}
+	c.SiteField = getenv("PDC_SITE_FIELD")
 	if p.err != nil {
 		return c, p.err
 	}

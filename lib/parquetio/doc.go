@@ -21,9 +21,13 @@
 //	url   string, optional
 //	html  string, optional
 //	text  string, optional; the file must have html or text (or both)
+//	site  string or integer (as id); read only if DocFields.Site names it
+//	      (there is no default name), and then required
 //
 // String columns may be annotated STRING or be plain binary. Null values read
 // as empty strings; rows with a null or empty id are skipped (SkipMissingID).
+// The site groups the documents of one web site (DocReader.Site); when no
+// site column is named, none is read and the site is always empty.
 //
 // # Damage
 //
@@ -51,9 +55,10 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// DocFields names the columns of a documents file. Empty names select the
-// defaults id, url, html and text.
-type DocFields struct{ ID, URL, HTML, Text string }
+// DocFields names the columns of a documents file. Empty ID, URL, HTML and
+// Text select the defaults id, url, html and text. Site has no default: when
+// it is empty no site column is read; when it is set, the file must have it.
+type DocFields struct{ ID, URL, HTML, Text, Site string }
 
 func (f DocFields) withDefaults() DocFields {
 	def := func(s, d string) string {
@@ -62,7 +67,8 @@ func (f DocFields) withDefaults() DocFields {
 		}
 		return s
 	}
-	return DocFields{ID: def(f.ID, "id"), URL: def(f.URL, "url"), HTML: def(f.HTML, "html"), Text: def(f.Text, "text")}
+	return DocFields{ID: def(f.ID, "id"), URL: def(f.URL, "url"), HTML: def(f.HTML, "html"), Text: def(f.Text, "text"),
+		Site: f.Site}
 }
 
 // Skip reasons counted by DocReader.Skipped. SkipBadRowGroup counts row
@@ -79,6 +85,8 @@ const (
 	colURL
 	colHTML
 	colText
+	colSite
+	numCols
 )
 
 // DocReader reads documents from a Parquet file, one row at a time. Rows
@@ -90,11 +98,11 @@ type DocReader struct {
 	size    int64
 	groups  []parquet.RowGroup
 	meta    []format.RowGroup // the footer's description of groups
-	cols    [4]*column        // id, url, html, text; nil if the file lacks one
+	cols    [numCols]*column  // id, url, html, text, site; nil if absent or not named
 	g       int               // index of the next row group
 	left    int64             // rows left in the current row group
 	rows    int64
-	doc     [4]string
+	doc     [numCols]string
 	err     error
 	skipped map[string]int64
 }
@@ -103,7 +111,8 @@ type DocReader struct {
 const readBufferSize = 64 << 10
 
 // NewDocReader reads the footer of the size-byte Parquet file r and checks
-// that it has the id column and an html or text column of usable types.
+// that it has the id column, an html or text column and, if f.Site is set,
+// the site column, of usable types.
 func NewDocReader(r io.ReaderAt, size int64, f DocFields) (*DocReader, error) {
 	f = f.withDefaults()
 	if err := checkFooter(r, size); err != nil {
@@ -117,7 +126,7 @@ func NewDocReader(r io.ReaderAt, size int64, f DocFields) (*DocReader, error) {
 		}
 		return nil, fmt.Errorf("open parquet: %w", err)
 	}
-	var cols [4]*column
+	var cols [numCols]*column
 	err = guard(func() (err error) {
 		cols, err = docColumns(file.Root(), f)
 		return err
@@ -183,30 +192,39 @@ func guard(fn func() error) (err error) {
 	return fn()
 }
 
-// docColumns finds the document columns among the top-level columns.
-func docColumns(root *parquet.Column, f DocFields) ([4]*column, error) {
-	var cols [4]*column
-	names := [4]string{f.ID, f.URL, f.HTML, f.Text}
+// docColumns finds the document columns among the top-level columns. An
+// empty site name reads no site column.
+func docColumns(root *parquet.Column, f DocFields) ([numCols]*column, error) {
+	var cols [numCols]*column
+	names := [numCols]string{f.ID, f.URL, f.HTML, f.Text, f.Site}
 	for i, name := range names {
+		if name == "" {
+			continue // no site column named
+		}
 		c := root.Column(name)
 		if c == nil {
 			continue
 		}
-		col, err := newColumn(c, i == colID)
+		col, err := newColumn(c, i == colID || i == colSite)
 		if err != nil {
 			return cols, err
 		}
 		cols[i] = col
 	}
-	if cols[colID] == nil || cols[colHTML] == nil && cols[colText] == nil {
-		var have []string
-		for _, c := range root.Columns() {
-			have = append(have, c.Name())
-		}
-		return cols, fmt.Errorf("parquet file has columns %s; want %s and %s or %s",
-			strings.Join(have, ", "), f.ID, f.HTML, f.Text)
+	var want string
+	switch {
+	case cols[colID] == nil || cols[colHTML] == nil && cols[colText] == nil:
+		want = fmt.Sprintf("%s and %s or %s", f.ID, f.HTML, f.Text)
+	case f.Site != "" && cols[colSite] == nil:
+		want = "site column " + f.Site
+	default:
+		return cols, nil
 	}
-	return cols, nil
+	var have []string
+	for _, c := range root.Columns() {
+		have = append(have, c.Name())
+	}
+	return cols, fmt.Errorf("parquet file has columns %s; want %s", strings.Join(have, ", "), want)
 }
 
 // Next advances to the next document. It returns false at the end of the
@@ -302,6 +320,10 @@ func (d *DocReader) close() {
 func (d *DocReader) Doc() (id, url, html, text string) {
 	return d.doc[colID], d.doc[colURL], d.doc[colHTML], d.doc[colText]
 }
+
+// Site returns the site of the current document: empty if DocFields.Site is
+// empty or the value is null.
+func (d *DocReader) Site() string { return d.doc[colSite] }
 
 // Err returns the error that ended Next, or nil at a clean end.
 func (d *DocReader) Err() error { return d.err }

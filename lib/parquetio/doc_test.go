@@ -372,6 +372,9 @@ var (
 		{"d4", "http://例え.jp/4", "<html><body><h1>T</h1><p>x</p></body></html>", ""},
 	}
 	pyarrowIntDocs = [][4]string{{"0", "", "", "zero"}, {"12345678901", "", "", "big"}, {"-7", "", "", "日本語のテキスト"}}
+	// Their sites, read with Site "site": a string and an int32 column.
+	pyarrowSites    = [][2]string{{"d1", "example.com"}, {"d3", ""}, {"d4", "例え.jp"}}
+	pyarrowIntSites = [][2]string{{"0", "3"}, {"12345678901", ""}, {"-7", "-2"}}
 )
 
 func checkPyarrowDocs(t *testing.T, docs, intDocs []byte) {
@@ -383,6 +386,14 @@ func checkPyarrowDocs(t *testing.T, docs, intDocs []byte) {
 	got, skipped = readDocs(t, intDocs, DocFields{})
 	if !reflect.DeepEqual(got, pyarrowIntDocs) || skipped[SkipMissingID] != 1 {
 		t.Errorf("int docs: got %q skipped %v", got, skipped)
+	}
+	f := pyarrowFields
+	f.Site = "site"
+	if sites, _ := readSites(t, docs, f); !reflect.DeepEqual(sites, pyarrowSites) {
+		t.Errorf("sites: got %q, want %q", sites, pyarrowSites)
+	}
+	if sites, _ := readSites(t, intDocs, DocFields{Site: "site"}); !reflect.DeepEqual(sites, pyarrowIntSites) {
+		t.Errorf("int sites: got %q, want %q", sites, pyarrowIntSites)
 	}
 }
 

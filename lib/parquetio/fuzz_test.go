@@ -15,6 +15,7 @@ func FuzzDocReader(f *testing.F) {
 	f.Add(writeRows(f, []int64Doc{{1, "<p>x</p>"}}))
 	f.Add(writeRows(f, strDocs, parquet.Compression(&parquet.Uncompressed), parquet.DataPageVersion(1),
 		parquet.DataPageStatistics(false))) // bytes the fuzzer can change without breaking a codec
+	f.Add(writeRows(f, siteDocs, parquet.MaxRowsPerRowGroup(2)))
 	f.Add(writeSpans(f, testSpans, true))
 	for _, name := range []string{"testdata/docs.parquet", "testdata/docs_int.parquet"} {
 		if b, err := os.ReadFile(name); err == nil {
@@ -23,7 +24,8 @@ func FuzzDocReader(f *testing.F) {
 	}
 	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, fields := range []DocFields{{}, pyarrowFields, {ID: "doc_a", HTML: "text_a", URL: "url_a"}} {
+		for _, fields := range []DocFields{{}, pyarrowFields, {ID: "doc_a", HTML: "text_a", URL: "url_a", Site: "url_b"},
+			{Site: "host"}, {Site: "site"}} {
 			r, err := NewDocReader(bytes.NewReader(data), int64(len(data)), fields)
 			if err != nil {
 				continue
@@ -34,6 +36,7 @@ func FuzzDocReader(f *testing.F) {
 					t.Fatalf("more documents than the %d rows", r.Rows())
 				}
 				r.Doc()
+				r.Site()
 			}
 			sk := r.Skipped()
 			if r.Err() == nil && n+sk[SkipMissingID]+sk[SkipLostRows] != r.Rows() {

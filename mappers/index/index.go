@@ -226,8 +226,10 @@ func appendTokenKey(b []byte, orderKey uint64) []byte {
 	return b
 }
 
-// Site returns the 8-hex-digit site of an escaped URL: the FNV-1a hash of
-// its lowercased host without a leading "www.", or "-" when there is none.
+// Site returns the 8-hex-digit site of a parsed record's escaped url field
+// (lib/doc/record.go): the FNV-1a hash of the URL's lowercased host without
+// a leading "www.", or of "site:NAME" for a named site; "-" when there is
+// none.
 func Site(escapedURL []byte) string {
 	if len(escapedURL) == 0 {
 		return "-"
@@ -236,13 +238,16 @@ func Site(escapedURL []byte) string {
 	if err != nil {
 		return "-"
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Hostname() == "" {
-		return "-"
+	key := raw
+	if !strings.HasPrefix(raw, doc.SitePrefix) {
+		u, err := url.Parse(raw)
+		if err != nil || u.Hostname() == "" {
+			return "-"
+		}
+		key = strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
 	}
-	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
 	h := fnv.New32a()
-	h.Write([]byte(host))
+	h.Write([]byte(key))
 	return fmt.Sprintf("%08x", h.Sum32())
 }
 

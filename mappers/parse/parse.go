@@ -59,6 +59,7 @@ func Map(t *mr.Task) error {
 		start:    start,
 		offset:   start,
 		an:       doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"},
+		json:     doc.Parser{SiteField: cfg.SiteField},
 	}
 	m.fileEsc = mr.Escape(m.file)
 	var sideOut mr.Output
@@ -111,7 +112,7 @@ type mapper struct {
 	offset   int64
 	reported int
 	an       doc.Analyzer
-	json     doc.Parser
+	json     doc.Parser          // its SiteField is --site-field
 	stats    *statsmap.Collector // the stats job's map output, or nil
 	line     []byte
 	scratch  []byte
@@ -216,7 +217,7 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	b = appendPadded(b, off, 16)
 	posEnd := len(b)
 	b = append(b, '\t')
-	b = mr.AppendEscape(b, d.URL)
+	b = m.appendSite(b, d, &a)
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, int64(len(a.Sentences)), 10)
 	b = append(b, '\t')
@@ -232,6 +233,26 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 		}
 	}
 	return nil
+}
+
+// appendSite appends the record's url field (lib/doc/record.go): the
+// document's URL, else the URL the page states for itself, else
+// "site:NAME" for the site its input gave it (a tree, a --site-field),
+// else nothing; parse.site.{url,page,input,none} count which.
+func (m *mapper) appendSite(b []byte, d *doc.Doc, a *doc.Analysis) []byte {
+	switch {
+	case d.URL != "":
+		m.counters.Add("parse.site.url", 1)
+		return mr.AppendEscape(b, d.URL)
+	case a.PageURL != "":
+		m.counters.Add("parse.site.page", 1)
+		return mr.AppendEscape(b, a.PageURL)
+	case d.Site != "":
+		m.counters.Add("parse.site.input", 1)
+		return mr.AppendEscape(append(b, doc.SitePrefix...), d.Site)
+	}
+	m.counters.Add("parse.site.none", 1)
+	return b
 }
 
 // isBinary reports content that is not text: a NUL byte in the first 8 KiB.

@@ -22,14 +22,18 @@ DOC_SCHEMA = {
         {"name": "content", "type": ["null", "bytes"], "default": None},
         {"name": "text", "type": ["null", "string"], "default": None},
         {"name": "crawl", "type": "long"},
+        {"name": "host", "type": ["null", "string"], "default": None},
     ],
 }
 
 DOCS = [
     {"doc_id": "d1", "url": "http://example.com/1",
-     "content": "<p>Hello, wörld</p>".encode("utf-8"), "text": None, "crawl": 1},
-    {"doc_id": "", "url": None, "content": b"<p>no id</p>", "text": None, "crawl": 2},
-    {"doc_id": "d3", "url": None, "content": None, "text": "Plain 文本\n\nsecond", "crawl": 3},
+     "content": "<p>Hello, wörld</p>".encode("utf-8"), "text": None, "crawl": 1,
+     "host": "example.com"},
+    {"doc_id": "", "url": None, "content": b"<p>no id</p>", "text": None, "crawl": 2,
+     "host": "example.com"},
+    {"doc_id": "d3", "url": None, "content": None, "text": "Plain 文本\n\nsecond",
+     "crawl": 3, "host": None},
 ]
 
 

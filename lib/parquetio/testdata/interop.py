@@ -14,8 +14,9 @@ import sys
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-# String ids under custom names, html as binary, extra columns (one nested,
-# one a list), zstd, dictionary encoding, two row groups.
+# String ids under custom names, html as binary, a nullable site column,
+# extra columns (one nested, one a list), zstd, dictionary encoding, two row
+# groups.
 DOCS = pa.table({
     "doc_id": pa.array(["d1", "", None, "d3", "d4"], pa.string()),
     "url": pa.array(["http://example.com/1", None, "http://example.com/x", None,
@@ -23,6 +24,7 @@ DOCS = pa.table({
     "content": pa.array(["<p>Hello, wörld</p>".encode("utf-8"), b"<p>no id</p>", b"<p>null id</p>",
                          None, b"<html><body><h1>T</h1><p>x</p></body></html>"], pa.binary()),
     "text": pa.array([None, None, None, "Plain 文本\n\nsecond", ""], pa.large_string()),
+    "site": pa.array(["example.com", "example.com", None, None, "例え.jp"], pa.string()),
     "crawl": pa.array([1, 2, 3, 4, 5], pa.int64()),
     "meta": pa.array([{"lang": "de"}, {"lang": None}, None, {"lang": "zh"}, {"lang": "ja"}],
                      pa.struct([("lang", pa.string())])),
@@ -30,10 +32,11 @@ DOCS = pa.table({
 })
 
 # Integer ids (as Hugging Face datasets often have), text only, no url
-# column, gzip, plain encoding, data pages v2.
+# column, a nullable integer site column, gzip, plain encoding, data pages v2.
 DOCS_INT = pa.table({
     "id": pa.array([0, 12345678901, None, -7], pa.int64()),
     "text": pa.array(["zero", "big", "null id", "日本語のテキスト"], pa.string()),
+    "site": pa.array([3, None, 3, -2], pa.int32()),
 })
 
 

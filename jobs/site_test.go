@@ -1,0 +1,79 @@
+package jobs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// quoted is a paragraph that every page of the test trees quotes in its
+// body (not in a template element).
+const quoted = "The committee met on Tuesday to review the annual budget of the water board. " +
+	"Members agreed that the reservoir repairs must be finished before the winter rains arrive. " +
+	"The chair thanked the engineers for their careful survey of the old dam and its spillway."
+
+// sitePage is a page with its own text around the quoted paragraph;
+// canonical, if not empty, is its <link rel="canonical">.
+func sitePage(i int, canonical string) string {
+	head := ""
+	if canonical != "" {
+		head = fmt.Sprintf(`<head><link rel="canonical" href="%s"></head>`, canonical)
+	}
+	own := fmt.Sprintf("Page %d tells its own story about topic number %d in several words. ", i, i) +
+		fmt.Sprintf("It has a second sentence that no other page shares, number %d. ", i)
+	return fmt.Sprintf("<html>%s<body><p>%s</p><p>%s</p><p>%s</p></body></html>", head, own, quoted, own)
+}
+
+// TestSitesWithoutURLs: pages without URLs get a site from the page's own
+// canonical link or from their tree (--site-from), so --max-site-df (4)
+// takes a paragraph that six pages of one site share for that site's
+// template; with --site-from none, or sites of three pages each
+// (--site-from path:1), the paragraph is reuse. parse.site.* count where
+// each site came from.
+func TestSitesWithoutURLs(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), "tree")
+	canon := filepath.Join(t.TempDir(), "canon")
+	for i := range 6 {
+		dir := "a"
+		if i >= 3 {
+			dir = "b"
+		}
+		writeFile(t, filepath.Join(tree, dir, fmt.Sprintf("p%d.html", i)), sitePage(i, ""))
+		writeFile(t, filepath.Join(canon, dir, fmt.Sprintf("p%d.html", i)), sitePage(i, fmt.Sprintf("https://www.example.org/%s/p%d.html", dir, i)))
+	}
+	tests := []struct {
+		name      string
+		args      []string
+		pairs     int
+		counter   string
+		templates bool
+	}{
+		{"tree is the site (default)", []string{"--input", tree}, 0, "parse.site.input", true},
+		{"no site", []string{"--input", tree, "--site-from", "none"}, 15, "parse.site.none", false},
+		{"a site per directory", []string{"--input", tree, "--site-from", "path:1"}, 15, "parse.site.input", false},
+		{"canonical links", []string{"--input", canon, "--site-from", "none"}, 0, "parse.site.page", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			if _, stderr, code := runPDC(t, append([]string{"run", "--output", out, "--quiet"}, tt.args...)...); code != 0 {
+				t.Fatalf("run: exit %d %s", code, stderr)
+			}
+			if got := len(spanPairs(t, out)); got != tt.pairs {
+				t.Errorf("%d document pairs, want %d", got, tt.pairs)
+			}
+			if c := readCountersFile(t, out); c[tt.counter] != 6 {
+				t.Errorf("%s = %d, want 6", tt.counter, c[tt.counter])
+			}
+			report, err := os.ReadFile(filepath.Join(out, "boilerplate.tsv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(report), "site-template"); got != tt.templates {
+				t.Errorf("site templates in boilerplate.tsv: %v, want %v\n%s", got, tt.templates, report)
+			}
+		})
+	}
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# silver.sh measures template noise on real pages whose content is known: the
+# Python manual's HTML pages (Debian python3.11-doc, ~530 pages) each ship their reST source in
+# html/_sources/PAGE.rst.txt. The source is the page's content; everything else on the page is
+# template. pdc runs on the pages (without _sources/) and scripts/silver scores what it reports:
+# silver pairs (pages whose sources share a run of >= 3 sentences) found, and reported pairs
+# whose passages lie outside both pages' sources (template-only). See docs/quality-templates.md.
+#
+#   scripts/silver.sh [--with-urls] [--with-sources] [--check] [-- PDC_RUN_FLAGS...]
+#
+#   --with-urls      give pdc JSON Lines with url https://docs.python.org/3.11/PATH (same ids),
+#                    so that its per-site template filter (--max-site-df) applies
+#   --with-sources   add the sources as text documents (id _sources/PATH.rst.txt): page/source
+#                    pairs are then expected and reported apart
+#   --check          exit 1 unless silver recall >= 0.95 and template-only share <= 0.05
+#   -- FLAGS         more `pdc run` flags (defaults otherwise)
+#
+# The package is fetched as scripts/corpus.sh does (apt-get download, dpkg-deb -x, the same
+# cache: ${PDC_DATA:-~/.cache/pdc-data}/debs and tree/python3.11-doc). pdc is $PDC, or built
+# from this tree. Work files (input, pdc output, spans.jsonl, report.txt, sample.txt: 50
+# reported pairs with their passages, to check by hand) go to
+# ${PDC_SILVER_WORK:-$PDC_DATA/silver}/MODE, MODE = pages|urls[-sources].
+set -euo pipefail
+shopt -s inherit_errexit
+
+DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PKG=python3.11-doc
+HTML_IN_PKG=usr/share/doc/python3.11/html
+URL_BASE=https://docs.python.org/3.11/
+
+die() {
+	echo "silver.sh: $*" >&2
+	exit 1
+}
+
+log() {
+	echo "silver.sh: $*" >&2
+}
+
+usage() {
+	echo "usage: scripts/silver.sh [--with-urls] [--with-sources] [--check] [-- PDC_RUN_FLAGS...]" >&2
+	exit 2
+}
+
+# apt_update runs apt-get update if we may (root, or password-less sudo). As in corpus.sh.
+apt_update() {
+	if [ "$(id -u)" = 0 ]; then
+		apt-get update -qq >&2
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+		sudo -n apt-get update -qq >&2
+	else
+		return 1
+	fi
+}
+
+# download_deb PKG saves PKG's .deb in $DATA/debs (unless one is there) and prints its path.
+# As in corpus.sh.
+download_deb() {
+	local pkg=$1 deb
+	mkdir -p "$DATA/debs"
+	deb=$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
+	if [ -n "$deb" ]; then
+		echo "$deb"
+		return
+	fi
+	command -v apt-get >/dev/null ||
+		die "apt-get not found: put $pkg's .deb in $DATA/debs and set PDC_DATA"
+	log "apt-get download $pkg"
+	if ! (cd "$DATA/debs" && apt-get download "$pkg" >&2); then
+		log "apt-get download $pkg failed; trying apt-get update first"
+		apt_update || die "apt-get download $pkg failed and apt-get update needs root"
+		(cd "$DATA/debs" && apt-get download "$pkg" >&2) || die "apt-get download $pkg failed"
+	fi
+	deb=$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
+	[ -n "$deb" ] || die "apt-get download $pkg left no ${pkg}_*.deb in $DATA/debs"
+	echo "$deb"
+}
+
+# unpack PKG makes sure $DATA/tree/PKG holds the unpacked package and prints that directory.
+# As in corpus.sh (a package installed system-wide is used in place).
+unpack() {
+	local pkg=$1 tree=$DATA/tree/$1 deb version
+	if [ -f "$tree/.done" ]; then
+		echo "$tree"
+		return
+	fi
+	if [ -z "$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" 2>/dev/null)" ] &&
+		[ "$(dpkg-query -W -f '${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ]; then
+		version=$(dpkg-query -W -f '${Version}' "$pkg")
+		log "using the installed $pkg $version from /usr"
+		mkdir -p "$tree"
+		ln -sfn /usr "$tree/usr"
+		echo "$version" >"$tree/.version"
+		touch "$tree/.done"
+		echo "$tree"
+		return
+	fi
+	deb=$(download_deb "$pkg") || exit 1
+	command -v dpkg-deb >/dev/null || die "dpkg-deb not found: unpack $deb into $tree and touch $tree/.done"
+	log "unpacking $(basename "$deb") into $tree"
+	rm -rf "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	dpkg-deb -x "$deb" "$tree.tmp" || die "dpkg-deb -x $deb failed"
+	dpkg-deb -f "$deb" Version >"$tree.tmp/.version"
+	touch "$tree.tmp/.done"
+	rm -rf "$tree"
+	mv "$tree.tmp" "$tree"
+	echo "$tree"
+}
+
+# now prints the time in seconds since the epoch, with nanoseconds.
+now() { date +%s.%N; }
+
+urls=false sources=false check=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--with-urls) urls=true ;;
+	--with-sources) sources=true ;;
+	--check) check=(-check) ;;
+	--) shift; break ;;
+	*) usage ;;
+	esac
+	shift
+done
+pdc_flags=("$@")
+
+mode=pages
+$urls && mode=urls
+$sources && mode=$mode-sources
+work=${PDC_SILVER_WORK:-$DATA/silver}/$mode
+mkdir -p "$work"
+
+tree=$(unpack "$PKG") || exit 1
+html=$tree/$HTML_IN_PKG
+[ -d "$html/_sources" ] || die "$html has no _sources/"
+
+bin=${PDC_SILVER_WORK:-$DATA/silver}/bin
+mkdir -p "$bin"
+(cd "$REPO" && go build -o "$bin/silver" ./scripts/silver) || die "build scripts/silver failed"
+pdc=${PDC:-}
+label="$pdc (\$PDC)"
+if [ -z "$pdc" ]; then
+	tags=(-tags nomainextract)
+	case " ${pdc_flags[*]-} " in *" --extract"*) tags=() ;; esac
+	(cd "$REPO" && CGO_ENABLED=0 go build "${tags[@]}" -o "$bin/pdc" ./jobs/pdc) || die "build pdc failed"
+	pdc=$bin/pdc
+	label="built from the tree at $(cd "$REPO" && git describe --always --dirty 2>/dev/null || echo '?')"
+fi
+
+prep=(-html "$html" -out "$work/input")
+$urls && prep+=(-url-base "$URL_BASE")
+$sources && prep+=(-sources)
+input=$("$bin/silver" prepare "${prep[@]}")
+
+run=("$pdc" run --input "$input" --output "$work/out" --overwrite --quiet ${pdc_flags[@]+"${pdc_flags[@]}"})
+log "${run[*]}"
+start=$(now)
+"${run[@]}" 2>"$work/pdc.log" || { cat "$work/pdc.log" >&2; die "pdc run failed"; }
+secs=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+"$pdc" spans "$work/out" --text --format jsonl --input "$input" >"$work/spans.jsonl" ||
+	die "pdc spans failed"
+
+score=("$bin/silver" score -html "$html" -spans "$work/spans.jsonl" -sample "$work/sample.txt" ${check[@]+"${check[@]}"})
+status=0
+{
+	echo "mode                           $mode"
+	echo "pdc                            $label; flags: ${pdc_flags[*]-(defaults)}"
+	echo "pdc run                        $secs s: $(tail -n 1 "$work/pdc.log")"
+	"${score[@]}"
+} | tee "$work/report.txt" || status=$?
+log "report in $work/report.txt, sample in $work/sample.txt"
+exit "$status"

@@ -196,7 +196,7 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 		Quiet:     o.quiet,
 		Scratch:   filepath.Join(o.output, "_tmp"),
 	}
-	man := pipeline.Manifest{Inputs: absAll(in.Paths()), Env: cfg.EnvList()}
+	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList()}
 	return d, m.pipelineOptions(o, o.output, man), nil
 }
 

@@ -61,3 +61,21 @@ func TestSpansUnsortedParts(t *testing.T) {
 		t.Errorf("big unsorted part: err %v", err)
 	}
 }
+
+// TestSpansTextTree: after a run on a directory tree with subdirectories,
+// pdc spans --text finds the documents through the run's manifest (the
+// ids are paths under the tree's root).
+func TestSpansTextTree(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), "tree")
+	para := "<p>" + quoted + "</p>"
+	writeFile(t, filepath.Join(tree, "a", "one.html"), "<p>The first page starts its own way here today.</p>"+para)
+	writeFile(t, filepath.Join(tree, "b", "c", "two.html"), "<p>The second page has another opening sentence.</p>"+para)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", tree, "--output", out, "--quiet"); code != 0 {
+		t.Fatalf("run: exit %d %s", code, stderr)
+	}
+	text, stderr, code := runPDC(t, "spans", out, "--text")
+	if code != 0 || !strings.HasPrefix(text, "a/one.html\tb/c/two.html\t") || !strings.Contains(text, "The committee met on Tuesday") {
+		t.Errorf("spans --text: exit %d %s\n%s", code, stderr, text)
+	}
+}

@@ -23,7 +23,12 @@ import (
 
 // Manifest is OUT/_pdc.json: what a rerun must match to resume.
 type Manifest struct {
+	// Inputs are the --input paths (absolute for local runs): what pdc
+	// spans --text reads the documents from.
 	Inputs []string `json:"inputs"`
+	// Files are the local files they expanded to, sorted, so that a rerun
+	// with files added or removed starts over.
+	Files  []string `json:"files,omitempty"`
 	Env    []string `json:"config"`
 	Hadoop bool     `json:"hadoop"`
 }

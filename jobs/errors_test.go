@@ -109,6 +109,9 @@ func TestCLIErrors(t *testing.T) {
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
 		t.Fatal(stderr)
 	}
+	unfinished := filepath.Join(dir, "unfinished")
+	os.MkdirAll(filepath.Join(unfinished, "spans"), 0o755)
+	os.WriteFile(filepath.Join(unfinished, "_pdc.json"), []byte("{}"), 0o644)
 	bare := filepath.Join(dir, "bare")
 	os.MkdirAll(filepath.Join(bare, "spans"), 0o755)
 	os.WriteFile(filepath.Join(bare, "spans", "_SUCCESS"), nil, 0o644)
@@ -130,6 +133,9 @@ func TestCLIErrors(t *testing.T) {
 		{"unknown job", []string{"map", "sort"}, 2, "unknown job"},
 		{"spans of nothing", []string{"spans", filepath.Join(dir, "none")}, 1, "none"},
 		{"spans text without input or manifest", []string{"spans", bare, "--text"}, 2, "--input"},
+		{"spans of a directory that is no run", []string{"spans", dir}, 1, "not the output of pdc run"},
+		{"spans of an unfinished run", []string{"spans", unfinished}, 1, "did not finish (rerun pdc run to resume)"},
+		{"usage error in one line", []string{"spans", "--format", "xml", out}, 2, "(run 'pdc spans --help')"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -137,7 +143,7 @@ func TestCLIErrors(t *testing.T) {
 			if code != tt.code || !strings.Contains(stderr, tt.msg) {
 				t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr, tt.code, tt.msg)
 			}
-			if code == 1 && strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			if code != 0 && tt.name != "no command" && strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Errorf("error is not one line: %q", stderr)
 			}
 		})
@@ -170,7 +176,7 @@ func TestResume(t *testing.T) {
 	}
 	// Other flags on an unfinished run are refused.
 	os.RemoveAll(filepath.Join(out, "spans"))
-	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--tau", "0.8"); code != 1 || !strings.Contains(stderr, "other inputs or flags") {
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--tau", "0.8"); code != 1 || !strings.Contains(stderr, `with --tau "0.7", not "0.8"`) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }

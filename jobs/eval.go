@@ -85,7 +85,7 @@ func (m *Main) evalCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.format, "format", "table", "output format: table or json")
 	fs.IntVar(&o.unmatched, "unmatched", defaultUnmatched, "with --input: list up to this many false positives, longest first")
 	fs.BoolVar(&o.check, "check", false, "check the quality targets; fail if one is not met (needs --input)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := o.validate(fs); err != nil {
@@ -94,12 +94,11 @@ func (m *Main) evalCmd(ctx context.Context, args []string) error {
 	return m.evaluate(ctx, args, o)
 }
 
-func (o *evalOptions) validate(fs *flag.FlagSet) error {
+func (o *evalOptions) validate(fs *flagSet) error {
 	if fs.NArg() > 0 {
 		return usagef("eval: unexpected argument %q", fs.Arg(0))
 	}
 	if o.truth == "" || o.spans == "" {
-		fs.Usage()
 		return usagef("eval: --truth and --spans are required")
 	}
 	if o.format != "table" && o.format != "json" {

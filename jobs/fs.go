@@ -24,11 +24,13 @@ of HADOOP_CONF_DIR. HADOOP_USER_NAME is honoured.
 // fsCmd is `pdc fs`: a small HDFS client for moving documents and results.
 func (m *Main) fsCmd(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprint(m.Stderr, fsUsage)
 		return usagef("fs: no subcommand")
 	}
 	sub, args := args[0], args[1:]
 	switch sub {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(m.Stdout, fsUsage)
+		return nil
 	case "put":
 		if len(args) < 2 {
 			return usagef("fs put: want LOCAL... DEST")
@@ -100,7 +102,6 @@ func (m *Main) fsCmd(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
-	fmt.Fprint(m.Stderr, fsUsage)
 	return usagef("fs: unknown subcommand %q", sub)
 }
 

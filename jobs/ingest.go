@@ -71,17 +71,17 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	flags.BoolVar(&o.strict, "strict", false, "stop at the first damaged or malformed input record instead of skipping it")
 	flags.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output")
 	flags.BoolVar(&o.quiet, "quiet", false, "no progress output")
-	flags.Int64Var(&o.partSize, "part-size", 256<<20, "directory output: start a new part after this many compressed bytes")
+	o.partSize = 256 << 20
+	flags.Var(sizeFlag{&o.partSize}, "part-size", "directory output: start a new part after this `size` of compressed bytes (bytes, or with K, M, G)")
 	flags.StringVar(&o.siteFrom, "site-from", "tree", "site written for a tree's pages (\"site\" field): none, tree or path:N, as pdc run --site-from")
 	flags.StringVar(&o.avro.Site, "site-field", "", "input field naming a document's site, written as \"site\" (JSON Lines: read besides \"site\")")
-	if err := parseFlags(flags, args); err != nil {
+	if err := flags.parse(args); err != nil {
 		return err
 	}
 	if flags.NArg() > 0 {
 		return usagef("ingest: unexpected argument %q (inputs go after --input)", flags.Arg(0))
 	}
 	if len(o.inputs) == 0 || o.output == "" {
-		flags.Usage()
 		return usagef("ingest: --input and --output are required")
 	}
 	if o.partSize < 1 {

@@ -18,13 +18,29 @@ type Main struct {
 	Getenv func(string) string
 }
 
-// UsageError is a command-line mistake; pdc exits with status 2.
-type UsageError struct{ Msg string }
+// UsageError is a command-line mistake; pdc exits with status 2. Cmd, if
+// set, is the command whose help the message points to.
+type UsageError struct {
+	Msg string
+	Cmd string
+}
 
-func (e *UsageError) Error() string { return e.Msg }
+func (e *UsageError) Error() string {
+	if e.Cmd != "" {
+		return fmt.Sprintf("%s (run 'pdc %s --help')", e.Msg, e.Cmd)
+	}
+	return e.Msg + " (run 'pdc help')"
+}
 
+// usagef returns a usage error of the command named by the message's first
+// word ("run: ...", "spans: ..."), or of pdc itself.
 func usagef(format string, args ...any) error {
-	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+	msg := fmt.Sprintf(format, args...)
+	cmd, _, _ := strings.Cut(msg, ":")
+	if _, ok := commands[cmd]; !ok || strings.ContainsAny(cmd, " \t") {
+		cmd = ""
+	}
+	return &UsageError{Msg: msg, Cmd: cmd}
 }
 
 // ExitCode maps an error returned by Run to the process exit status: 0 ok
@@ -32,6 +48,7 @@ func usagef(format string, args ...any) error {
 func ExitCode(err error) int {
 	var u *UsageError
 	var h *handedOver
+	var sig *Interrupted
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
@@ -39,9 +56,25 @@ func ExitCode(err error) int {
 		return 2
 	case errors.As(err, &h):
 		return h.code
+	case errors.As(err, &sig):
+		return 128 + sig.signo
 	}
 	return 1
 }
+
+// Interrupted is the error of a command stopped by a signal: pdc exits with
+// 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), after
+// printing Err (which says how to resume).
+type Interrupted struct {
+	Err   error
+	signo int
+}
+
+// NewInterrupted wraps err, the error of a command stopped by signal signo.
+func NewInterrupted(err error, signo int) *Interrupted { return &Interrupted{Err: err, signo: signo} }
+
+func (e *Interrupted) Error() string { return e.Err.Error() }
+func (e *Interrupted) Unwrap() error { return e.Err }
 
 const usage = `pdc finds partial duplicates: pairs of documents that share runs of
 near-duplicate sentences, and says where.
@@ -56,10 +89,18 @@ Usage:
   pdc eval --truth TRUTH --spans OUT             score spans against ground truth
   pdc fs put|get|cat|ls|rm ...                   copy documents and results to and from HDFS
   pdc map|reduce|combine JOB                     the Hadoop Streaming programs
-  pdc version
+  pdc version                                    (also pdc --version)
 
-Run 'pdc COMMAND -h' for a command's flags.
+Run 'pdc help COMMAND' (or 'pdc COMMAND --help') for a command's flags;
+'pdc completion bash|zsh' prints a shell completion script.
 `
+
+// commands are pdc's commands; map, reduce and combine are the streaming
+// programs.
+var commands = map[string]string{
+	"run": "", "spans": "", "text": "", "ingest": "", "eval": "", "fs": "",
+	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "",
+}
 
 // Run runs the command line args (without the program name).
 func (m *Main) Run(ctx context.Context, args []string) error {
@@ -68,7 +109,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	}
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, usage)
-		return usagef("no command given")
+		return &UsageError{Msg: "no command given"}
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -86,51 +127,106 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.evalCmd(ctx, rest)
 	case "fs":
 		return m.fsCmd(ctx, rest)
-	case "version":
+	case "completion":
+		return m.completionCmd(rest)
+	case "version", "-version", "--version":
 		fmt.Fprintln(m.Stdout, "pdc", Version)
 		return nil
 	case "help", "-h", "-help", "--help":
+		if len(rest) > 0 && rest[0] != "help" {
+			if _, ok := commands[rest[0]]; ok {
+				return m.Run(ctx, []string{rest[0], "--help"})
+			}
+			return &UsageError{Msg: fmt.Sprintf("help: unknown command %q", rest[0])}
+		}
 		fmt.Fprint(m.Stdout, usage)
 		return nil
 	}
-	fmt.Fprint(m.Stderr, usage)
-	return usagef("unknown command %q", cmd)
+	return &UsageError{Msg: fmt.Sprintf("unknown command %q", cmd)}
 }
 
 // Version is pdc's version, set at build time with -ldflags.
 var Version = "dev"
 
-// newFlagSet returns a flag set that reports errors instead of exiting.
-func (m *Main) newFlagSet(name, synopsis string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(m.Stderr, "Usage: pdc %s %s\n\nFlags:\n", name, synopsis)
-		fs.PrintDefaults()
-	}
-	return fs
+// flagSet is a command's flags and the synopsis its help shows.
+type flagSet struct {
+	*flag.FlagSet
+	synopsis string
+	stdout   io.Writer
+	groups   []flagGroup // for help; none: one list
 }
 
-// parseFlags parses args and turns flag errors into usage errors.
-func parseFlags(fs *flag.FlagSet, args []string) error {
+// newFlagSet returns a flag set that reports errors instead of exiting and
+// prints nothing itself: parse prints the help on stdout for -h and --help,
+// and turns errors into one-line usage errors.
+func (m *Main) newFlagSet(name, synopsis string) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{FlagSet: fs, synopsis: synopsis, stdout: m.Stdout}
+}
+
+// help prints the command's synopsis and flags, by group when the command
+// has groups (flags in no group come last, under "Other flags").
+func (fs *flagSet) help() {
+	fmt.Fprintf(fs.stdout, "Usage: pdc %s %s\n", fs.Name(), fs.synopsis)
+	if len(fs.groups) == 0 {
+		fmt.Fprintf(fs.stdout, "\nFlags:\n")
+		fs.VisitAll(func(f *flag.Flag) { printFlag(fs.stdout, f) })
+		return
+	}
+	shown := map[string]bool{}
+	for _, g := range fs.groups {
+		fmt.Fprintf(fs.stdout, "\n%s:\n", g.title)
+		for _, name := range g.flags {
+			if f := fs.Lookup(name); f != nil {
+				printFlag(fs.stdout, f)
+				shown[name] = true
+			}
+		}
+	}
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if shown[f.Name] {
+			return
+		}
+		if first {
+			fmt.Fprintf(fs.stdout, "\nOther flags:\n")
+			first = false
+		}
+		printFlag(fs.stdout, f)
+	})
+}
+
+// flagGroup is a titled group of flags in a command's help.
+type flagGroup struct {
+	title string
+	flags []string
+}
+
+// printFlag prints one flag as flag.PrintDefaults does.
+func printFlag(w io.Writer, f *flag.Flag) {
+	name, usage := flag.UnquoteUsage(f)
+	line := "  --" + f.Name
+	if name != "" {
+		line += " " + name
+	}
+	line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
+	if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+		line += fmt.Sprintf(" (default %s)", f.DefValue)
+	}
+	fmt.Fprintln(w, line)
+}
+
+// parse parses args: -h and --help print the command's help on stdout
+// (flag.ErrHelp: exit 0); a flag error is a one-line usage error.
+func (fs *flagSet) parse(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.help()
 			return err
 		}
-		return usagef("%s: %v", fs.Name(), err)
-	}
-	return nil
-}
-
-// listFlag is a repeatable flag; values may also be comma-separated.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error {
-	for _, s := range strings.Split(v, ",") {
-		if s != "" {
-			*l = append(*l, s)
-		}
+		return &UsageError{Msg: fmt.Sprintf("%s: %v", fs.Name(), err), Cmd: fs.Name()}
 	}
 	return nil
 }

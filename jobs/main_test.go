@@ -95,3 +95,72 @@ func golden(t *testing.T, name, got string) {
 }
 
 const sample = "../testdata/sample/pages.jsonl"
+
+// TestHelpAndVersion: help goes to stdout with exit 0, by `pdc help CMD`,
+// `pdc CMD --help` and -h; `pdc --version` prints the version.
+func TestHelpAndVersion(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help"}, "Usage:\n  pdc run"},
+		{[]string{"--help"}, "Usage:\n  pdc run"},
+		{[]string{"help", "run"}, "Usage: pdc run --input"},
+		{[]string{"run", "--help"}, "\nDetection:\n  --signature method"},
+		{[]string{"spans", "-h"}, "Usage: pdc spans OUT"},
+		{[]string{"ingest", "--help"}, "--part-size size"},
+		{[]string{"fs", "--help"}, "pdc fs put LOCAL... DEST"},
+		{[]string{"completion", "--help"}, "Usage: pdc completion bash|zsh"},
+		{[]string{"--version"}, "pdc dev\n"},
+		{[]string{"version"}, "pdc dev\n"},
+	} {
+		stdout, stderr, code := runPDC(t, tt.args...)
+		if code != 0 || stderr != "" || !strings.Contains(stdout, tt.want) {
+			t.Errorf("pdc %s: exit %d, stderr %q, stdout %.300q; want exit 0 and %q on stdout", strings.Join(tt.args, " "), code, stderr, stdout, tt.want)
+		}
+	}
+	if _, stderr, code := runPDC(t, "help", "nope"); code != 2 || !strings.Contains(stderr, `unknown command "nope"`) {
+		t.Errorf("help of an unknown command: exit %d %q", code, stderr)
+	}
+}
+
+// TestCompletion: the completion scripts are valid bash and complete the
+// commands and a command's flags.
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh"} {
+		script, stderr, code := runPDC(t, "completion", shell)
+		if code != 0 || !strings.Contains(script, "complete -o filenames -F _pdc pdc") {
+			t.Fatalf("completion %s: exit %d %s", shell, code, stderr)
+		}
+		if shell != "bash" {
+			continue
+		}
+		test := script + `
+COMP_WORDS=(pdc sp); COMP_CWORD=1; _pdc; echo "${COMPREPLY[*]}"
+COMP_WORDS=(pdc run --site); COMP_CWORD=2; _pdc; echo "${COMPREPLY[*]}"`
+		out, err := exec.Command("bash", "-c", test).CombinedOutput()
+		if err != nil || string(out) != "spans\n--site-field --site-from\n" {
+			t.Errorf("bash completion: %v\n%s", err, out)
+		}
+	}
+	if _, _, code := runPDC(t, "completion", "fish"); code != 2 {
+		t.Errorf("completion fish: exit %d, want 2", code)
+	}
+}
+
+func TestParseByteSize(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"4096", 4096, true}, {"64K", 64 << 10, true}, {"512M", 512 << 20, true}, {"2g", 2 << 30, true},
+		{"1T", 1 << 40, true}, {"512MB", 512 << 20, true}, {"512MiB", 512 << 20, true}, {"0", 0, true},
+		{"12X", 0, false}, {"-1", 0, false}, {"M", 0, false}, {"", 0, false}, {"99999999999T", 0, false},
+	} {
+		got, err := parseByteSize(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("parseByteSize(%q) = %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}

@@ -34,6 +34,7 @@ type runOptions struct {
 	splitSize        int64
 	tmpDir           string
 	quiet            bool
+	verbose          bool
 	print            bool
 	hadoop           bool
 	idfRange         string
@@ -46,7 +47,7 @@ type runOptions struct {
 // defaults.
 func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	s := &cfg.Signature
-	fs.Func("signature", "sentence representation: words (token set, PPJoin), imatch, shingle or spotsig (default words)", func(v string) error {
+	fs.Func("signature", "sentence representation (a `method`): words (token set, PPJoin), imatch, shingle or spotsig (default words)", func(v string) error {
 		m, err := signature.ParseMethod(v)
 		s.Method = m
 		return err
@@ -62,7 +63,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&cfg.MinTokens, "min-tokens", cfg.MinTokens, "sentences with fewer tokens are not matched (a gap can cross them)")
 	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report)")
 	fs.IntVar(&cfg.MaxSiteDF, "max-site-df", cfg.MaxSiteDF, "a sentence signature in more than this many documents of one site (URL host) is a template and not joined (0: no limit)")
-	fs.IntVar(&cfg.MaxDocBytes, "max-doc-bytes", cfg.MaxDocBytes, "truncate documents larger than this many bytes (0: no limit)")
+	fs.Var(intSizeFlag{&cfg.MaxDocBytes}, "max-doc-bytes", "truncate documents larger than this `size` (bytes, or with K, M, G; 0: no limit)")
 	fs.BoolVar(&cfg.CrossSiteOnly, "cross-site-only", cfg.CrossSiteOnly, "drop sentence pairs whose URLs share a host")
 	fs.BoolVar(&cfg.NoFilter, "no-filter", cfg.NoFilter, "words: index every token and skip PPJoin's index-prefix and positional filters (to measure the filters; frequent tokens' lists then hit --max-df)")
 	fs.BoolVar(&cfg.Strict, "strict", cfg.Strict, "stop at the first bad input record instead of skipping it")
@@ -75,28 +76,37 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	cfg := jobconf.Default()
 	o := runOptions{}
 	fs := m.newFlagSet("run", "--input DOCS... --output OUT [flags]")
-	fs.Var(&o.inputs, "input", "documents: "+input.Kinds()+", or directories of them and of .html/.txt pages; repeatable (local paths, or HDFS with --hadoop)")
+	fs.Var(&o.inputs, "input", "documents (a `path`): "+input.Kinds()+", or directories of them and of .html/.txt pages; repeatable (local paths, or HDFS with --hadoop)")
 	fs.StringVar(&o.output, "output", "", "output directory (spans in OUT/spans)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
 	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs; the match job then runs as a job of its own, not inside the join's reduce tasks)")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
 	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: 2 per worker locally, 2 on Hadoop)")
-	fs.Int64Var(&o.sortMem, "sort-mem", 256<<20, "local runner: in-memory sort buffer in bytes; larger map outputs spill to disk")
-	fs.Int64Var(&o.splitSize, "split-size", 0, "local runner: input split size in bytes (0: about 4 splits per worker, 1 to 32 MiB each)")
+	o.sortMem = 256 << 20
+	fs.Var(sizeFlag{&o.sortMem}, "sort-mem", "local runner: in-memory sort buffer `size` (bytes, or with K, M, G: 512M); larger map outputs spill to disk")
+	fs.Var(sizeFlag{&o.splitSize}, "split-size", "local runner: input split `size` (bytes, or with K, M, G; 0: about 4 splits per worker, 1 to 32 MiB each)")
 	fs.StringVar(&o.tmpDir, "tmp", "", "local runner: directory for sort spills (default OUT/_tmp)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
+	fs.BoolVar(&o.verbose, "verbose", false, "print every job's counters as it finishes (they are in OUT/counters.tsv)")
 	fs.BoolVar(&o.print, "print", false, "print the spans with their text when done")
 	fs.StringVar(&o.outputFormat, "output-format", "tsv", "also write the spans as OUT/spans.avro when avro (Avro OCF, schema lib/avroio/span.avsc, with URLs)")
 	fs.BoolVar(&o.outputText, "output-text", false, "with --output-format avro, include the duplicated passages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the local run to this file (go tool pprof)")
 	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
 	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 (other flags given with it still apply)")
-	addJobFlags(fs, &cfg, &o.idfRange)
-	if err := parseFlags(fs, args); err != nil {
+	addJobFlags(fs.FlagSet, &cfg, &o.idfRange)
+	fs.groups = []flagGroup{
+		{"Input", []string{"input", "extract", "max-doc-bytes", "site-from", "site-field", "strict"}},
+		{"Detection", []string{"signature", "tau", "lambda", "gap", "min-tokens", "max-df", "max-site-df", "cross-site-only", "paper",
+			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
+		{"Runner", []string{"hadoop", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
+		{"Output", []string{"output", "overwrite", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
+	}
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if *paper {
-		cfg = paperWith(cfg, fs)
+		cfg = paperWith(cfg, fs.FlagSet)
 	}
 	if cfg.Tau == 0 {
 		cfg.Tau = jobconf.DefaultTau(cfg.Signature.Method)
@@ -105,7 +115,6 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		return usagef("run: unexpected argument %q (inputs go after --input)", fs.Arg(0))
 	}
 	if len(o.inputs) == 0 || o.output == "" {
-		fs.Usage()
 		return usagef("run: --input and --output are required")
 	}
 	lo, hi, err := jobconf.ParseRange(o.idfRange)
@@ -245,7 +254,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 
 func (m *Main) pipelineOptions(o *runOptions, out string, man pipeline.Manifest) pipeline.Options {
 	return pipeline.Options{Out: out, Display: o.output, Manifest: man, Overwrite: o.overwrite,
-		KeepIntermediate: o.keepIntermediate, Stderr: m.Stderr, Quiet: o.quiet}
+		KeepIntermediate: o.keepIntermediate, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose}
 }
 
 // hdfsURI returns the hdfs:// prefix of an output path: "hdfs://HOST:PORT"
@@ -266,10 +275,7 @@ func (m *Main) finish(fsys hdfsfs.FS, out string, o *runOptions, jobs []pipeline
 	if err := m.writeAvroOutput(fsys, out+"/spans.avro", o); err != nil {
 		return err
 	}
-	merged := pipeline.Merged(jobs)
-	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read, %s skipped) in %s\n",
-		plural(merged["match.spans"], "span"), plural(merged["match.doc-pairs.with-spans"], "document pair"),
-		o.output, plural(merged["parse.docs.read"], "document"), plural(skipped(merged), "document"), elapsed(took))
+	m.summary(pipeline.Merged(jobs), o, took)
 	if o.print {
 		return m.printSpans(o.output, spanOptions{format: "tsv", text: true, inputs: o.inputs})
 	}
@@ -297,12 +303,37 @@ func (m *Main) writeAvroOutput(fsys hdfsfs.FS, name string, o *runOptions) error
 	return nil
 }
 
-func skipped(c map[string]int64) int64 {
-	var n int64
+// summary prints the end of a run: what was read and skipped, what was
+// found, where it is and what to run next. Every counter is in
+// OUT/counters.tsv (and printed per job with --verbose).
+func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
+	reasons := map[string]int64{}
 	for k, v := range c {
-		if strings.HasPrefix(k, "parse.docs.skipped.") {
-			n += v
+		if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && v > 0 {
+			reasons[r] = v
 		}
+	}
+	skipped := ""
+	if len(reasons) > 0 {
+		skipped = fmt.Sprintf(", %d skipped: %s", countSum(reasons), input.ReasonList(reasons))
+	}
+	out := strings.TrimSuffix(o.output, "/")
+	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read%s) in %s\n",
+		plural(c["match.spans"], "span"), plural(c["match.doc-pairs.with-spans"], "document pair"),
+		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took))
+	if o.quiet {
+		return
+	}
+	fmt.Fprintf(m.Stderr, "pdc: counters in %s/counters.tsv, templates and boilerplate left out in %s/boilerplate.tsv\n", out, out)
+	if c["match.spans"] > 0 && !o.print {
+		fmt.Fprintf(m.Stderr, "pdc: to read the spans with their passages: pdc spans %s --text\n", out)
+	}
+}
+
+func countSum(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
 	}
 	return n
 }

@@ -34,11 +34,10 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl, avro (schema lib/avroio/span.avsc) or parquet (lib/parquetio, the same columns)")
 	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (needs --input)")
 	fs.Var(&inputs, "input", "the run's documents, for --text; repeatable")
-	if err := parseFlags(fs, reorderArgs(args)); err != nil {
+	if err := fs.parse(reorderArgs(args)); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
 		return usagef("spans: want exactly one output directory")
 	}
 	if !slices.Contains(span.Formats, o.format) {
@@ -168,6 +167,14 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 	fsys, dir, err := hdfsfs.Resolve(out, m.isRemote(out))
 	if err != nil {
 		return fmt.Errorf("spans %s: %w", out, err)
+	}
+	if _, err := span.Parts(fsys, dir); errors.Is(err, span.ErrNotFinished) {
+		if rfs, root, rerr := m.runDir(out); rerr == nil {
+			if _, merr := pipeline.ReadManifest(rfs, root); merr != nil {
+				return fmt.Errorf("spans %s: not the output of pdc run (no spans/_SUCCESS and no %s)", out, pipeline.ManifestFile)
+			}
+		}
+		return err
 	}
 	cw := &byteCounter{w: dst}
 	sw, err := span.NewWriter(cw, o.format, o.text)

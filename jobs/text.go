@@ -27,13 +27,12 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	fs.Var(&inputs, "input", "documents (as for pdc run); repeatable")
 	id := fs.String("id", "", "only the document with this id")
 	table := fs.Bool("table", false, "print only the sentence table")
-	fs.IntVar(&cfg.MaxDocBytes, "max-doc-bytes", cfg.MaxDocBytes, "truncate documents larger than this (as pdc run)")
+	fs.Var(intSizeFlag{&cfg.MaxDocBytes}, "max-doc-bytes", "truncate documents larger than this `size` (as pdc run)")
 	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all or main (as pdc run)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if len(inputs) == 0 {
-		fs.Usage()
 		return usagef("text: --input is required")
 	}
 	in, err := input.FindAny(inputs, m.isRemote)

@@ -10,15 +10,20 @@ import (
 )
 
 // progress prints the local runner's progress: a bar rewritten in place on
-// a terminal, a line every 5 seconds otherwise.
+// a terminal; otherwise a line when a job starts a phase (map, reduce) and
+// then one every progressEvery.
 type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
 	quiet bool
 	tty   bool
 	last  time.Time
+	phase string // the job and phase of the last line
 	shown bool
 }
+
+// progressEvery is how often a non-terminal gets a progress line.
+const progressEvery = 10 * time.Second
 
 func newProgress(w io.Writer, quiet bool) *progress {
 	p := &progress{w: w, quiet: quiet, last: time.Now()}
@@ -37,14 +42,15 @@ func (p *progress) update(job, phase string, done, total int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
-	every := 5 * time.Second
+	every := progressEvery
 	if p.tty {
 		every = 200 * time.Millisecond
 	}
-	if now.Sub(p.last) < every {
+	key := job + " " + phase
+	if now.Sub(p.last) < every && (p.tty || key == p.phase) {
 		return
 	}
-	p.last = now
+	p.last, p.phase = now, key
 	pct := 0.0
 	if total > 0 {
 		pct = 100 * float64(done) / float64(total)

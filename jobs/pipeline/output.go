@@ -56,35 +56,77 @@ func ReadManifest(fsys hdfsfs.FS, out string) (*Manifest, error) {
 func Prepare(fsys hdfsfs.FS, out string, man Manifest, overwrite bool) (bool, error) {
 	mpath := out + "/" + ManifestFile
 	want, _ := json.MarshalIndent(man, "", "  ")
-	if _, err := fsys.Stat(out); err == nil {
-		if overwrite {
-			_, merr := fsys.Stat(mpath)
-			if ents, _ := fsys.ReadDir(out); merr != nil && len(ents) > 0 {
-				return false, fmt.Errorf("output %s exists and is not a pdc run: not removing it even with --overwrite (choose a new or empty directory)", out)
-			}
+	_, err := fsys.Stat(out)
+	switch {
+	case err == nil:
+		ents, _ := fsys.ReadDir(out)
+		old, rerr := ReadManifest(fsys, out)
+		_, serr := fsys.Stat(out + "/spans/_SUCCESS")
+		switch {
+		case rerr != nil && len(ents) > 0:
+			return false, fmt.Errorf("output %s exists and is not a pdc run (no %s): choose a new or empty directory; pdc never removes it, even with --overwrite", out, ManifestFile)
+		case rerr != nil:
+			// An empty directory: a new run.
+		case overwrite:
 			if err := fsys.RemoveAll(out); err != nil {
 				return false, fmt.Errorf("output %s: %w", out, err)
 			}
-		} else {
-			old, rerr := hdfsfs.ReadFile(fsys, mpath)
-			_, serr := fsys.Stat(out + "/spans/_SUCCESS")
-			switch {
-			case rerr != nil:
-				return false, fmt.Errorf("output %s already exists and is not a pdc run (use --overwrite to replace it)", out)
-			case serr == nil:
-				return false, fmt.Errorf("output %s already holds a finished run (use --overwrite to replace it)", out)
-			case strings.TrimSpace(string(old)) != string(want):
-				return false, fmt.Errorf("output %s holds an unfinished run with other inputs or flags (use --overwrite to start over)", out)
+		case serr == nil:
+			return false, fmt.Errorf("output %s already holds a finished run (use --overwrite to replace it)", out)
+		default:
+			if diff := old.diff(man); diff != "" {
+				return false, fmt.Errorf("output %s holds an unfinished run with %s (use the same flags and inputs to resume it, or --overwrite to start over)", out, diff)
 			}
 			return true, nil
 		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	case !errors.Is(err, fs.ErrNotExist):
 		return false, fmt.Errorf("output %s: %w", out, err)
 	}
 	if err := fsys.MkdirAll(out, 0o755); err != nil {
 		return false, fmt.Errorf("output %s: %w", out, err)
 	}
 	return false, writeFile(fsys, mpath, append(want, '\n'))
+}
+
+// diff says how run m differs from the one now asked for, "" if it does
+// not: the flags whose values differ (PDC_MAX_SITE_DF=4 is --max-site-df
+// 4), other inputs, another runner.
+func (m *Manifest) diff(now Manifest) string {
+	var parts []string
+	old := envMap(m.Env)
+	cur := envMap(now.Env)
+	for _, k := range slices.Sorted(maps.Keys(cur)) {
+		if old[k] != cur[k] {
+			parts = append(parts, fmt.Sprintf("%s %q, not %q", flagName(k), old[k], cur[k]))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(old)) {
+		if _, ok := cur[k]; !ok {
+			parts = append(parts, fmt.Sprintf("%s %q", flagName(k), old[k]))
+		}
+	}
+	if !slices.Equal(m.Inputs, now.Inputs) || !slices.Equal(m.Files, now.Files) {
+		parts = append(parts, "other inputs")
+	}
+	if m.Hadoop != now.Hadoop {
+		parts = append(parts, "another runner (--hadoop)")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func envMap(env []string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		m[k] = v
+	}
+	return m
+}
+
+// flagName is the flag of a job parameter's variable: PDC_MAX_SITE_DF is
+// --max-site-df.
+func flagName(env string) string {
+	return "--" + strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(env, "PDC_"), "_", "-"))
 }
 
 // writeFile writes a file, empty ones included.

@@ -101,9 +101,11 @@ type Options struct {
 	// KeepIntermediate keeps every job's output (and so runs no Chained
 	// step).
 	KeepIntermediate bool
-	// Stderr receives the messages; Quiet leaves out all but errors.
-	Stderr io.Writer
-	Quiet  bool
+	// Stderr receives the messages; Quiet leaves out all but errors, and
+	// Verbose adds every job's counters.
+	Stderr  io.Writer
+	Quiet   bool
+	Verbose bool
 	// Display is the output directory as the user named it, for messages.
 	Display string
 }
@@ -149,7 +151,9 @@ func Run(ctx context.Context, d Driver, o Options) ([]Job, error) {
 					id = j.ID + " "
 				}
 				fmt.Fprintf(o.Stderr, "job %s: %sdone in %s\n", j.Name, id, elapsed(j.Took))
-				PrintCounters(o.Stderr, j.Counters)
+				if o.Verbose {
+					PrintCounters(o.Stderr, j.Counters)
+				}
 			}
 			jobs = append(jobs, j)
 			return nil

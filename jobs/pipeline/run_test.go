@@ -145,9 +145,13 @@ func TestPrepare(t *testing.T) {
 	if resumed, err := Prepare(fsys, out, man, false); err != nil || !resumed {
 		t.Fatalf("same: resumed %v, err %v", resumed, err)
 	}
-	other := Manifest{Inputs: []string{"b"}}
-	if _, err := Prepare(fsys, out, other, false); err == nil || !strings.Contains(err.Error(), "other inputs or flags") {
-		t.Errorf("other manifest: err %v", err)
+	other := Manifest{Inputs: []string{"b"}, Env: []string{"X=1"}}
+	if _, err := Prepare(fsys, out, other, false); err == nil || !strings.Contains(err.Error(), "with other inputs (") {
+		t.Errorf("other inputs: err %v", err)
+	}
+	flags := Manifest{Inputs: []string{"a"}, Env: []string{"X=2", "PDC_MAX_SITE_DF=4"}}
+	if _, err := Prepare(fsys, out, flags, false); err == nil || !strings.Contains(err.Error(), `with --max-site-df "", not "4", --x "1", not "2" (`) {
+		t.Errorf("other flags: err %v", err)
 	}
 	if resumed, err := Prepare(fsys, out, other, true); err != nil || resumed {
 		t.Errorf("overwrite: resumed %v, err %v", resumed, err)
@@ -159,8 +163,18 @@ func TestPrepare(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(foreign, "keep"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Prepare(fsys, foreign, man, true); err == nil || !strings.Contains(err.Error(), "not a pdc run") {
-		t.Errorf("foreign with overwrite: err %v", err)
+	for _, overwrite := range []bool{false, true} {
+		_, err := Prepare(fsys, foreign, man, overwrite)
+		if err == nil || !strings.Contains(err.Error(), "not a pdc run") || strings.Contains(err.Error(), "use --overwrite") {
+			t.Errorf("foreign, overwrite %v: err %v", overwrite, err)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if resumed, err := Prepare(fsys, empty, man, false); err != nil || resumed {
+		t.Errorf("empty directory: resumed %v, err %v", resumed, err)
 	}
 	if _, err := os.Stat(filepath.Join(foreign, "keep")); err != nil {
 		t.Errorf("foreign directory touched: %v", err)

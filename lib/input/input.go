@@ -68,8 +68,9 @@ type Set struct {
 }
 
 // Find expands local --input paths. A missing path is an error naming it.
-// Files given explicitly are read whatever their extension: as a container
-// or a page by their extension, else as JSON Lines. Directories are walked
+// Files given explicitly are read by their extension: a container, a page,
+// JSON Lines (also a file with no extension, as Hadoop's part files); any
+// other extension is an error. Directories are walked
 // (walkTree) for JSON Lines, container and page files; other files in them
 // are ignored.
 func Find(paths []string) (*Set, error) {
@@ -86,8 +87,10 @@ func Find(paths []string) (*Set, error) {
 				in.Tree = append(in.Tree, TreeFile{Root: filepath.Dir(p), Rel: filepath.Base(p)})
 			case containerOf(p) != nil:
 				in.Containers = append(in.Containers, p)
-			default:
+			case HasExt(p, jsonlExts) || fileExt(p) == "":
 				in.JSONL = append(in.JSONL, p)
+			default:
+				return nil, fmt.Errorf("input %s: unknown input type %s (want %s, .html/.htm/.txt pages, a directory of them, or JSON Lines without an extension)", p, fileExt(p), kindList())
 			}
 			continue
 		}
@@ -113,6 +116,11 @@ func Find(paths []string) (*Set, error) {
 		return nil, fmt.Errorf("input %s: no documents found (want %s files or .html/.htm/.txt files)", strings.Join(paths, ", "), kindList())
 	}
 	return in, nil
+}
+
+// fileExt is the extension of a file name, lower case, without a .gz.
+func fileExt(p string) string {
+	return strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.ToLower(filepath.Base(p)), ".gz")))
 }
 
 func (in *Set) empty() bool {

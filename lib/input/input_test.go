@@ -407,3 +407,34 @@ func TestTreeSite(t *testing.T) {
 		t.Errorf("sites %q, want %q", sites, want)
 	}
 }
+
+// TestFindKinds: files given explicitly are read by their extension; an
+// unknown one is an error naming the file and the kinds pdc reads.
+func TestFindKinds(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, kind string
+	}{
+		{"a.jsonl", "jsonl"}, {"b.ndjson.gz", "jsonl"}, {"part-00000", "jsonl"}, {"c.html", "tree"},
+		{"d.txt", "tree"}, {"e.warc.gz", "container"}, {"f.parquet", "container"}, {"README.md", "error"}, {"g.pdf", "error"},
+	} {
+		p := writeFile(t, filepath.Join(dir, tt.name), "{}")
+		in, err := Find([]string{p})
+		got := "error"
+		switch {
+		case err != nil:
+			if !strings.Contains(err.Error(), "unknown input type") || !strings.Contains(err.Error(), tt.name) {
+				t.Errorf("%s: error %v", tt.name, err)
+			}
+		case len(in.JSONL) == 1:
+			got = "jsonl"
+		case len(in.Tree) == 1:
+			got = "tree"
+		case len(in.Containers) == 1:
+			got = "container"
+		}
+		if got != tt.kind {
+			t.Errorf("%s read as %s, want %s", tt.name, got, tt.kind)
+		}
+	}
+}

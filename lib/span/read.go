@@ -14,6 +14,9 @@ import (
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
+// ErrNotFinished reports a spans directory without _SUCCESS.
+var ErrNotFinished = errors.New("no _SUCCESS: the run did not finish (rerun pdc run to resume)")
+
 // ErrOrder reports a part file whose spans are not in order.
 var ErrOrder = errors.New("spans out of order (pdc writes each part file sorted; sort the spans of a file written otherwise)")
 
@@ -39,7 +42,7 @@ func Parts(fsys hdfsfs.FS, dir string) ([]string, error) {
 		}
 	}
 	if !done {
-		return nil, fmt.Errorf("spans %s: no _SUCCESS: the run did not finish (rerun pdc run to resume)", dir)
+		return nil, fmt.Errorf("spans %s: %w", dir, ErrNotFinished)
 	}
 	return parts, nil
 }

@@ -291,3 +291,22 @@ func TestTruncatedGzip(t *testing.T) {
 		t.Error("spans written from a damaged input")
 	}
 }
+
+// TestDuplicateIDsInTwoTrees: two --input trees with the same relative
+// path give two documents with one id; the message names both files, and
+// the one kept is the first by path, locally and on Hadoop alike (the
+// files' paths travel with the documents as JSON Lines).
+func TestDuplicateIDsInTwoTrees(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "A"), filepath.Join(dir, "B")
+	writeFile(t, filepath.Join(a, "x.html"), "<p>Alpha page text is here and it is long enough to count.</p>")
+	writeFile(t, filepath.Join(b, "x.html"), "<p>Beta page text is different and also long enough to count.</p>")
+	writeFile(t, filepath.Join(b, "y.html"), "<p>Another page with words of its own in a sentence.</p>")
+	out := filepath.Join(dir, "out")
+	_, stderr, code := runPDC(t, "run", "--input", b, "--input", a, "--output", out)
+	want := fmt.Sprintf("duplicate id x.html at %s@0000000000000000 (kept the one at %s@0000000000000000)",
+		filepath.Join(b, "x.html"), filepath.Join(a, "x.html"))
+	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "1 skipped: duplicate-id 1") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
+	}
+}

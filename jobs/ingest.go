@@ -161,7 +161,8 @@ func (g *ingester) emit(d *doc.Doc) error {
 
 // report prints the counters: ingest.records.read, ingest.docs.written,
 // ingest.docs.duplicate, ingest.docs.truncated, and per reason
-// ingest.skipped.REASON and ingest.damaged.REASON (spaces as '-').
+// ingest.skipped.REASON, ingest.damaged.REASON and ingest.decoded.CHARSET
+// (text files that were not UTF-8; spaces as '-').
 func (g *ingester) report(w io.Writer, inputs int, took time.Duration) {
 	c := map[string]int64{
 		"ingest.records.read":    g.counts.Records,
@@ -176,6 +177,9 @@ func (g *ingester) report(w io.Writer, inputs int, took time.Duration) {
 	}
 	for k, v := range g.counts.Damaged {
 		c["ingest.damaged."+name(k)] = v
+	}
+	for k, v := range g.counts.Decoded {
+		c["ingest.decoded."+name(k)] = v
 	}
 	fmt.Fprintf(w, "pdc ingest: %s from %s (%s) to %s in %s\n", plural(g.written, "document"),
 		plural(int64(inputs), "file"), byteSize(g.prog.total), g.sink.describe(), elapsed(took))

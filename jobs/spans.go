@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 
 type spanOptions struct {
 	format string
+	header bool // tsv: a first line naming the columns
 	text   bool
 	urls   bool // fill URLs (implied by text)
 	inputs []string
@@ -33,8 +35,9 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro|parquet] [--text --input DOCS]")
 	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl, avro (schema lib/avroio/span.avsc) or parquet (lib/parquetio, the same columns)")
 	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (needs --input)")
+	fs.BoolVar(&o.header, "header", false, "tsv: start with a line naming the columns (#doc_a, doc_b, ...)")
 	fs.Var(&inputs, "input", "the run's documents, for --text; repeatable")
-	if err := fs.parse(reorderArgs(args)); err != nil {
+	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -42,6 +45,12 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	}
 	if !slices.Contains(span.Formats, o.format) {
 		return usagef("spans: unknown --format %q (want %s)", o.format, strings.Join(span.Formats, ", "))
+	}
+	if o.header && o.format != "tsv" {
+		return usagef("spans: --header is for --format tsv")
+	}
+	if span.Binary(o.format) && isTerminal(m.Stdout) {
+		return usagef("spans: --format %s writes a binary file: redirect it (pdc spans OUT --format %s > spans.%s)", o.format, o.format, o.format)
 	}
 	if o.text && len(inputs) == 0 {
 		var err error
@@ -124,8 +133,9 @@ func (m *Main) manifestInputs(out string) ([]string, error) {
 }
 
 // reorderArgs moves positional arguments after the flags, so that
-// `pdc spans OUT --text` works like `pdc spans --text OUT`.
-func reorderArgs(args []string) []string {
+// `pdc spans OUT --text` works like `pdc spans --text OUT`; a flag takes
+// the next argument as its value unless fs says it is a boolean.
+func reorderArgs(fs *flagSet, args []string) []string {
 	var flags, pos []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -135,7 +145,7 @@ func reorderArgs(args []string) []string {
 			i = len(args)
 		case strings.HasPrefix(a, "-"):
 			flags = append(flags, a)
-			if !strings.Contains(a, "=") && i+1 < len(args) && takesValue(a) {
+			if !strings.Contains(a, "=") && i+1 < len(args) && takesValue(fs, a) {
 				flags = append(flags, args[i+1])
 				i++
 			}
@@ -146,12 +156,13 @@ func reorderArgs(args []string) []string {
 	return append(flags, pos...)
 }
 
-func takesValue(flag string) bool {
-	switch strings.TrimLeft(flag, "-") {
-	case "text", "h", "help":
-		return false
+func takesValue(fs *flagSet, arg string) bool {
+	f := fs.Lookup(strings.TrimLeft(arg, "-"))
+	if f == nil {
+		return false // -h, --help, unknown: the parser reports it
 	}
-	return true
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 func (m *Main) printSpans(out string, o spanOptions) error {
@@ -175,6 +186,11 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 			}
 		}
 		return err
+	}
+	if o.header {
+		if _, err := fmt.Fprintln(dst, span.TSVHeader(o.text)); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
 	}
 	cw := &byteCounter{w: dst}
 	sw, err := span.NewWriter(cw, o.format, o.text)
@@ -311,6 +327,16 @@ func runeSlice(s string, start, end int) string {
 		return ""
 	}
 	return s[bs:be]
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // isRemote reports whether a path names HDFS (hdfsfs.IsRemote, with the

@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,5 +79,68 @@ func TestSpansTextTree(t *testing.T) {
 	text, stderr, code := runPDC(t, "spans", out, "--text")
 	if code != 0 || !strings.HasPrefix(text, "a/one.html\tb/c/two.html\t") || !strings.Contains(text, "The committee met on Tuesday") {
 		t.Errorf("spans --text: exit %d %s\n%s", code, stderr, text)
+	}
+}
+
+// TestSpansHeader: --header names the columns of the TSV (with the
+// passages under --text); other formats refuse it.
+func TestSpansHeader(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	plain, _, _ := runPDC(t, "spans", out)
+	got, _, code := runPDC(t, "spans", out, "--header")
+	want := "#doc_a\tdoc_b\tstart_a\tstart_b\tlength\tchar_start_a\tchar_end_a\tchar_start_b\tchar_end_b\tscore\n"
+	if code != 0 || got != want+plain {
+		t.Errorf("--header: exit %d, first line %q", code, strings.SplitN(got, "\n", 2)[0])
+	}
+	text, _, _ := runPDC(t, "spans", out, "--header", "--text")
+	header, first, _ := strings.Cut(text, "\n")
+	if !strings.HasSuffix(header, "\tscore\ttext_a\ttext_b") || strings.Count(first[:strings.Index(first, "\n")], "\t") != strings.Count(header, "\t") {
+		t.Errorf("--header --text: header %q", header)
+	}
+	if _, stderr, code := runPDC(t, "spans", out, "--header", "--format", "jsonl"); code != 2 || !strings.Contains(stderr, "--header is for --format tsv") {
+		t.Errorf("--header with jsonl: exit %d %s", code, stderr)
+	}
+}
+
+// TestBinaryNotToTerminal: pdc spans --format avro or parquet refuses to
+// write to a terminal (a pseudo-terminal from Python's pty module), and
+// writes to a pipe.
+func TestBinaryNotToTerminal(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 for a pseudo-terminal")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, format := range []string{"avro", "parquet"} {
+		py := `import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+data = b""
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+_, status = os.waitpid(pid, 0)
+sys.stdout.write("exit %d\n" % os.waitstatus_to_exitcode(status))
+sys.stdout.write(data.decode("utf-8", "replace"))`
+		cmd := exec.Command("python3", "-c", py, os.Args[0], "spans", out, "--format", format)
+		cmd.Env = append(os.Environ(), "PDC_TEST_AS_PDC=1")
+		got, err := cmd.Output()
+		if err != nil || !strings.HasPrefix(string(got), "exit 2\n") || !strings.Contains(string(got), "writes a binary file: redirect it") {
+			t.Errorf("%s to a terminal: %v\n%s", format, err, got)
+		}
+		if data, stderr, code := runPDC(t, "spans", out, "--format", format); code != 0 || len(data) < 100 {
+			t.Errorf("%s to a pipe: exit %d %s", format, code, stderr)
+		}
 	}
 }

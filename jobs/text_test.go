@@ -51,3 +51,25 @@ func TestTextInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestTextCharsets: a .txt page that is not UTF-8 is decoded by the rules
+// of HTML pages (here windows-1252), counted, not damaged into U+FFFD.
+func TestTextCharsets(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), "tree")
+	writeFile(t, filepath.Join(tree, "cafe.txt"), "Un caf\xe9 cr\xe8me co\xfbte deux euros au comptoir. \x93Merci\x94, dit-il.")
+	writeFile(t, filepath.Join(tree, "utf8.txt"), "Déjà vu, a plain UTF-8 file.")
+	out, stderr, code := runPDC(t, "text", "--input", tree)
+	if code != 0 || !strings.Contains(out, "Un café crème coûte deux euros") || !strings.Contains(out, "“Merci”") || strings.Contains(out, "\uFFFD") {
+		t.Errorf("pdc text: exit %d %s\n%s", code, stderr, out)
+	}
+	if !strings.Contains(out, "Déjà vu") {
+		t.Errorf("UTF-8 text changed:\n%s", out)
+	}
+	run := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", tree, "--output", run); code != 0 || !strings.Contains(stderr, "decoded to UTF-8 from (windows-1252 1)") {
+		t.Errorf("run: exit %d, want the decoding reported:\n%s", code, stderr)
+	}
+	if _, stderr, code := runPDC(t, "ingest", "--input", tree, "--output", filepath.Join(t.TempDir(), "docs.jsonl")); code != 0 || !strings.Contains(stderr, "ingest.decoded.windows-1252") {
+		t.Errorf("ingest: exit %d, want the decoding counted:\n%s", code, stderr)
+	}
+}

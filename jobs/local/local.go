@@ -213,7 +213,13 @@ func (d *Driver) inputSplits(size int64) ([]mrlocal.Split, error) {
 			if err != nil {
 				return nil, err
 			}
-			var report func(input.Counts)
+			report := func(c input.Counts) {
+				if len(c.Decoded) > 0 { // text files that were not UTF-8
+					d.mu.Lock()
+					fmt.Fprintf(d.Stderr, "pdc: input %s: %s\n", op.Name, c.Summary())
+					d.mu.Unlock()
+				}
+			}
 			if op.Container {
 				report = func(c input.Counts) {
 					d.mu.Lock()

@@ -10,8 +10,9 @@
 // url is optional; exactly one of html and text is used (html wins when both
 // are present). site is optional: a name for the site of a document without
 // url (the documents of one site share its templates, see --max-site-df); a
-// Parser reads it from another field too (Parser.SiteField). Unknown fields
-// are ignored.
+// Parser reads it from another field too (Parser.SiteField). pdc_source,
+// written when pdc renders a directory tree as JSON Lines, is the page's
+// file. Unknown fields are ignored.
 package doc
 
 import (
@@ -32,6 +33,11 @@ type Doc struct {
 	Text string
 	// Site names the document's site when it has no URL ("" unknown).
 	Site string
+	// Source is the file a page of a directory tree was read from (JSON
+	// "pdc_source", written when pdc renders trees as JSON Lines): the
+	// parse job names the document by it, not by its place in the
+	// rendering.
+	Source string
 	// IsHTML tells whether the document came as html (even if empty).
 	IsHTML bool
 	// ValidUTF8 tells that the strings are known to be valid UTF-8:
@@ -61,6 +67,7 @@ type jsonDoc struct {
 	HTML *string         `json:"html"`
 	Text *string         `json:"text"`
 	Site *string         `json:"site"`
+	Src  *string         `json:"pdc_source"`
 	// Field is the value of Parser.SiteField (parseFast only).
 	Field *string `json:"-"`
 }
@@ -126,6 +133,9 @@ func parseJSON(line []byte, body *[]byte, siteField string) (Doc, error) {
 	case j.Site != nil:
 		d.Site = *j.Site
 	}
+	if j.Src != nil {
+		d.Source = *j.Src
+	}
 	switch {
 	case j.HTML != nil:
 		d.HTML, d.IsHTML = *j.HTML, true
@@ -169,6 +179,9 @@ func AppendJSON(dst []byte, d *Doc) []byte {
 	}
 	if d.Site != "" {
 		dst = appendJSONString(append(dst, `,"site":`...), d.Site)
+	}
+	if d.Source != "" {
+		dst = appendJSONString(append(dst, `,"pdc_source":`...), d.Source)
 	}
 	if d.IsHTML {
 		dst = appendJSONString(append(dst, `,"html":`...), d.HTML)

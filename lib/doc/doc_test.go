@@ -208,7 +208,7 @@ func FuzzParseFast(f *testing.F) {
 		if err := json.Unmarshal(line, &slow); err != nil {
 			t.Fatalf("fast parser accepted what encoding/json rejects (%v): %q", err, line)
 		}
-		if string(fast.ID) != string(bytes.TrimSpace(slow.ID)) || !eqPtr(fast.URL, slow.URL) || !eqPtr(fast.HTML, slow.HTML) || !eqPtr(fast.Text, slow.Text) || !eqPtr(fast.Site, slow.Site) {
+		if string(fast.ID) != string(bytes.TrimSpace(slow.ID)) || !eqPtr(fast.URL, slow.URL) || !eqPtr(fast.HTML, slow.HTML) || !eqPtr(fast.Text, slow.Text) || !eqPtr(fast.Site, slow.Site) || !eqPtr(fast.Src, slow.Src) {
 			t.Fatalf("fast %+v vs encoding/json %+v for %q", fast, slow, line)
 		}
 		body := []byte("left over from the last record")[:3]

@@ -110,6 +110,8 @@ func (p *scanner) field(j *jsonDoc, key string) bool {
 		dst = &j.URL
 	case key == "site":
 		dst = &j.Site
+	case key == "pdc_source":
+		dst = &j.Src
 	case key == "html":
 		dst = &j.HTML
 	case key == "text":

@@ -59,6 +59,9 @@ type Counts struct {
 	// Damaged counts damage the readers skipped over (truncated records,
 	// garbage, corrupt gzip members or Avro blocks), by reason.
 	Damaged map[string]int64
+	// Decoded counts text files that were not UTF-8, by the charset they
+	// were decoded from.
+	Decoded map[string]int64
 }
 
 // Skip counts n records skipped for reason.
@@ -94,6 +97,12 @@ func (c *Counts) Add(o Counts) {
 	for k, v := range o.Damaged {
 		c.Damage(k, v)
 	}
+	for k, v := range o.Decoded {
+		if c.Decoded == nil {
+			c.Decoded = map[string]int64{}
+		}
+		c.Decoded[k] += v
+	}
 }
 
 // SkippedTotal is the number of records skipped for any reason.
@@ -118,6 +127,9 @@ func (c *Counts) Summary() string {
 	}
 	if c.Truncated > 0 {
 		fmt.Fprintf(&b, ", %d truncated", c.Truncated)
+	}
+	if len(c.Decoded) > 0 {
+		fmt.Fprintf(&b, ", decoded to UTF-8 from (%s)", ReasonList(c.Decoded))
 	}
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/htmltext"
@@ -92,22 +93,33 @@ func Within(p, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
-// ReadTreeDoc reads one page file as a document: .txt as text, else HTML
-// decoded to UTF-8 by its BOM, <meta charset> or content sniffing.
-func ReadTreeDoc(f TreeFile) (doc.Doc, error) {
+// ReadTreeDoc reads one page file as a document: HTML decoded to UTF-8 by
+// its BOM, <meta charset> or content sniffing (DecodeHTML); .txt as text,
+// as it is when it is valid UTF-8, else decoded by the same rules
+// (htmltext.Decode: a BOM, else sniffing, so windows-1252, GBK, Shift_JIS
+// ...). decoded is the charset a text file was decoded from, or "".
+func ReadTreeDoc(f TreeFile) (d doc.Doc, decoded string, err error) {
 	p := f.Path()
 	b, err := os.ReadFile(p)
 	if err != nil {
-		return doc.Doc{}, fmt.Errorf("read %s: %w", p, err)
+		return doc.Doc{}, "", fmt.Errorf("read %s: %w", p, err)
 	}
-	d := doc.Doc{ID: f.Rel}
+	d = doc.Doc{ID: f.Rel}
 	if !HasExt(p, htmlExts) {
-		d.Text = string(b)
-		return d, nil
+		if utf8.Valid(b) || bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0 {
+			d.Text = string(b) // binary content is left for the parse job to count
+			return d, "", nil
+		}
+		out, name, _, err := htmltext.Decode(b, "text/plain")
+		if err != nil {
+			return doc.Doc{}, "", fmt.Errorf("read %s: decode %s: %w", p, name, err)
+		}
+		d.Text = string(out)
+		return d, name, nil
 	}
 	d.IsHTML = true
 	d.HTML = DecodeHTML(b, "")
-	return d, nil
+	return d, "", nil
 }
 
 // DecodeHTML converts an HTML page to UTF-8 by the charset rules the parse
@@ -177,11 +189,19 @@ func (s *treeSource) Next() bool {
 		return false
 	}
 	s.cur, s.files = s.files[0], s.files[1:]
-	s.d, s.err = ReadTreeDoc(s.cur)
+	var decoded string
+	s.d, decoded, s.err = ReadTreeDoc(s.cur)
 	if s.err != nil {
 		return false
 	}
+	if decoded != "" {
+		if s.c.Decoded == nil {
+			s.c.Decoded = map[string]int64{}
+		}
+		s.c.Decoded[decoded]++
+	}
 	s.d.Site = Site(s.cur, s.site, s.abs)
+	s.d.Source = s.cur.Path()
 	s.c.Records++
 	s.c.Docs++
 	if s.onRead != nil {

@@ -212,9 +212,16 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	b := mr.AppendEscape(m.line[:0], d.ID)
 	idEnd := len(b)
 	b = append(b, '\t')
-	b = append(b, m.fileEsc...)
-	b = append(b, '@')
-	b = appendPadded(b, off, 16)
+	if d.Source != "" {
+		// A page of a tree: its own file, not the rendering's offset.
+		b = mr.AppendEscape(b, d.Source)
+		b = append(b, '@')
+		b = appendPadded(b, 0, 16)
+	} else {
+		b = append(b, m.fileEsc...)
+		b = append(b, '@')
+		b = appendPadded(b, off, 16)
+	}
 	posEnd := len(b)
 	b = append(b, '\t')
 	b = m.appendSite(b, d, &a)

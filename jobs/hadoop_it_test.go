@@ -92,6 +92,12 @@ func TestHadoopMatchesLocal(t *testing.T) {
 	if code != 0 || !strings.Contains(text, "bzip2-compressed file") {
 		t.Errorf("pdc spans --text from HDFS: exit %d %s", code, stderr)
 	}
+	report := filepath.Join(t.TempDir(), "report")
+	if _, stderr, code := runPDCEnv(t, env, "report", "hdfs://localhost:9000"+out, "--output", report); code != 0 {
+		t.Errorf("pdc report from HDFS: exit %d %s", code, stderr)
+	} else if page, err := os.ReadFile(filepath.Join(report, "pair-0001.html")); err != nil || !strings.Contains(string(page), `class="shared"`) {
+		t.Errorf("pdc report from HDFS: no pair page with passages (%v)", err)
+	}
 }
 
 // TestHadoopFailingMapper: a mapper that fails on every attempt gives a

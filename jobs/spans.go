@@ -262,17 +262,14 @@ func (m *Main) addURLs(spans []span.Span, inputs []string) error {
 	return nil
 }
 
-// addText fills the spans' passages (and URLs) from the documents.
-func (m *Main) addText(spans []span.Span, inputs []string, an *doc.Analyzer) error {
-	need := map[string]bool{}
-	for _, s := range spans {
-		need[s.DocA], need[s.DocB] = true, true
-	}
+// docTexts returns the extracted text (what span offsets refer to) and
+// the URL of the documents in need, read from inputs.
+func (m *Main) docTexts(need map[string]bool, inputs []string, an *doc.Analyzer) (texts, urls map[string]string, err error) {
 	in, err := input.FindAny(inputs, m.isRemote)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	texts, urls := map[string]string{}, map[string]string{}
+	texts, urls = map[string]string{}, map[string]string{}
 	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
 		if !need[d.ID] {
 			return nil
@@ -287,6 +284,16 @@ func (m *Main) addText(spans []span.Span, inputs []string, an *doc.Analyzer) err
 		texts[d.ID], urls[d.ID] = strings.Clone(a.Text), d.URL
 		return nil
 	})
+	return texts, urls, err
+}
+
+// addText fills the spans' passages (and URLs) from the documents.
+func (m *Main) addText(spans []span.Span, inputs []string, an *doc.Analyzer) error {
+	need := map[string]bool{}
+	for _, s := range spans {
+		need[s.DocA], need[s.DocB] = true, true
+	}
+	texts, urls, err := m.docTexts(need, inputs, an)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -97,12 +98,12 @@ func (m *Manifest) diff(now Manifest) string {
 	cur := envMap(now.Env)
 	for _, k := range slices.Sorted(maps.Keys(cur)) {
 		if old[k] != cur[k] {
-			parts = append(parts, fmt.Sprintf("%s %q, not %q", flagName(k), old[k], cur[k]))
+			parts = append(parts, fmt.Sprintf("%s %q, not %q", FlagName(k), old[k], cur[k]))
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(old)) {
 		if _, ok := cur[k]; !ok {
-			parts = append(parts, fmt.Sprintf("%s %q", flagName(k), old[k]))
+			parts = append(parts, fmt.Sprintf("%s %q", FlagName(k), old[k]))
 		}
 	}
 	if !slices.Equal(m.Inputs, now.Inputs) || !slices.Equal(m.Files, now.Files) {
@@ -123,9 +124,9 @@ func envMap(env []string) map[string]string {
 	return m
 }
 
-// flagName is the flag of a job parameter's variable: PDC_MAX_SITE_DF is
+// FlagName is the flag of a job parameter's variable: PDC_MAX_SITE_DF is
 // --max-site-df.
-func flagName(env string) string {
+func FlagName(env string) string {
 	return "--" + strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(env, "PDC_"), "_", "-"))
 }
 
@@ -184,9 +185,49 @@ func PrintCounters(w io.Writer, c map[string]int64) {
 	}
 }
 
+// JobsFile lists a run's jobs, one `job TAB seconds TAB id` line each, in
+// pipeline order: the wall time of the job, "" for one finished in an
+// earlier run (id "earlier-run"), and the cluster's job id, if any.
+const JobsFile = "jobs.tsv"
+
+func formatJobs(jobs []Job) string {
+	var b strings.Builder
+	b.WriteString("# job\tseconds\tid\n")
+	for _, j := range jobs {
+		secs, id := strconv.FormatFloat(j.Took.Seconds(), 'f', 3, 64), j.ID
+		if j.Skipped {
+			secs, id = "", "earlier-run"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", j.Name, secs, id)
+	}
+	return b.String()
+}
+
+// ReadJobs reads OUT/jobs.tsv: job names, seconds (-1 for jobs of an
+// earlier run) and ids.
+func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
+	data, err := hdfsfs.ReadFile(fsys, out+"/"+JobsFile)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []Job
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		j := Job{Name: f[0], ID: f[2], Skipped: f[1] == ""}
+		if secs, err := strconv.ParseFloat(f[1], 64); err == nil {
+			j.Took = time.Duration(secs * float64(time.Second))
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, nil
+}
+
 // Finish writes a successful run's reports (OUT/boilerplate.tsv,
-// OUT/counters.tsv), then removes the intermediate outputs unless
-// keepIntermediate, and OUT/_tmp.
+// OUT/counters.tsv, OUT/jobs.tsv), then removes the intermediate outputs
+// unless keepIntermediate, and OUT/_tmp.
 func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error {
 	report, err := boilerplateReport(fsys, out+"/index")
 	if err != nil {
@@ -196,6 +237,9 @@ func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error
 		return err
 	}
 	if err := WriteCounters(fsys, out+"/counters.tsv", Merged(jobs)); err != nil {
+		return err
+	}
+	if err := writeFile(fsys, out+"/"+JobsFile, []byte(formatJobs(jobs))); err != nil {
 		return err
 	}
 	if !keepIntermediate {

@@ -1,0 +1,170 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/report"
+	"github.com/pdc-mr/pdc/lib/span"
+)
+
+// reportCmd is `pdc report OUT --output DIR`: the HTML report of a run
+// (lib/report), from its output directory, locally or on HDFS, and its
+// documents for the passages (--input, else the run's inputs).
+func (m *Main) reportCmd(ctx context.Context, args []string) error {
+	opts := report.DefaultOptions()
+	var inputs listFlag
+	var output string
+	var overwrite bool
+	fs := m.newFlagSet("report", "OUT --output DIR [--input DOCS] [flags]")
+	fs.StringVar(&output, "output", "", "directory of the report (index.html, a page per pair, style.css), created")
+	fs.Var(&inputs, "input", "the run's documents, for the passages (default: the run's inputs); repeatable")
+	fs.BoolVar(&overwrite, "overwrite", false, "replace an existing report directory")
+	fs.IntVar(&opts.TopPairs, "top-pairs", opts.TopPairs, "document pairs listed and given a page")
+	fs.IntVar(&opts.TopBoilerplate, "top-boilerplate", opts.TopBoilerplate, "boilerplate signatures listed")
+	fs.IntVar(&opts.MaxText, "max-text", opts.MaxText, "characters of each document shown in a pair view")
+	if err := fs.parse(reorderArgs(fs, args)); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() != 1:
+		return usagef("report: want exactly one run output directory")
+	case output == "":
+		return usagef("report: --output DIR is required")
+	case opts.TopPairs < 0 || opts.TopBoilerplate < 0 || opts.MaxText < 1:
+		return usagef("report: --top-pairs and --top-boilerplate must be >= 0, --max-text >= 1")
+	}
+	out := fs.Arg(0)
+	run, spans, err := m.readRun(out)
+	if err != nil {
+		return err
+	}
+	if len(inputs) == 0 {
+		inputs = run.Inputs
+		if mi, err := m.manifestInputs(out); err == nil {
+			inputs = mi
+		}
+	}
+	all := report.Pairs(spans)
+	top := report.Top(all, opts.TopPairs)
+	need := map[string]bool{}
+	for _, p := range top {
+		need[p.A], need[p.B] = true, true
+	}
+	docs := map[string]report.Doc{}
+	if len(need) > 0 {
+		extract, maxBytes := m.runAnalyzer(out)
+		if extract == "main" {
+			if err := m.needMain(ctx, append([]string{"report"}, args...)); err != nil {
+				return err
+			}
+		}
+		texts, urls, err := m.docTexts(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"})
+		if err != nil {
+			return fmt.Errorf("report: read the documents (give them with --input): %w", err)
+		}
+		for id, t := range texts {
+			docs[id] = report.Doc{Text: t, URL: urls[id]}
+		}
+	}
+	if err := prepareReportDir(output, overwrite); err != nil {
+		return err
+	}
+	site := &report.Site{Opts: opts, Generated: time.Now(), Create: func(name string) (io.WriteCloser, error) {
+		return hdfsfs.CreateAtomic(hdfsfs.Local(), filepath.Join(output, name))
+	}}
+	if err := site.Write(run, all, top, docs); err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stderr, "pdc: report of %s in %s/index.html (%d document pairs, %d with a page)\n", out, output, len(all), len(top))
+	return nil
+}
+
+// prepareReportDir creates the report directory; an existing one must be
+// empty, or a report (holding index.html) with overwrite.
+func prepareReportDir(dir string, overwrite bool) error {
+	ents, err := os.ReadDir(dir)
+	switch {
+	case os.IsNotExist(err):
+	case err != nil:
+		return fmt.Errorf("report %s: %w", dir, err)
+	case len(ents) == 0:
+	case !overwrite:
+		return fmt.Errorf("report %s already exists (use --overwrite to replace it)", dir)
+	default:
+		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+			return fmt.Errorf("report %s exists and is not a pdc report: choose a new or empty directory", dir)
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("report %s: %w", dir, err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("report %s: %w", dir, err)
+	}
+	return nil
+}
+
+// readRun reads what the report shows of the run in out: counters, jobs,
+// parameters, boilerplate report and spans.
+func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
+	fsys, root, err := m.runDir(out)
+	if err != nil {
+		return report.Run{}, nil, err
+	}
+	run := report.Run{Out: strings.TrimSuffix(out, "/")}
+	man, err := pipeline.ReadManifest(fsys, root)
+	if err != nil {
+		return run, nil, fmt.Errorf("report: %s is not the output of pdc run: %w", out, hdfsfs.UnwrapPath(err))
+	}
+	run.Inputs = man.Inputs
+	for _, kv := range man.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		if k != "PDC_STATS" {
+			run.Params = append(run.Params, report.Param{Name: pipeline.FlagName(k), Value: v})
+		}
+	}
+	if run.Counters, err = pipeline.ReadCounters(fsys, root+"/counters.tsv"); err != nil {
+		return run, nil, fmt.Errorf("report: %s: the run did not finish (rerun pdc run to resume): %w", out, hdfsfs.UnwrapPath(err))
+	}
+	if jobs, err := pipeline.ReadJobs(fsys, root); err == nil {
+		for _, j := range jobs {
+			secs := j.Took.Seconds()
+			if j.Skipped {
+				secs = -1
+			}
+			run.Jobs = append(run.Jobs, report.Job{Name: j.Name, Seconds: secs, ID: j.ID})
+		}
+	}
+	if data, err := hdfsfs.ReadFile(fsys, root+"/boilerplate.tsv"); err == nil {
+		run.Boilerplate = parseBoilerplate(string(data))
+	}
+	spans, err := span.Read(fsys, root)
+	if err != nil {
+		return run, nil, err
+	}
+	return run, spans, nil
+}
+
+// parseBoilerplate reads boilerplate.tsv (pipeline's report).
+func parseBoilerplate(data string) []report.Boilerplate {
+	var rows []report.Boilerplate
+	for _, line := range strings.Split(data, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 7 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		df, _ := strconv.ParseInt(f[0], 10, 64)
+		rows = append(rows, report.Boilerplate{DF: df, Kind: f[1], Signature: f[2], Doc: f[3], Sentence: f[4], CharStart: f[5], CharEnd: f[6]})
+	}
+	return rows
+}

@@ -1,0 +1,144 @@
+package jobs
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// chromium returns the path of headless Chromium, or skips the test (fails
+// it under .ci/run, which sets PDC_REQUIRE_BROWSER).
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("PDC_REQUIRE_BROWSER") != "" {
+		t.Fatal("no headless Chromium (apt-get install chromium)")
+	}
+	t.Skip("no headless Chromium (apt-get install chromium)")
+	return ""
+}
+
+// browse runs headless Chromium on a page of the report with args
+// (--dump-dom, --screenshot=FILE) and returns its standard output.
+func browse(t *testing.T, browser, page string, args ...string) string {
+	t.Helper()
+	args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + t.TempDir()}, args...)
+	cmd := exec.Command(browser, append(args, "file://"+page)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", browser, err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// TestReport: pdc report on the sample, rendered by headless Chromium:
+// the summary shows the run's spans and pairs, the top pairs table lists
+// every pair with a link to its page, and a pair page highlights the
+// shared passages on both sides, each linked to its counterpart. With
+// -update the index's screenshot is written to docs/report.png.
+func TestReport(t *testing.T) {
+	browser := chromium(t)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	dir := filepath.Join(t.TempDir(), "report")
+	_, stderr, code := runPDC(t, "report", out, "--output", dir)
+	if code != 0 || !strings.Contains(stderr, "18 document pairs, 18 with a page") {
+		t.Fatalf("report: exit %d %s", code, stderr)
+	}
+	c := readCountersFile(t, out)
+	dom := browse(t, browser, filepath.Join(dir, "index.html"), "--dump-dom")
+	for _, want := range []string{
+		fmt.Sprintf(`<td id="spans">%d</td>`, c["match.spans"]),
+		fmt.Sprintf(`<td id="pairs">%d</td>`, c["match.doc-pairs.with-spans"]),
+		`<a href="pair-0018.html">18</a>`,
+		`https://doc.rust-lang.org/`,
+		`<svg class="hist"`,
+	} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("index.html's DOM lacks %q", want)
+		}
+	}
+	if n := strings.Count(dom, `<tr class="pair">`); n != 18 {
+		t.Errorf("%d pair rows, want 18", n)
+	}
+	pair := browse(t, browser, filepath.Join(dir, "pair-0001.html"), "--dump-dom")
+	a, b := regexp.MustCompile(`href="#b\d+"`).FindAllString(pair, -1), regexp.MustCompile(`href="#a\d+"`).FindAllString(pair, -1)
+	if len(a) == 0 || len(b) == 0 || !strings.Contains(pair, `<span id="a1"></span>`) || !strings.Contains(pair, `<span id="b1"></span>`) {
+		t.Errorf("pair page: %d links from A, %d from B, anchors %v", len(a), len(b), strings.Contains(pair, `id="a1"`))
+	}
+	png := filepath.Join(t.TempDir(), "index.png")
+	browse(t, browser, filepath.Join(dir, "index.html"), "--screenshot="+png, "--window-size=1280,1000", "--hide-scrollbars")
+	data, err := os.ReadFile(png)
+	if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if *update {
+		if err := os.WriteFile(filepath.Join("..", "docs", "report.png"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestReportHostile: documents whose ids, URLs and text carry markup and
+// scripts are shown as text: Chromium's DOM holds no element from them, no
+// script ran (the title is unchanged, nothing was added), and links go
+// only to http(s) URLs.
+func TestReportHostile(t *testing.T) {
+	browser := chromium(t)
+	attack := `<script>document.title='pwned';document.body.append('PWNED')</script>` +
+		`"><img src=x onerror="document.title='pwned'"> <iframe src="javascript:alert(1)"></iframe> ` +
+		"\u202etxt.exe\u200b "
+	shared := "The council approved the new budget after a long debate about the harbour. " +
+		"Several members asked for more money for the schools in the northern districts. " +
+		"The mayor promised a second vote before the end of the year. "
+	var lines []string
+	for i, url := range []string{`javascript:document.title='pwned'`, `https://example.org/a?x="><script>document.title='pwned'</script>`} {
+		id := fmt.Sprintf(`doc%d<script>document.title='pwned'</script>"'&`, i)
+		text := fmt.Sprintf("Own text of document %d comes first here. ", i) + attack + shared + attack
+		lines = append(lines, fmt.Sprintf(`{"id":%q,"url":%q,"text":%q}`, id, url, text))
+	}
+	docs := filepath.Join(t.TempDir(), "hostile.jsonl")
+	if err := os.WriteFile(docs, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", docs, "--output", out, "--quiet", "--lambda", "2"); code != 0 {
+		t.Fatal(stderr)
+	}
+	dir := filepath.Join(t.TempDir(), "report")
+	if _, stderr, code := runPDC(t, "report", out, "--output", dir); code != 0 || !strings.Contains(stderr, "1 document pairs, 1 with a page") {
+		t.Fatalf("report: exit %d %s", code, stderr)
+	}
+	for _, page := range []string{"index.html", "pair-0001.html"} {
+		dom := browse(t, browser, filepath.Join(dir, page), "--dump-dom")
+		for _, tag := range regexp.MustCompile(`<[a-zA-Z][^>]*>`).FindAllString(dom, -1) {
+			lower := strings.ToLower(tag)
+			for _, bad := range []string{"<script", "<img", "<iframe", " onerror", "javascript:"} {
+				if strings.Contains(lower, bad) {
+					t.Errorf("%s: the DOM has the element %q", page, tag)
+				}
+			}
+		}
+		if strings.Contains(dom, "PWNED</body>") || !regexp.MustCompile(`<title>pdc[^<]*</title>`).MatchString(dom) {
+			t.Errorf("%s: a document's script ran", page)
+		}
+		if !strings.Contains(dom, "&lt;script&gt;document.title='pwned'") {
+			t.Errorf("%s: the documents' markup is not shown as text", page)
+		}
+		if !strings.Contains(dom, "Content-Security-Policy") {
+			t.Errorf("%s: no Content-Security-Policy", page)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"html/template"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// indexPage is the data of index.html.
+type indexPage struct {
+	Generated             string
+	Out                   string
+	Read, OK, SkippedAll  int64
+	Skipped               []Param
+	Spans, DocPairs       int64
+	Jobs                  []Job
+	Seconds               float64
+	Params                []Param
+	Inputs                []string
+	LengthHist, ScoreHist template.HTML
+	Top                   []topRow
+	LeftOut               int
+	Boiler                []Boilerplate
+	BoilerLeftOut         int
+	NotContent            []Param
+}
+
+// topRow is a line of the top pairs table.
+type topRow struct {
+	N                int
+	Page             string
+	A, B, URLA, URLB string
+	Spans            int
+	SharedA, SharedB int
+	Passage          string
+}
+
+func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
+	c := run.Counters
+	p := indexPage{Generated: s.Generated.Format("2006-01-02 15:04 MST"), Out: run.Out,
+		Read: c["parse.docs.read"], OK: c["parse.docs.ok"], Spans: c["match.spans"], DocPairs: c["match.doc-pairs.with-spans"],
+		Jobs: run.Jobs, Params: run.Params, Inputs: run.Inputs, LeftOut: len(all) - len(top)}
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && c[k] > 0 {
+			p.Skipped = append(p.Skipped, Param{r, fmt.Sprint(c[k])})
+			p.SkippedAll += c[k]
+		}
+		if r, ok := strings.CutPrefix(k, "parse.sentences.not-content."); ok && c[k] > 0 {
+			p.NotContent = append(p.NotContent, Param{r, fmt.Sprint(c[k])})
+		}
+	}
+	for _, j := range run.Jobs {
+		p.Seconds += max(j.Seconds, 0)
+	}
+	var lengths, scores []float64
+	for _, pr := range all {
+		for _, sp := range pr.Spans {
+			lengths = append(lengths, float64(sp.Length))
+			scores = append(scores, sp.Score)
+		}
+	}
+	p.LengthHist = histogram("span length (duplicated sentence pairs)", lengths, []float64{3, 4, 6, 10, 20, 50, 100}, "%.0f")
+	p.ScoreHist = histogram("span score (mean Jaccard)", scores, []float64{0.75, 0.8, 0.85, 0.9, 0.95, 0.99}, "%.2f")
+	for i, pr := range top {
+		row := topRow{N: i + 1, Page: pairPage(i), A: pr.A, B: pr.B, Spans: len(pr.Spans), SharedA: pr.SharedA, SharedB: pr.SharedB,
+			URLA: safeURL(docs[pr.A].URL), URLB: safeURL(docs[pr.B].URL)}
+		if d, ok := docs[pr.A]; ok && len(pr.Spans) > 0 {
+			row.Passage = clip(runeSlice(d.Text, pr.Spans[0].CharStartA, pr.Spans[0].CharEndA), 300)
+		}
+		p.Top = append(p.Top, row)
+	}
+	n := min(s.Opts.TopBoilerplate, len(run.Boilerplate))
+	p.Boiler, p.BoilerLeftOut = run.Boilerplate[:n], len(run.Boilerplate)-n
+	return p
+}
+
+// pairView is the data of a pair page.
+type pairView struct {
+	Generated    string
+	N            int
+	A, B         string
+	URLA, URLB   string
+	SideA, SideB []segment
+	Spans        []spanRow
+	MissingA     bool
+	MissingB     bool
+	Clipped      bool
+	MaxText      int
+}
+
+// segment is a stretch of a document's text in a pair view.
+type segment struct {
+	Text    string
+	Mark    bool     // in a shared passage
+	Anchors []string // ids of the passages that start here
+	Link    string   // the counterpart of the first covering passage
+}
+
+// spanRow is a line of a pair page's span table.
+type spanRow struct {
+	I                                          int
+	StartA, StartB, Length                     int
+	CharStartA, CharEndA, CharStartB, CharEndB int
+	Score                                      string
+}
+
+func (s *Site) pairView(i int, p Pair, docs map[string]Doc) pairView {
+	v := pairView{Generated: s.Generated.Format("2006-01-02 15:04 MST"), N: i + 1, A: p.A, B: p.B, MaxText: s.Opts.MaxText}
+	da, oka := docs[p.A]
+	db, okb := docs[p.B]
+	v.MissingA, v.MissingB = !oka, !okb
+	v.URLA, v.URLB = safeURL(da.URL), safeURL(db.URL)
+	var ra, rb [][2]int
+	for k, sp := range p.Spans {
+		ra = append(ra, [2]int{sp.CharStartA, sp.CharEndA})
+		rb = append(rb, [2]int{sp.CharStartB, sp.CharEndB})
+		v.Spans = append(v.Spans, spanRow{I: k + 1, StartA: sp.StartA, StartB: sp.StartB, Length: sp.Length,
+			CharStartA: sp.CharStartA, CharEndA: sp.CharEndA, CharStartB: sp.CharStartB, CharEndB: sp.CharEndB,
+			Score: fmt.Sprintf("%.4f", sp.Score)})
+	}
+	var ca, cb bool
+	v.SideA, ca = segments(da.Text, ra, "a", "b", s.Opts.MaxText)
+	v.SideB, cb = segments(db.Text, rb, "b", "a", s.Opts.MaxText)
+	v.Clipped = ca || cb
+	return v
+}
+
+// segments cuts text (at most max runes of it) at the boundaries of the
+// passages rs; passage k is anchored as side+k and linked to other+k.
+func segments(text string, rs [][2]int, side, other string, max int) ([]segment, bool) {
+	runes := []rune(text)
+	clipped := len(runes) > max
+	if clipped {
+		runes = runes[:max]
+	}
+	n := len(runes)
+	cuts := []int{0, n}
+	for _, r := range rs {
+		cuts = append(cuts, clamp(r[0], n), clamp(r[1], n))
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	var segs []segment
+	for i := 0; i+1 < len(cuts); i++ {
+		from, to := cuts[i], cuts[i+1]
+		seg := segment{Text: string(runes[from:to])}
+		for k, r := range rs {
+			if r[0] == from && r[0] < r[1] {
+				seg.Anchors = append(seg.Anchors, fmt.Sprintf("%s%d", side, k+1))
+			}
+			if r[0] <= from && to <= r[1] && !seg.Mark {
+				seg.Mark, seg.Link = true, fmt.Sprintf("#%s%d", other, k+1)
+			}
+		}
+		segs = append(segs, seg)
+	}
+	return segs, clipped
+}
+
+func clamp(x, n int) int { return min(max(x, 0), n) }
+
+// runeSlice returns s[start:end] in rune offsets, clamped to s.
+func runeSlice(s string, start, end int) string {
+	r := []rune(s)
+	start, end = clamp(start, len(r)), clamp(end, len(r))
+	if start > end {
+		return ""
+	}
+	return string(r[start:end])
+}
+
+// histogram draws values in buckets cut at bounds as an inline SVG bar
+// chart. Only numbers and the fixed title reach the markup.
+func histogram(title string, values []float64, bounds []float64, format string) template.HTML {
+	counts := make([]int, len(bounds)+1)
+	for _, v := range values {
+		i, _ := slices.BinarySearchFunc(bounds, v, func(b, v float64) int { return cmp.Compare(b, v+1e-12) })
+		counts[i]++
+	}
+	labels := make([]string, len(counts))
+	for i := range counts {
+		switch {
+		case i == 0:
+			labels[i] = "< " + fmt.Sprintf(format, bounds[0])
+		case i == len(bounds):
+			labels[i] = "≥ " + fmt.Sprintf(format, bounds[i-1])
+		default:
+			labels[i] = fmt.Sprintf(format, bounds[i-1]) + "–" + fmt.Sprintf(format, bounds[i])
+		}
+	}
+	top := slices.Max(counts)
+	const w, h, bar = 480, 160, 52
+	var b strings.Builder
+	fmt.Fprintf(&b, `<figure><svg class="hist" role="img" width="%d" height="%d" viewBox="0 0 %d %d"><title>%s</title>`, w, h+40, w, h+40, template.HTMLEscapeString(title))
+	for i, c := range counts {
+		bh := 0
+		if top > 0 {
+			bh = c * h / top
+		}
+		x := 8 + i*(bar+8)
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d"></rect>`, x, h-bh+14, bar, bh)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" class="n">%d</text>`, x+bar/2, h-bh+10, c)
+		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`, x+bar/2, h+30, template.HTMLEscapeString(labels[i]))
+	}
+	fmt.Fprintf(&b, "</svg><figcaption>%s, %d spans</figcaption></figure>", template.HTMLEscapeString(title), len(values))
+	return template.HTML(b.String()) // numbers and fixed labels only
+}

@@ -1,0 +1,202 @@
+// Package report writes the HTML report of a pdc run: a static site that
+// opens from disk (no server, no network, no script):
+//
+//	DIR/index.html         the run: documents read and skipped by reason,
+//	                       spans and pairs, time per job, parameters;
+//	                       histograms of span length and score; the top
+//	                       document pairs by shared characters, each with
+//	                       its first passage; the top boilerplate signatures
+//	DIR/pair-NNNN.html     one top pair side by side: both documents' text
+//	                       with the shared passages highlighted, each
+//	                       linked to its counterpart on the other side
+//	DIR/style.css          the style sheet
+//
+// Every string from the documents (ids, URLs, text) goes through
+// html/template, escaped for where it appears; links to documents are
+// kept only for http and https URLs; each page forbids scripts, plugins
+// and remote content with a Content-Security-Policy. Sizes are bounded:
+// Options.TopPairs pair pages, Options.MaxText characters of each
+// document in a pair view, and the number of what is left out is shown.
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pdc-mr/pdc/lib/span"
+)
+
+// Options bound the report.
+type Options struct {
+	// TopPairs is the number of document pairs listed and given a page.
+	TopPairs int
+	// TopBoilerplate is the number of boilerplate signatures listed.
+	TopBoilerplate int
+	// MaxText is the number of characters of a document shown in a pair
+	// view.
+	MaxText int
+}
+
+// DefaultOptions are the defaults of pdc report.
+func DefaultOptions() Options { return Options{TopPairs: 100, TopBoilerplate: 50, MaxText: 200_000} }
+
+// Run is what the report shows of a run.
+type Run struct {
+	Out      string           // the run's output directory, as named
+	Counters map[string]int64 // OUT/counters.tsv
+	Jobs     []Job            // OUT/jobs.tsv
+	Params   []Param          // the run's parameters (OUT/_pdc.json)
+	Inputs   []string
+	// Boilerplate are OUT/boilerplate.tsv's rows, most frequent first.
+	Boilerplate []Boilerplate
+}
+
+// Job is one job of the run.
+type Job struct {
+	Name    string
+	Seconds float64 // < 0: finished in an earlier run
+	ID      string
+}
+
+// Param is one parameter of the run.
+type Param struct{ Name, Value string }
+
+// Boilerplate is a row of OUT/boilerplate.tsv.
+type Boilerplate struct {
+	DF                           int64
+	Kind, Signature, Doc         string
+	Sentence, CharStart, CharEnd string
+}
+
+// Pair is a document pair with its spans.
+type Pair struct {
+	A, B    string
+	Spans   []span.Span
+	SharedA int // characters of A in some span
+	SharedB int
+}
+
+// Doc is the text and URL of a document shown in a pair view.
+type Doc struct {
+	Text string
+	URL  string
+}
+
+// Pairs groups spans (in span.Compare order) by document pair.
+func Pairs(spans []span.Span) []Pair {
+	var pairs []Pair
+	for _, s := range spans {
+		if n := len(pairs); n == 0 || pairs[n-1].A != s.DocA || pairs[n-1].B != s.DocB {
+			pairs = append(pairs, Pair{A: s.DocA, B: s.DocB})
+		}
+		p := &pairs[len(pairs)-1]
+		p.Spans = append(p.Spans, s)
+	}
+	for i := range pairs {
+		p := &pairs[i]
+		var a, b [][2]int
+		for _, s := range p.Spans {
+			a = append(a, [2]int{s.CharStartA, s.CharEndA})
+			b = append(b, [2]int{s.CharStartB, s.CharEndB})
+		}
+		p.SharedA, p.SharedB = covered(a), covered(b)
+	}
+	return pairs
+}
+
+// covered is the length of the union of ranges.
+func covered(rs [][2]int) int {
+	slices.SortFunc(rs, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
+	n, end := 0, -1
+	for _, r := range rs {
+		if r[0] > end {
+			n += r[1] - r[0]
+			end = r[1]
+		} else if r[1] > end {
+			n += r[1] - end
+			end = r[1]
+		}
+	}
+	return n
+}
+
+// Top returns the n pairs that share the most characters (ties by ids).
+func Top(pairs []Pair, n int) []Pair {
+	top := slices.Clone(pairs)
+	slices.SortStableFunc(top, func(x, y Pair) int {
+		return cmp.Or(cmp.Compare(y.SharedA+y.SharedB, x.SharedA+x.SharedB), strings.Compare(x.A, y.A), strings.Compare(x.B, y.B))
+	})
+	return top[:min(n, len(top))]
+}
+
+// Site is a report being written: files are created with Create.
+type Site struct {
+	Create func(name string) (io.WriteCloser, error)
+	Opts   Options
+	// Generated is the time shown on the pages.
+	Generated time.Time
+}
+
+// Write writes the report of run: index.html, style.css, and one page per
+// pair of top (with the documents' texts from docs, by id; a document
+// missing there is shown without text). all is the number of document
+// pairs of the run, spans its spans (for the histograms).
+func (s *Site) Write(run Run, all []Pair, top []Pair, docs map[string]Doc) error {
+	if err := s.file("style.css", func(w io.Writer) error { _, err := io.WriteString(w, styleCSS); return err }); err != nil {
+		return err
+	}
+	idx := s.index(run, all, top, docs)
+	if err := s.file("index.html", func(w io.Writer) error { return pages.ExecuteTemplate(w, "index", idx) }); err != nil {
+		return err
+	}
+	for i, p := range top {
+		view := s.pairView(i, p, docs)
+		if err := s.file(pairPage(i), func(w io.Writer) error { return pages.ExecuteTemplate(w, "pair", view) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Site) file(name string, write func(io.Writer) error) error {
+	w, err := s.Create(name)
+	if err != nil {
+		return fmt.Errorf("report %s: %w", name, err)
+	}
+	err = write(w)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("report %s: %w", name, err)
+	}
+	return nil
+}
+
+func pairPage(i int) string { return fmt.Sprintf("pair-%04d.html", i+1) }
+
+// safeURL returns u when it is an absolute http or https URL, else "".
+func safeURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return ""
+	}
+	return u
+}
+
+// clip returns s cut to at most n runes, with "…" when cut.
+func clip(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}

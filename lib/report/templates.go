@@ -1,0 +1,91 @@
+package report
+
+import "html/template"
+
+// csp forbids every script (inline or not), plugins, frames, forms and
+// remote content: the pages need only their style sheet.
+const csp = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
+	"csp":     func() string { return csp },
+	"docLink": func(id, url string) docLinkData { return docLinkData{id, url} },
+}).Parse(`
+{{define "head"}}<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{{csp}}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="style.css">
+<title>{{.}}</title></head><body>{{end}}
+
+{{define "doclink"}}{{if .URL}}<a class="doc" href="{{.URL}}" rel="noopener noreferrer">{{.ID}}</a>{{else}}<span class="doc">{{.ID}}</span>{{end}}{{end}}
+
+{{define "index"}}{{template "head" "pdc report"}}
+<header><h1>pdc report</h1><p class="meta">{{.Out}} · generated {{.Generated}}</p></header>
+<section id="summary"><h2>Run</h2>
+<table class="kv">
+<tr><th>documents read</th><td>{{.Read}}</td></tr>
+<tr><th>documents parsed</th><td>{{.OK}}</td></tr>
+<tr><th>documents skipped</th><td>{{.SkippedAll}}{{range .Skipped}} <span class="reason">{{.Name}} {{.Value}}</span>{{end}}</td></tr>
+<tr><th>spans</th><td id="spans">{{.Spans}}</td></tr>
+<tr><th>document pairs</th><td id="pairs">{{.DocPairs}}</td></tr>
+<tr><th>sentences not matched</th><td>{{range .NotContent}}<span class="reason">{{.Name}} {{.Value}}</span> {{else}}none{{end}}</td></tr>
+<tr><th>time</th><td>{{printf "%.2f" .Seconds}} s{{range .Jobs}} <span class="reason">{{.Name}} {{if lt .Seconds 0.0}}(earlier run){{else}}{{printf "%.2f" .Seconds}} s{{end}}</span>{{end}}</td></tr>
+<tr><th>inputs</th><td>{{range .Inputs}}<code>{{.}}</code> {{end}}</td></tr>
+</table>
+<details><summary>parameters</summary><table class="kv">{{range .Params}}<tr><th>{{.Name}}</th><td><code>{{.Value}}</code></td></tr>{{end}}</table></details>
+</section>
+<section id="histograms"><h2>Spans</h2><div class="hists">{{.LengthHist}}{{.ScoreHist}}</div></section>
+<section id="top"><h2>Top document pairs by shared characters</h2>
+<table class="list" id="top-pairs"><thead><tr><th>#</th><th>document A</th><th>document B</th><th>spans</th><th>shared chars A</th><th>shared chars B</th><th>first passage</th></tr></thead><tbody>
+{{range .Top}}<tr class="pair"><td><a href="{{.Page}}">{{.N}}</a></td><td>{{template "doclink" (docLink .A .URLA)}}</td><td>{{template "doclink" (docLink .B .URLB)}}</td><td>{{.Spans}}</td><td>{{.SharedA}}</td><td>{{.SharedB}}</td><td class="passage">{{.Passage}}</td></tr>
+{{else}}<tr><td colspan="7">no spans</td></tr>{{end}}</tbody></table>
+{{if .LeftOut}}<p class="more">{{.LeftOut}} more document pairs are not listed (pdc report --top-pairs, or pdc spans).</p>{{end}}
+</section>
+<section id="boilerplate"><h2>Boilerplate and templates left out</h2>
+<table class="list"><thead><tr><th>documents</th><th>kind</th><th>example document</th><th>sentence</th><th>characters</th></tr></thead><tbody>
+{{range .Boiler}}<tr><td>{{.DF}}</td><td>{{.Kind}}</td><td>{{.Doc}}</td><td>{{.Sentence}}</td><td>{{.CharStart}}–{{.CharEnd}}</td></tr>
+{{else}}<tr><td colspan="5">none</td></tr>{{end}}</tbody></table>
+{{if .BoilerLeftOut}}<p class="more">{{.BoilerLeftOut}} more in boilerplate.tsv.</p>{{end}}
+</section>
+<footer>Made by pdc from {{.Out}}; spans: pdc spans {{.Out}} --text.</footer>
+</body></html>{{end}}
+
+{{define "pair"}}{{template "head" "pdc: document pair"}}
+<header><p><a href="index.html">← report</a></p><h1>Pair {{.N}}</h1>
+<p class="meta">{{len .Spans}} spans · generated {{.Generated}}{{if .Clipped}} · documents cut at {{.MaxText}} characters{{end}}</p></header>
+<table class="list spans"><thead><tr><th>span</th><th>sentences A</th><th>sentences B</th><th>pairs</th><th>characters A</th><th>characters B</th><th>score</th></tr></thead><tbody>
+{{range .Spans}}<tr><td><a href="#a{{.I}}">{{.I}}</a></td><td>{{.StartA}}</td><td>{{.StartB}}</td><td>{{.Length}}</td><td>{{.CharStartA}}–{{.CharEndA}}</td><td>{{.CharStartB}}–{{.CharEndB}}</td><td>{{.Score}}</td></tr>{{end}}
+</tbody></table>
+<div class="sides">
+<article class="side" id="side-a"><h2>A: {{template "doclink" (docLink .A .URLA)}}</h2>{{if .MissingA}}<p class="more">The document's text was not found in the run's inputs.</p>{{end}}
+<div class="text">{{range .SideA}}{{range .Anchors}}<span id="{{.}}"></span>{{end}}{{if .Mark}}<a class="shared" href="{{.Link}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</div></article>
+<article class="side" id="side-b"><h2>B: {{template "doclink" (docLink .B .URLB)}}</h2>{{if .MissingB}}<p class="more">The document's text was not found in the run's inputs.</p>{{end}}
+<div class="text">{{range .SideB}}{{range .Anchors}}<span id="{{.}}"></span>{{end}}{{if .Mark}}<a class="shared" href="{{.Link}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</div></article>
+</div>
+</body></html>{{end}}
+`))
+
+// docLinkData is the data of the doclink template: a document id, linked
+// to its URL when it has a safe one (safeURL).
+type docLinkData struct{ ID, URL string }
+
+const styleCSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1400px; padding: 0 1.5em 3em; color: #1d1d1f; }
+h1 { margin: .6em 0 .1em; } h2 { margin-top: 1.6em; font-size: 1.2em; }
+.meta, .more, footer { color: #666; font-size: .9em; }
+table { border-collapse: collapse; }
+.kv th { text-align: left; padding: .15em 1em .15em 0; font-weight: 600; vertical-align: top; }
+.list { width: 100%; } .list th, .list td { border-bottom: 1px solid #e3e3e3; padding: .3em .5em; text-align: left; vertical-align: top; }
+.list th { background: #f5f5f7; }
+.passage { color: #444; font-size: .92em; max-width: 40em; }
+.reason { display: inline-block; background: #f0f0f3; border-radius: 3px; padding: 0 .4em; margin: 0 .2em .2em 0; font-size: .9em; }
+.doc { font-family: ui-monospace, monospace; font-size: .92em; word-break: break-all; }
+.hists { display: flex; flex-wrap: wrap; gap: 2em; }
+.hist rect { fill: #4a7bd0; } .hist text { font-size: 11px; text-anchor: middle; fill: #333; }
+.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 1.5em; margin-top: 1.5em; }
+.side .text { white-space: pre-wrap; font-size: .93em; border: 1px solid #e3e3e3; padding: 1em; }
+a.shared { background: #ffe58f; color: inherit; text-decoration: none; border-bottom: 2px solid #d4a800; }
+a.shared:target, span:target + a.shared { background: #ffc53d; }
+footer { margin-top: 3em; }
+figure { margin: 0; } figcaption { color: #555; font-size: .9em; text-align: center; }
+`

@@ -27,6 +27,7 @@ type runOptions struct {
 	inputs           listFlag
 	output           string
 	overwrite        bool
+	forceUnlock      bool
 	keepIntermediate bool
 	workers          int
 	reducers         int
@@ -79,6 +80,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.Var(&o.inputs, "input", "documents (a `path`): "+input.Kinds()+", or directories of them and of .html/.txt pages; repeatable (local paths, or HDFS with --hadoop)")
 	fs.StringVar(&o.output, "output", "", "output directory (spans in OUT/spans)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
+	fs.BoolVar(&o.forceUnlock, "force-unlock", false, "remove another run's lock on the output directory (only when that run is dead)")
 	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs; the match job then runs as a job of its own, not inside the join's reduce tasks)")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
 	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: 2 per worker locally, 2 on Hadoop)")
@@ -100,7 +102,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		{"Detection", []string{"signature", "tau", "lambda", "gap", "min-tokens", "max-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
-		{"Output", []string{"output", "overwrite", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
+		{"Output", []string{"output", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
 	}
 	if err := fs.parse(args); err != nil {
 		return err
@@ -163,9 +165,6 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	}
 	if err != nil {
 		return err
-	}
-	if ld, ok := d.(*local.Driver); ok {
-		defer ld.Close()
 	}
 	jobs, err := pipeline.Run(ctx, d, po)
 	if err != nil {
@@ -253,8 +252,10 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 }
 
 func (m *Main) pipelineOptions(o *runOptions, out string, man pipeline.Manifest) pipeline.Options {
+	host, _ := os.Hostname()
 	return pipeline.Options{Out: out, Display: o.output, Manifest: man, Overwrite: o.overwrite,
-		KeepIntermediate: o.keepIntermediate, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose}
+		KeepIntermediate: o.keepIntermediate, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose,
+		Holder: pipeline.LockInfo{Host: host, PID: os.Getpid(), Since: time.Now().UTC().Truncate(time.Second)}, ForceUnlock: o.forceUnlock}
 }
 
 // hdfsURI returns the hdfs:// prefix of an output path: "hdfs://HOST:PORT"

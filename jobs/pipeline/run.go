@@ -108,18 +108,34 @@ type Options struct {
 	Verbose bool
 	// Display is the output directory as the user named it, for messages.
 	Display string
+	// Holder describes this run in its lock on the output directory
+	// (lock.go); ForceUnlock removes another run's lock first.
+	Holder      LockInfo
+	ForceUnlock bool
 }
 
 // ErrInterrupted is returned, wrapped, when the run's context ends.
 var ErrInterrupted = errors.New("interrupted")
 
-// Run runs the pipeline through d: it prepares the output directory
-// (Prepare), plans the steps (fusing stages where d can), skips the jobs
+// Run runs the pipeline through d: it locks the output directory for this
+// run (AcquireLock), prepares it (Prepare), plans the steps (fusing stages where d can), skips the jobs
 // an earlier run finished, runs the others, writes each job's counters to
 // DIR/_counters.tsv and reports it, then writes the run's reports
 // (Finish). It returns every job, in pipeline order.
-func Run(ctx context.Context, d Driver, o Options) ([]Job, error) {
+func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	fsys := d.FS()
+	lock, err := AcquireLock(fsys, o.Out, o.Holder, o.ForceUnlock)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := lock.Release(); err == nil {
+			err = rerr
+		}
+	}()
+	if c, ok := d.(io.Closer); ok {
+		defer c.Close() // the driver's scratch space, removed under the lock
+	}
 	resumed, err := Prepare(fsys, o.Out, o.Manifest, o.Overwrite)
 	if err != nil {
 		return nil, err
@@ -130,7 +146,6 @@ func Run(ctx context.Context, d Driver, o Options) ([]Job, error) {
 	if err := d.Prepare(ctx); err != nil {
 		return nil, err
 	}
-	var jobs []Job
 	for _, step := range plan(Stages(), o.Out, d.Fuses() && !o.KeepIntermediate, d.Fuses(), func(dir string) bool { return Succeeded(fsys, dir) }) {
 		if Succeeded(fsys, step.Dir()) && step.Fusion != Feeding {
 			jobs = append(jobs, skip(fsys, step, o))

@@ -3,11 +3,14 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
@@ -178,5 +181,71 @@ func TestPrepare(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(foreign, "keep")); err != nil {
 		t.Errorf("foreign directory touched: %v", err)
+	}
+}
+
+// TestLockLocal: a second lock on an output directory fails at once and
+// names the holder; released, the directory can be locked again; the
+// lock file is outside the directory and gone after Release.
+func TestLockLocal(t *testing.T) {
+	fsys := hdfsfs.Local()
+	out := filepath.Join(t.TempDir(), "out")
+	info := LockInfo{Host: "h1", PID: 4242, Since: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	l, err := AcquireLock(fsys, out, info, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = AcquireLock(fsys, out, LockInfo{Host: "h2", PID: 1}, false)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "in use by pdc run pid 4242 on h1 since 2026-01-02T03:04:05Z") {
+		t.Errorf("second lock: %v", err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(LockName(fsys, out)); !os.IsNotExist(err) {
+		t.Errorf("lock file left after Release: %v", err)
+	}
+	l2, err := AcquireLock(fsys, out, info, false)
+	if err != nil {
+		t.Fatalf("lock after release: %v", err)
+	}
+	l2.Release()
+}
+
+// TestLockHDFS: on a real HDFS (PDC_HADOOP_CONF_DIR, see
+// scripts/hadoop-cluster.sh) a second lock fails naming the holder; a lock
+// untouched for LockStale is taken over; Release removes it.
+func TestLockHDFS(t *testing.T) {
+	conf := os.Getenv("PDC_HADOOP_CONF_DIR")
+	if conf == "" {
+		t.Skip("no Hadoop cluster (PDC_HADOOP_CONF_DIR)")
+	}
+	t.Setenv("HADOOP_CONF_DIR", conf)
+	fsys, err := hdfsfs.FromConfDir(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := fmt.Sprintf("/pdc-it/lock-%d/out", time.Now().UnixNano())
+	l, err := AcquireLock(fsys, out, LockInfo{Host: "h1", PID: 7, Since: time.Now()}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if _, err := AcquireLock(fsys, out, LockInfo{Host: "h2", PID: 8}, false); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid 7 on h1") {
+		t.Fatalf("second lock: %v", err)
+	}
+	// The holder dies: its lock ages past LockStale.
+	if err := hdfsfs.Touch(fsys, LockName(fsys, out), time.Now().Add(-2*LockStale)); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := AcquireLock(fsys, out, LockInfo{Host: "h2", PID: 8}, false)
+	if err != nil {
+		t.Fatalf("stale lock not taken over: %v", err)
+	}
+	if err := l2.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fsys.Stat(LockName(fsys, out)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("lock left after Release: %v", err)
 	}
 }

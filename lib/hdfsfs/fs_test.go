@@ -9,6 +9,7 @@ import (
 	"path"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // testFS runs the behaviour every FS must share under root, an existing empty directory.
@@ -116,6 +117,9 @@ func testFS(t *testing.T, fsys FS, root string) {
 	})
 	t.Run("Atomic", func(t *testing.T) {
 		testAtomic(t, fsys, path.Join(root, "atomic"))
+	})
+	t.Run("Exclusive", func(t *testing.T) {
+		testExclusive(t, fsys, dir)
 	})
 	t.Run("RemoveAll", func(t *testing.T) {
 		if err := fsys.RemoveAll(path.Join(root, "a")); err != nil {
@@ -228,5 +232,31 @@ func TestNonEmpty(t *testing.T) {
 	got := nonEmpty([]string{"", "localhost:9000"})
 	if !reflect.DeepEqual(got, []string{"localhost:9000"}) {
 		t.Errorf("nonEmpty = %v", got)
+	}
+}
+
+// testExclusive: of two exclusive creates of one name, the second fails
+// with fs.ErrExist; Touch sets the modification time.
+func testExclusive(t *testing.T, fsys FS, dir string) {
+	name := dir + "/lock"
+	w, err := CreateExclusive(fsys, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("held")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CreateExclusive(fsys, name); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("second exclusive create: %v, want fs.ErrExist", err)
+	}
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := Touch(fsys, name, old); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := fsys.Stat(name); err != nil || !fi.ModTime().Equal(old) {
+		t.Errorf("after Touch: %v, %v; want mtime %v", fi.ModTime(), err, old)
 	}
 }

@@ -15,7 +15,7 @@
 # PDC_BENCH_CORPUS=prose benchmarks prose-heavy documentation instead of
 # Rust's API pages: Python's and PostgreSQL's manuals, the Debian handbook
 # (26 languages, Chinese and Japanese among them), then OpenJDK's pages.
-# Prints a markdown table (README "Performance") and the ratios.
+# Prints a markdown table (docs/performance.md) and the ratios.
 # PDC_BENCH_PROFILE=1 adds a profiled run per corpus (CPU profiles in
 # $PDC_DATA/bench/cpu-MB.prof).
 set -euo pipefail

@@ -73,8 +73,8 @@ func DefaultTau(m signature.Method) float64 {
 	return 0.9
 }
 
-// Default returns the defaults chosen from the evaluation (README,
-// "Detection quality"): token-set join at tau 0.7, spans of 3+ sentence
+// Default returns the defaults chosen from the evaluation
+// (docs/quality.md): token-set join at tau 0.7, spans of 3+ sentence
 // pairs that may skip one sentence, site templates and sentences under 3
 // tokens left out. Paper returns the paper's exact configuration.
 func Default() Config {

@@ -177,6 +177,9 @@ func (m *mapper) record(line []byte, lineNo int64) error {
 }
 
 func (m *mapper) document(d *doc.Doc, where string, off int64) error {
+	if d.Source != "" {
+		where = d.Source // a page of a tree: its file, not the rendering's line
+	}
 	where += " (id " + d.ID + ")"
 	body := d.Body()
 	switch {

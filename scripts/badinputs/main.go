@@ -1,0 +1,273 @@
+// Command badinputs runs pdc on hostile and broken inputs and prints what
+// became of each, as a markdown table (docs/bad-inputs.md): the exit
+// status, the documents read, parsed and skipped by reason (from
+// OUT/counters.tsv: parse.docs.read, index.docs, parse.docs.skipped.*),
+// and the first line of the error or warning.
+//
+//	go build -o /tmp/pdc ./jobs/pdc && go run ./scripts/badinputs /tmp/pdc
+//
+// Every case either fails with a one-line error that names the file, or
+// runs and counts every record it could not use: read = indexed + skipped.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/avroio"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+)
+
+// badCase is one hostile input: make writes it under dir and returns the
+// --input path.
+type badCase struct {
+	name string
+	make func(dir string) (string, error)
+}
+
+const para = "The harbour board met on Monday to discuss the new quay. Members asked for a survey of the old wall. The chair promised a report by the spring. "
+
+func jsonl(docs ...string) []byte { return []byte(strings.Join(docs, "\n") + "\n") }
+
+func write(dir, name string, data []byte) (string, error) {
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", err
+	}
+	return p, os.WriteFile(p, data, 0o644)
+}
+
+func gz(data []byte) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write(data)
+	w.Close()
+	return b.Bytes()
+}
+
+func good(i int) string { return fmt.Sprintf(`{"id":"good-%d","text":%q}`, i, para) }
+
+var cases = []badCase{
+	{"truncated .jsonl.gz", func(d string) (string, error) {
+		z := gz(jsonl(good(1), good(2), good(3)))
+		return write(d, "cut.jsonl.gz", z[:len(z)*2/3])
+	}},
+	{"gzip bomb: 256 MB of blank lines in 250 kB", func(d string) (string, error) {
+		var b bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		w.Write(jsonl(good(1)))
+		chunk := bytes.Repeat([]byte("\n"), 1<<20)
+		for range 256 {
+			w.Write(chunk)
+		}
+		w.Write(jsonl(good(2)))
+		w.Close()
+		return write(d, "bomb.jsonl.gz", b.Bytes())
+	}},
+	{"invalid UTF-8 inside a JSON string", func(d string) (string, error) {
+		return write(d, "utf8.jsonl", jsonl(`{"id":"bad-utf8","text":"caf`+"\xe9\xff"+` au lait. `+para+`"}`, good(1)))
+	}},
+	{"NUL bytes in a document", func(d string) (string, error) {
+		return write(d, "nul.jsonl", jsonl(`{"id":"nul","text":"a\u0000b\u0000c"}`, good(1)))
+	}},
+	{"ids with tabs, newlines and backslashes", func(d string) (string, error) {
+		return write(d, "ids.jsonl", jsonl(fmt.Sprintf(`{"id":"a\tb\nc\\d","text":%q}`, para), fmt.Sprintf(`{"id":"x\ty","text":%q}`, para)))
+	}},
+	{"duplicate ids", func(d string) (string, error) {
+		return write(d, "dup.jsonl", jsonl(good(1), good(1), good(2)))
+	}},
+	{"records without id or body, and not JSON", func(d string) (string, error) {
+		return write(d, "bad.jsonl", jsonl(`{"text":"no id"}`, `{"id":"nobody"}`, `{"id":`, `[1,2,3]`, `"just a string"`, good(1)))
+	}},
+	{"a JSON array instead of JSON Lines", func(d string) (string, error) {
+		return write(d, "array.json", []byte("["+good(1)+",\n"+good(2)+"]\n"))
+	}},
+	{"an empty file", func(d string) (string, error) { return write(d, "empty.jsonl", nil) }},
+	{"random bytes named .jsonl", func(d string) (string, error) {
+		r := rand.New(rand.NewPCG(1, 2))
+		b := make([]byte, 1<<16)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return write(d, "random.jsonl", b)
+	}},
+	{"a 100 MB line (one document)", func(d string) (string, error) {
+		return write(d, "huge.jsonl", []byte(`{"id":"huge","text":"`+strings.Repeat("word ", 20<<20)+`"}`+"\n"+good(1)+"\n"))
+	}},
+	{"a page that is one 10 MB sentence", func(d string) (string, error) {
+		return write(d, "tree/one-sentence.html", []byte("<p>"+strings.Repeat("and then ", 10<<20/9)+"</p>"))
+	}},
+	{"a 1 MB word", func(d string) (string, error) {
+		return write(d, "tree/word.txt", []byte(strings.Repeat("x", 1<<20)))
+	}},
+	{"HTML nested 100,000 deep", func(d string) (string, error) {
+		return write(d, "tree/deep.html", []byte(strings.Repeat("<div>", 100000)+para+strings.Repeat("</div>", 100000)))
+	}},
+	{"a charset lie (meta utf-8, bytes windows-1252)", func(d string) (string, error) {
+		return write(d, "tree/lie.html", []byte(`<meta charset="utf-8"><p>caf`+"\xe9 cr\xe8me. "+para+`</p>`))
+	}},
+	{"a PNG named .html", func(d string) (string, error) {
+		return write(d, "tree/image.html", append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{0}, 512)...))
+	}},
+	{"a symbolic link loop in a tree", func(d string) (string, error) {
+		if _, err := write(d, "loop/a.html", []byte("<p>"+para+"</p>")); err != nil {
+			return "", err
+		}
+		return filepath.Join(d, "loop"), os.Symlink(filepath.Join(d, "loop"), filepath.Join(d, "loop", "again"))
+	}},
+	{"a broken symbolic link in a tree", func(d string) (string, error) {
+		if _, err := write(d, "broken/a.html", []byte("<p>"+para+"</p>")); err != nil {
+			return "", err
+		}
+		return filepath.Join(d, "broken"), os.Symlink(filepath.Join(d, "nowhere.html"), filepath.Join(d, "broken", "b.html"))
+	}},
+	{"an unknown file type (.md)", func(d string) (string, error) { return write(d, "notes.md", []byte("# Notes\n")) }},
+	{"a truncated WARC", func(d string) (string, error) {
+		rec := fmt.Sprintf("WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:x:1>\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n<p>%s</p>\r\n\r\n", len(para)+7, para)
+		all := rec + strings.Replace(rec, "urn:x:1", "urn:x:2", 1)
+		return write(d, "cut.warc", []byte(all[:len(all)-40]))
+	}},
+	{"a WARC record whose Content-Length lies", func(d string) (string, error) {
+		rec := "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:x:3>\r\nContent-Type: text/html\r\nContent-Length: 999999\r\n\r\n<p>" + para + "</p>\r\n\r\n"
+		return write(d, "lie.warc", []byte(rec))
+	}},
+	{"a truncated Avro file", func(d string) (string, error) {
+		var b bytes.Buffer
+		w, _ := avroio.NewDocWriter(&b)
+		for i := range 50 {
+			w.Write(fmt.Sprintf("a%d", i), "", "", para)
+		}
+		w.Close()
+		return write(d, "cut.avro", b.Bytes()[:b.Len()*2/3])
+	}},
+	{"a truncated Parquet file", func(d string) (string, error) {
+		return parquetFile(d, "cut.parquet", true, true)
+	}},
+	{"a Parquet file without an id column", func(d string) (string, error) {
+		return parquetFile(d, "noid.parquet", false, false)
+	}},
+}
+
+// parquetFile writes documents with parquet-go; cut drops its last third.
+func parquetFile(d, name string, withID, cut bool) (string, error) {
+	type doc struct {
+		ID   string `parquet:"id"`
+		Text string `parquet:"text"`
+	}
+	type noID struct {
+		Text string `parquet:"text"`
+	}
+	var b bytes.Buffer
+	var err error
+	if withID {
+		rows := []doc{}
+		for i := range 50 {
+			rows = append(rows, doc{fmt.Sprintf("p%d", i), para})
+		}
+		err = parquet.Write(&b, rows)
+	} else {
+		err = parquet.Write(&b, []noID{{para}})
+	}
+	if err != nil {
+		return "", err
+	}
+	data := b.Bytes()
+	if cut {
+		data = data[:len(data)*2/3]
+	}
+	return write(d, name, data)
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: badinputs PDC_BINARY")
+		os.Exit(2)
+	}
+	bin := os.Args[1]
+	work, err := os.MkdirTemp("", "badinputs")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(work)
+	fmt.Println("| input | exit | read | indexed | skipped | message |")
+	fmt.Println("|---|---:|---:|---:|---|---|")
+	bad := 0
+	for i, c := range cases {
+		dir := filepath.Join(work, fmt.Sprint(i))
+		in, err := c.make(dir)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", c.name, err)
+			os.Exit(1)
+		}
+		out := filepath.Join(dir, "out")
+		cmd := exec.Command(bin, "run", "--input", in, "--output", out, "--quiet")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		cmd.Run()
+		code := cmd.ProcessState.ExitCode()
+		msg := firstMessage(stderr.String())
+		read, parsed, skipped := "", "", ""
+		if counters, err := pipeline.ReadCounters(hdfsfs.Local(), filepath.Join(out, "counters.tsv")); err == nil {
+			var reasons []string
+			var n int64
+			for _, k := range slices.Sorted(mapsKeys(counters)) {
+				if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && counters[k] > 0 {
+					reasons = append(reasons, fmt.Sprintf("%s %d", r, counters[k]))
+					n += counters[k]
+				}
+			}
+			read, parsed, skipped = fmt.Sprint(counters["parse.docs.read"]), fmt.Sprint(counters["index.docs"]), strings.Join(reasons, ", ")
+			if counters["parse.docs.read"] != counters["index.docs"]+n {
+				bad++
+				skipped += " **(lost documents)**"
+			}
+		} else if code == 0 || strings.Count(strings.TrimSpace(stderr.String()), "\n") > 0 && code != 0 && !strings.Contains(msg, filepath.Base(in)) {
+			bad++
+			msg += " **(no counters, or an error that does not name the input)**"
+		}
+		fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", c.name, code, read, parsed, skipped, strings.ReplaceAll(msg, "|", `\|`))
+	}
+	if bad > 0 {
+		os.Exit(1)
+	}
+}
+
+// firstMessage is the first line pdc wrote on stderr that is not its
+// summary, with the temporary directory cut out.
+func firstMessage(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l == "" || strings.Contains(l, " spans between ") || strings.Contains(l, " span between ") {
+			continue
+		}
+		l = tmpPath.ReplaceAllString(l, "…/")
+		if len(l) > 220 {
+			l = l[:220] + "…"
+		}
+		return "`" + l + "`"
+	}
+	return ""
+}
+
+// tmpPath matches the work directory and case number in paths.
+var tmpPath = regexp.MustCompile(`/[^ ]*badinputs[0-9]+/[0-9]+/`)
+
+func mapsKeys(m map[string]int64) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}

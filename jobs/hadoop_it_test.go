@@ -1,16 +1,21 @@
 package jobs
 
 import (
+	"bufio"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/pdc-mr/pdc/jobs/hadoop"
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
@@ -199,5 +204,92 @@ func TestHadoopConvertedInputs(t *testing.T) {
 	}
 	if jsonOnly, _, _ := runPDC(t, "spans", sampleRun(t)); sampleSpans.String() != jsonOnly {
 		t.Errorf("the Parquet file's spans differ from its JSON Lines original's")
+	}
+}
+
+// appState asks YARN for an application's state (yarn application
+// -status, through the cluster's jars).
+func appState(t *testing.T, app string) string {
+	t.Helper()
+	streaming, err := hadoop.FindStreaming(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := &hadoop.Submitter{Streaming: streaming, ConfDir: os.Getenv("PDC_HADOOP_CONF_DIR")}
+	state, err := sub.AppState(context.Background(), app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return state
+}
+
+// startHadoopRun starts pdc run --hadoop in a process group of its own and
+// returns it once its first job is submitted, with that job's
+// application id.
+func startHadoopRun(t *testing.T, env []string, args ...string) (*exec.Cmd, string, *strings.Builder) {
+	t.Helper()
+	cmd := pdcCmd(args...)
+	cmd.Env = append(cmd.Env, env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	sc := bufio.NewScanner(pr)
+	app := ""
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if _, id, ok := strings.Cut(sc.Text(), "hadoop: job job_"); ok {
+			app = "application_" + strings.Fields(id)[0]
+			break
+		}
+	}
+	go io.Copy(&log, pr)
+	if app == "" {
+		t.Fatalf("no job submitted:\n%s", log.String())
+	}
+	return cmd, app, &log
+}
+
+// TestHadoopNoOrphans: SIGINT to the driver kills the job it submitted
+// (the application ends KILLED, the driver exits with the resume message)
+// and a rerun gives the local run's spans; a driver killed with SIGKILL
+// leaves its application running, and the rerun kills it before it
+// submits (the lock of the dead driver on this host is taken over).
+func TestHadoopNoOrphans(t *testing.T) {
+	env := hadoopEnv(t)
+	out := hdfsDir(t)
+	args := []string{"run", "--hadoop", "--input", sample, "--output", out}
+	want, _, _ := runPDC(t, "spans", sampleRun(t))
+
+	cmd, app, log := startHadoopRun(t, env, args...)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if !strings.Contains(log.String(), "rerun the same command to resume") {
+		t.Errorf("SIGINT: %v, no resume message:\n%s", err, log.String())
+	}
+	for start := time.Now(); appState(t, app) != "KILLED" && time.Since(start) < 30*time.Second; time.Sleep(time.Second) {
+	}
+	if state := appState(t, app); state != "KILLED" {
+		t.Errorf("after SIGINT, %s is %s, want KILLED", app, state)
+	}
+
+	cmd, app, _ = startHadoopRun(t, env, args...)
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the driver and its streaming client
+	cmd.Wait()
+	if state := appState(t, app); state != "RUNNING" && state != "ACCEPTED" {
+		t.Fatalf("after SIGKILL, %s is %s, want it left running", app, state)
+	}
+	_, stderr, code := runPDCEnv(t, env, args...)
+	if code != 0 || !strings.Contains(stderr, "pdc: killed "+app+", left running by an earlier run") {
+		t.Fatalf("rerun: exit %d\n%s", code, stderr)
+	}
+	if state := appState(t, app); state != "KILLED" {
+		t.Errorf("after the rerun, %s is %s, want KILLED", app, state)
+	}
+	if got, _, _ := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out); got != want {
+		t.Errorf("the rerun's spans differ from the local run's")
 	}
 }

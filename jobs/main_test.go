@@ -6,8 +6,11 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -18,8 +21,18 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // Streaming-style pipelines, exit statuses).
 func TestMain(m *testing.M) {
 	if os.Getenv("PDC_TEST_AS_PDC") == "1" {
+		// As jobs/pdc's main: the first SIGINT or SIGTERM stops the
+		// command, which exits 128 + the signal.
+		ctx, cancel := context.WithCancel(context.Background())
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		var signo atomic.Int32
+		go func() { s := <-sigs; signo.Store(int32(s.(syscall.Signal))); signal.Stop(sigs); cancel() }()
 		main := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
-		err := main.Run(context.Background(), os.Args[1:])
+		err := main.Run(ctx, os.Args[1:])
+		if n := signo.Load(); err != nil && n != 0 {
+			err = NewInterrupted(err, int(n))
+		}
 		if err != nil && ExitCode(err) != 0 && !Reported(err) {
 			os.Stderr.WriteString("pdc: " + err.Error() + "\n")
 		}

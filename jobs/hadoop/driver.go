@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"path"
@@ -70,6 +71,17 @@ func (d *Driver) Fuses() bool { return false }
 // uploading. An upload finished by an earlier run (OUT/input/_SUCCESS) is
 // kept.
 func (d *Driver) Prepare(ctx context.Context) error {
+	// Applications of an earlier run of OUT that still run lost their
+	// driver (killed, or its machine gone): they would compete with this
+	// run and write into its output. The lock on OUT says no live run
+	// owns them.
+	killed, err := d.Submitter.KillTagged(ctx, d.tag())
+	if err != nil {
+		return fmt.Errorf("applications of an earlier run of %s: %w", d.Out, err)
+	}
+	for _, id := range killed {
+		fmt.Fprintf(d.Stderr, "pdc: killed %s, left running by an earlier run of %s whose driver stopped\n", id, d.Out)
+	}
 	var remote, local []string
 	for _, p := range d.Inputs {
 		if hdfsfs.IsRemote(p, true, nil) {
@@ -188,6 +200,14 @@ func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Jo
 	return done(pipeline.Job{Name: st.Name, ID: res.JobID, Dir: dir, Counters: res.Counters, Took: time.Since(t0)})
 }
 
+// tag is the YARN application tag of the run's jobs: "pdc-" and a hash of
+// the output directory, so that a later run of the same OUT finds them.
+func (d *Driver) tag() string {
+	h := fnv.New64a()
+	h.Write([]byte(d.URI + d.Out))
+	return fmt.Sprintf("pdc-%016x", h.Sum64())
+}
+
 // prog is the name of the shipped binary in the tasks' working directory
 // (-files links it there under its base name).
 func (d *Driver) prog() string { return filepath.Base(d.Binary) }
@@ -217,6 +237,7 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 	if st.InputKeys {
 		j.Conf["stream.map.input.ignoreKey"] = "false" // offset TAB line (mr.InputKeyed)
 	}
+	j.Conf["mapreduce.job.tags"] = d.tag()
 	if st.Input == "" {
 		j.Inputs = d.input
 	} else {

@@ -62,6 +62,48 @@ func (s *Submitter) kill(jobID string) error {
 	return nil
 }
 
+// KillTagged kills the applications tagged tag that are not finished
+// (yarn application -list -appTags) and returns their ids.
+func (s *Submitter) KillTagged(ctx context.Context, tag string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	out, err := s.yarnCommand(ctx, "application", "-list", "-appStates", "NEW,NEW_SAVING,SUBMITTED,ACCEPTED,RUNNING", "-appTags", tag).CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("list applications tagged %s: %w: %s", tag, err, lastLine(string(out)))
+	}
+	var killed []string
+	for _, line := range strings.Split(string(out), "\n") {
+		id, _, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		id = strings.TrimSpace(id)
+		if !strings.HasPrefix(id, "application_") {
+			continue
+		}
+		kout, err := s.yarnCommand(ctx, "application", "-kill", id).CombinedOutput()
+		if err != nil {
+			return killed, fmt.Errorf("kill %s: %w: %s", id, err, lastLine(string(kout)))
+		}
+		killed = append(killed, id)
+	}
+	return killed, nil
+}
+
+// AppState returns the state of a YARN application (yarn application
+// -status): NEW, ACCEPTED, RUNNING, FINISHED, FAILED, KILLED, ...
+func (s *Submitter) AppState(ctx context.Context, app string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	out, err := s.yarnCommand(ctx, "application", "-status", app).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("status of %s: %w: %s", app, err, lastLine(string(out)))
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "State" {
+			return strings.TrimSpace(v), nil
+		}
+	}
+	return "", fmt.Errorf("status of %s: no state in %q", app, lastLine(string(out)))
+}
+
 func lastLine(s string) string {
 	s = strings.TrimSpace(s)
 	return s[strings.LastIndex(s, "\n")+1:]

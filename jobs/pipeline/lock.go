@@ -9,8 +9,10 @@ package pipeline
 // On the local disk the lock is an OS file lock (flock) on that file: it
 // ends with the process, however it ends, so a lock is never stale. On
 // HDFS the file is created exclusively and its holder touches it every
-// LockBeat; a lock not touched for LockStale is stale (its holder died)
-// and is taken over. --force-unlock removes a lock whatever its state.
+// LockBeat; a lock is stale (its holder died) and is taken over when it
+// was not touched for LockStale, or at once when its holder ran on this
+// host and its process is gone. --force-unlock removes a lock whatever
+// its state.
 
 import (
 	"encoding/json"
@@ -160,13 +162,15 @@ func (l *Lock) lockRemote(out string, info LockInfo) error {
 		}
 		fi, serr := l.fsys.Stat(l.name)
 		holder := "another pdc run"
+		dead := false // its holder ran on this machine and is gone
 		if b, rerr := hdfsfs.ReadFile(l.fsys, l.name); rerr == nil {
 			var hi LockInfo
 			if json.Unmarshal(b, &hi) == nil && hi.PID != 0 {
 				holder = hi.String()
+				dead = hi.Host == info.Host && hi.PID != info.PID && !alive(hi.PID)
 			}
 		}
-		if serr != nil || time.Since(fi.ModTime()) < LockStale {
+		if !dead && (serr != nil || time.Since(fi.ModTime()) < LockStale) {
 			seen := ""
 			if serr == nil {
 				seen = fmt.Sprintf(", last seen %s ago", time.Since(fi.ModTime()).Round(time.Second))

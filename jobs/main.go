@@ -83,6 +83,8 @@ Usage:
   pdc run --input DOCS... --output OUT [flags]   run the pipeline (local, or --hadoop)
   pdc spans OUT [--format tsv|jsonl|avro|parquet] [--text --input DOCS]
                                                  print the spans of a run
+  pdc pairs OUT [--min-containment X] [--groups] document pairs: shared characters, containment,
+                                                 resemblance; or groups of near-copies
   pdc report OUT --output DIR                    write an HTML report of a run (DIR/index.html)
   pdc text --input DOCS [--id ID]                print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...
@@ -100,7 +102,7 @@ Run 'pdc help COMMAND' (or 'pdc COMMAND --help') for a command's flags;
 // programs.
 var commands = map[string]string{
 	"run": "", "spans": "", "text": "", "ingest": "", "eval": "", "fs": "",
-	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "",
+	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "",
 }
 
 // Run runs the command line args (without the program name).
@@ -132,6 +134,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.completionCmd(rest)
 	case "report":
 		return m.reportCmd(ctx, rest)
+	case "pairs":
+		return m.pairsCmd(ctx, rest)
 	case "version", "-version", "--version":
 		fmt.Fprintln(m.Stdout, "pdc", Version)
 		return nil

@@ -73,56 +73,16 @@ type Boilerplate struct {
 	Sentence, CharStart, CharEnd string
 }
 
-// Pair is a document pair with its spans.
-type Pair struct {
-	A, B    string
-	Spans   []span.Span
-	SharedA int // characters of A in some span
-	SharedB int
-}
+// Pair is a document pair with its spans (span.Pairs).
+type Pair = span.DocPair
+
+// Pairs groups spans (in span.Compare order) by document pair.
+func Pairs(spans []span.Span) []Pair { return span.Pairs(spans) }
 
 // Doc is the text and URL of a document shown in a pair view.
 type Doc struct {
 	Text string
 	URL  string
-}
-
-// Pairs groups spans (in span.Compare order) by document pair.
-func Pairs(spans []span.Span) []Pair {
-	var pairs []Pair
-	for _, s := range spans {
-		if n := len(pairs); n == 0 || pairs[n-1].A != s.DocA || pairs[n-1].B != s.DocB {
-			pairs = append(pairs, Pair{A: s.DocA, B: s.DocB})
-		}
-		p := &pairs[len(pairs)-1]
-		p.Spans = append(p.Spans, s)
-	}
-	for i := range pairs {
-		p := &pairs[i]
-		var a, b [][2]int
-		for _, s := range p.Spans {
-			a = append(a, [2]int{s.CharStartA, s.CharEndA})
-			b = append(b, [2]int{s.CharStartB, s.CharEndB})
-		}
-		p.SharedA, p.SharedB = covered(a), covered(b)
-	}
-	return pairs
-}
-
-// covered is the length of the union of ranges.
-func covered(rs [][2]int) int {
-	slices.SortFunc(rs, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
-	n, end := 0, -1
-	for _, r := range rs {
-		if r[0] > end {
-			n += r[1] - r[0]
-			end = r[1]
-		} else if r[1] > end {
-			n += r[1] - end
-			end = r[1]
-		}
-	}
-	return n
 }
 
 // Top returns the n pairs that share the most characters (ties by ids).

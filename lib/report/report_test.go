@@ -19,7 +19,7 @@ func TestCovered(t *testing.T) {
 		{nil, 0}, {[][2]int{{0, 10}}, 10}, {[][2]int{{0, 10}, {5, 15}}, 15}, {[][2]int{{20, 30}, {0, 10}}, 20},
 		{[][2]int{{0, 10}, {2, 3}}, 10}, {[][2]int{{0, 5}, {5, 10}}, 10},
 	} {
-		if got := covered(tt.rs); got != tt.want {
+		if got := span.Covered(tt.rs); got != tt.want {
 			t.Errorf("covered(%v) = %d, want %d", tt.rs, got, tt.want)
 		}
 	}

@@ -99,3 +99,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestCoveredAndMeasure(t *testing.T) {
+	for _, tt := range []struct {
+		rs   [][2]int
+		want int
+	}{{nil, 0}, {[][2]int{{0, 10}, {5, 15}}, 15}, {[][2]int{{20, 30}, {0, 10}}, 20}, {[][2]int{{0, 10}, {2, 3}}, 10}} {
+		if got := Covered(tt.rs); got != tt.want {
+			t.Errorf("Covered(%v) = %d, want %d", tt.rs, got, tt.want)
+		}
+	}
+	p := DocPair{SharedA: 50, SharedB: 30}
+	if m := p.Measure(100, 60); m.ContainA != 0.5 || m.ContainB != 0.5 || m.Resemblance != 0.5 {
+		t.Errorf("Measure = %+v", m)
+	}
+	if m := p.Measure(0, 0); m.ContainA != 0 || m.Resemblance != 0 {
+		t.Errorf("Measure of empty documents = %+v", m)
+	}
+}

@@ -1,0 +1,212 @@
+package jobs
+
+// pdc pairs OUT: the document pairs of a run with how much of each
+// document they share. Output (tsv), one line per pair, sorted as spans
+// are:
+//
+//	doc_a TAB doc_b TAB spans TAB shared_a TAB shared_b TAB len_a TAB len_b TAB contain_a TAB contain_b TAB resemblance
+//
+// shared_* are the characters of each document inside some span, len_* the
+// documents' lengths (characters of their extracted text), contain_a =
+// shared_a / len_a (how much of A is in B), resemblance = (shared_a +
+// shared_b) / (len_a + len_b) (lib/span Measures), to 4 decimals. With
+// --groups, the documents that are near-copies of each other (contain_a
+// and contain_b both >= --copy, 0.9 by default) are printed instead, one
+// group per line: `size TAB doc TAB doc ...`, largest first.
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/span"
+)
+
+// pairRow is one line of pdc pairs (JSON names in --format jsonl).
+type pairRow struct {
+	DocA        string  `json:"doc_a"`
+	DocB        string  `json:"doc_b"`
+	Spans       int     `json:"spans"`
+	SharedA     int     `json:"shared_a"`
+	SharedB     int     `json:"shared_b"`
+	LenA        int     `json:"len_a"`
+	LenB        int     `json:"len_b"`
+	ContainA    float64 `json:"contain_a"`
+	ContainB    float64 `json:"contain_b"`
+	Resemblance float64 `json:"resemblance"`
+}
+
+func (m *Main) pairsCmd(ctx context.Context, args []string) error {
+	var inputs listFlag
+	format, minContain, copyAt := "tsv", 0.0, 0.9
+	var header, groups bool
+	fs := m.newFlagSet("pairs", "OUT [--min-containment X] [--groups] [--format tsv|jsonl] [--input DOCS]")
+	fs.StringVar(&format, "format", format, "output format: tsv or jsonl")
+	fs.BoolVar(&header, "header", false, "tsv: start with a line naming the columns")
+	fs.Float64Var(&minContain, "min-containment", minContain, "only pairs where one document is contained in the other at least this much (0 to 1)")
+	fs.BoolVar(&groups, "groups", false, "print groups of near-copies (contained in each other at least --copy both ways) instead of pairs")
+	fs.Float64Var(&copyAt, "copy", copyAt, "with --groups: the containment, both ways, of near-copies")
+	fs.Var(&inputs, "input", "the run's documents, for their lengths (default: the run's inputs); repeatable")
+	if err := fs.parse(reorderArgs(fs, args)); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() != 1:
+		return usagef("pairs: want exactly one run output directory")
+	case format != "tsv" && format != "jsonl":
+		return usagef("pairs: unknown --format %q (want tsv or jsonl)", format)
+	case minContain < 0 || minContain > 1 || copyAt < 0 || copyAt > 1:
+		return usagef("pairs: --min-containment and --copy must be between 0 and 1")
+	case header && format != "tsv":
+		return usagef("pairs: --header is for --format tsv")
+	}
+	out := fs.Arg(0)
+	fsys, dir, err := hdfsfs.Resolve(out, m.isRemote(out))
+	if err != nil {
+		return fmt.Errorf("pairs %s: %w", out, err)
+	}
+	spans, err := span.Read(fsys, dir)
+	if err != nil {
+		return err
+	}
+	pairs := span.Pairs(spans)
+	lengths, err := m.docLengths(ctx, out, pairs, inputs)
+	if err != nil {
+		return err
+	}
+	var rows []pairRow
+	for _, p := range pairs {
+		ms := p.Measure(lengths[p.A], lengths[p.B])
+		if max(ms.ContainA, ms.ContainB) < minContain {
+			continue
+		}
+		rows = append(rows, pairRow{DocA: p.A, DocB: p.B, Spans: len(p.Spans), SharedA: p.SharedA, SharedB: p.SharedB,
+			LenA: ms.LenA, LenB: ms.LenB, ContainA: round4(ms.ContainA), ContainB: round4(ms.ContainB), Resemblance: round4(ms.Resemblance)})
+	}
+	w := bufio.NewWriter(m.Stdout)
+	if groups {
+		err = writeGroups(w, rows, copyAt)
+	} else {
+		err = writePairs(w, rows, format, header)
+	}
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("write: %w", ferr)
+	}
+	return err
+}
+
+func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
+
+// docLengths returns the length in characters of the extracted text of
+// every document of pairs, read from inputs (default: the run's).
+func (m *Main) docLengths(ctx context.Context, out string, pairs []span.DocPair, inputs []string) (map[string]int, error) {
+	need := map[string]bool{}
+	for _, p := range pairs {
+		need[p.A], need[p.B] = true, true
+	}
+	if len(need) == 0 {
+		return nil, nil
+	}
+	if len(inputs) == 0 {
+		var err error
+		if inputs, err = m.manifestInputs(out); err != nil {
+			return nil, fmt.Errorf("pairs: the documents' lengths need the run's documents: %w", err)
+		}
+	}
+	extract, maxBytes := m.runAnalyzer(out)
+	if extract == "main" {
+		if err := m.needMain(ctx, append([]string{"pairs", out}, "--input", strings.Join(inputs, ","))); err != nil {
+			return nil, err
+		}
+	}
+	texts, _, err := m.docTexts(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"})
+	if err != nil {
+		return nil, fmt.Errorf("pairs: read the documents (give them with --input): %w", err)
+	}
+	lengths := map[string]int{}
+	for id := range need {
+		t, ok := texts[id]
+		if !ok {
+			return nil, fmt.Errorf("pairs: document %q is not in the run's documents %s (give them with --input)", id, strings.Join(inputs, ","))
+		}
+		lengths[id] = len([]rune(t))
+	}
+	return lengths, nil
+}
+
+func writePairs(w *bufio.Writer, rows []pairRow, format string, header bool) error {
+	if format == "jsonl" {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				return fmt.Errorf("write: %w", err)
+			}
+		}
+		return nil
+	}
+	if header {
+		w.WriteString("#doc_a\tdoc_b\tspans\tshared_a\tshared_b\tlen_a\tlen_b\tcontain_a\tcontain_b\tresemblance\n")
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f\n", mr.Escape(r.DocA), mr.Escape(r.DocB), r.Spans,
+			r.SharedA, r.SharedB, r.LenA, r.LenB, r.ContainA, r.ContainB, r.Resemblance)
+	}
+	return nil
+}
+
+// writeGroups prints the connected components of the pairs whose
+// documents contain each other at least at both ways.
+func writeGroups(w *bufio.Writer, rows []pairRow, at float64) error {
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(x string) string {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	add := func(x string) {
+		if _, ok := parent[x]; !ok {
+			parent[x] = x
+		}
+	}
+	for _, r := range rows {
+		if r.ContainA < at || r.ContainB < at {
+			continue
+		}
+		add(r.DocA)
+		add(r.DocB)
+		ra, rb := find(r.DocA), find(r.DocB)
+		if ra != rb {
+			parent[max(ra, rb)] = min(ra, rb)
+		}
+	}
+	members := map[string][]string{}
+	for x := range parent {
+		root := find(x)
+		members[root] = append(members[root], x)
+	}
+	var groups [][]string
+	for _, g := range members {
+		slices.Sort(g)
+		groups = append(groups, g)
+	}
+	slices.SortFunc(groups, func(a, b []string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a[0], b[0])) })
+	for _, g := range groups {
+		fmt.Fprintf(w, "%d", len(g))
+		for _, d := range g {
+			fmt.Fprintf(w, "\t%s", mr.Escape(d))
+		}
+		w.WriteByte('\n')
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package jobs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPairs: containment and resemblance of hand-built documents: A is
+// the shared passage and one sentence of its own, B the passage and two,
+// C the passage alone (a near-copy of the passage's part of A and B).
+func TestPairs(t *testing.T) {
+	shared := "The harbour board met on Monday to discuss the new quay. " +
+		"Members asked for a survey of the old wall along the river. " +
+		"The chair promised a full report to the board by the spring."
+	ownA := " Tourists came to see the boats in the summer months."
+	ownB := " Fishermen repaired their nets on the slipway each morning. The town band played on Sundays."
+	docs := fmt.Sprintf("{\"id\":\"a\",\"text\":%q}\n{\"id\":\"b\",\"text\":%q}\n{\"id\":\"c\",\"text\":%q}\n", shared+ownA, shared+ownB, shared)
+	in := filepath.Join(t.TempDir(), "docs.jsonl")
+	if err := os.WriteFile(in, []byte(docs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	got, stderr, code := runPDC(t, "pairs", out)
+	if code != 0 {
+		t.Fatalf("pairs: exit %d %s", code, stderr)
+	}
+	s, la, lb, lc := len(shared), len(shared+ownA), len(shared+ownB), len(shared)
+	row := func(a, b string, lenA, lenB int) string {
+		return fmt.Sprintf("%s\t%s\t1\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f", a, b, s, s, lenA, lenB,
+			float64(s)/float64(lenA), float64(s)/float64(lenB), float64(2*s)/float64(lenA+lenB))
+	}
+	want := strings.Join([]string{row("a", "b", la, lb), row("a", "c", la, lc), row("b", "c", lb, lc)}, "\n") + "\n"
+	if got != want {
+		t.Errorf("pairs:\n%s\nwant\n%s", got, want)
+	}
+	if groups, _, _ := runPDC(t, "pairs", out, "--groups"); groups != "" {
+		t.Errorf("groups at 0.9: %q, want none (A and B hold more than the passage)", groups)
+	}
+	// A is contained in C at s/la, B at s/lb < s/la: at s/la, only A and C
+	// are near-copies; at s/lb all three are.
+	atA, atB := fmt.Sprintf("%.4f", float64(s)/float64(la)-0.001), fmt.Sprintf("%.4f", float64(s)/float64(lb)-0.001)
+	if groups, _, _ := runPDC(t, "pairs", out, "--groups", "--copy", atA); groups != "2\ta\tc\n" {
+		t.Errorf("groups at %s: %q, want a and c", atA, groups)
+	}
+	if groups, _, _ := runPDC(t, "pairs", out, "--groups", "--copy", atB); groups != "3\ta\tb\tc\n" {
+		t.Errorf("groups at %s: %q, want a, b and c", atB, groups)
+	}
+	few, _, _ := runPDC(t, "pairs", out, "--min-containment", "0.95", "--format", "jsonl")
+	if strings.Count(few, "\n") != 2 || !strings.Contains(few, `"contain_b":1`) {
+		t.Errorf("--min-containment 0.95 --format jsonl:\n%s", few)
+	}
+}

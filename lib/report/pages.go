@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // indexPage is the data of index.html.
@@ -30,12 +31,13 @@ type indexPage struct {
 
 // topRow is a line of the top pairs table.
 type topRow struct {
-	N                int
-	Page             string
-	A, B, URLA, URLB string
-	Spans            int
-	SharedA, SharedB int
-	Passage          string
+	N                  int
+	Page               string
+	A, B, URLA, URLB   string
+	Spans              int
+	SharedA, SharedB   int
+	ContainA, ContainB string // "" when a document's text is missing
+	Passage            string
 }
 
 func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
@@ -69,6 +71,12 @@ func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
 			URLA: safeURL(docs[pr.A].URL), URLB: safeURL(docs[pr.B].URL)}
 		if d, ok := docs[pr.A]; ok && len(pr.Spans) > 0 {
 			row.Passage = clip(runeSlice(d.Text, pr.Spans[0].CharStartA, pr.Spans[0].CharEndA), 300)
+		}
+		da, oka := docs[pr.A]
+		db, okb := docs[pr.B]
+		if oka && okb {
+			ms := pr.Measure(utf8.RuneCountInString(da.Text), utf8.RuneCountInString(db.Text))
+			row.ContainA, row.ContainB = fmt.Sprintf("%.0f%%", 100*ms.ContainA), fmt.Sprintf("%.0f%%", 100*ms.ContainB)
 		}
 		p.Top = append(p.Top, row)
 	}

@@ -37,9 +37,9 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
 </section>
 <section id="histograms"><h2>Spans</h2><div class="hists">{{.LengthHist}}{{.ScoreHist}}</div></section>
 <section id="top"><h2>Top document pairs by shared characters</h2>
-<table class="list" id="top-pairs"><thead><tr><th>#</th><th>document A</th><th>document B</th><th>spans</th><th>shared chars A</th><th>shared chars B</th><th>first passage</th></tr></thead><tbody>
-{{range .Top}}<tr class="pair"><td><a href="{{.Page}}">{{.N}}</a></td><td>{{template "doclink" (docLink .A .URLA)}}</td><td>{{template "doclink" (docLink .B .URLB)}}</td><td>{{.Spans}}</td><td>{{.SharedA}}</td><td>{{.SharedB}}</td><td class="passage">{{.Passage}}</td></tr>
-{{else}}<tr><td colspan="7">no spans</td></tr>{{end}}</tbody></table>
+<table class="list" id="top-pairs"><thead><tr><th>#</th><th>document A</th><th>document B</th><th>spans</th><th>shared chars A</th><th>shared chars B</th><th title="share of A's text in B, and of B's in A">contained A, B</th><th>first passage</th></tr></thead><tbody>
+{{range .Top}}<tr class="pair"><td><a href="{{.Page}}">{{.N}}</a></td><td>{{template "doclink" (docLink .A .URLA)}}</td><td>{{template "doclink" (docLink .B .URLB)}}</td><td>{{.Spans}}</td><td>{{.SharedA}}</td><td>{{.SharedB}}</td><td>{{.ContainA}} {{.ContainB}}</td><td class="passage">{{.Passage}}</td></tr>
+{{else}}<tr><td colspan="8">no spans</td></tr>{{end}}</tbody></table>
 {{if .LeftOut}}<p class="more">{{.LeftOut}} more document pairs are not listed (pdc report --top-pairs, or pdc spans).</p>{{end}}
 </section>
 <section id="boilerplate"><h2>Boilerplate and templates left out</h2>

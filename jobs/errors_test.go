@@ -134,6 +134,7 @@ func TestCLIErrors(t *testing.T) {
 		{"spans of nothing", []string{"spans", filepath.Join(dir, "none")}, 1, "none"},
 		{"spans text without input or manifest", []string{"spans", bare, "--text"}, 2, "--input"},
 		{"spans of a directory that is no run", []string{"spans", dir}, 1, "not the output of pdc run"},
+		{"output inside an input directory", []string{"run", "--input", dir, "--output", filepath.Join(dir, "o4")}, 2, "is inside input directory"},
 		{"spans of an unfinished run", []string{"spans", unfinished}, 1, "did not finish (rerun pdc run to resume)"},
 		{"usage error in one line", []string{"spans", "--format", "xml", out}, 2, "(run 'pdc spans --help')"},
 	}

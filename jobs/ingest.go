@@ -1,7 +1,8 @@
 package jobs
 
-// pdc ingest converts inputs (WARC, Avro, JSON Lines, directories of
-// .html/.txt files) to the JSON Lines documents of lib/doc, ready for
+// pdc ingest converts inputs (WARC, Avro, Parquet, JSON Lines,
+// directories of .html/.txt files) to the JSON Lines documents of lib/doc,
+// ready for
 // `pdc run` locally or on Hadoop.
 //
 // Output: --output FILE.jsonl (or .ndjson, .json; gzip when it ends .gz) is
@@ -16,8 +17,8 @@ package jobs
 // temporary name and renamed when complete; _SUCCESS is written last.
 // hdfs://host:port/path (or any path with --hdfs) writes to HDFS.
 //
-// Documents are written in reading order: JSON Lines files, then WARC and
-// Avro files, then .html/.txt trees. A document whose id was seen before is
+// Documents are written in reading order (lib/input): JSON Lines files,
+// then WARC, Avro and Parquet files, then .html/.txt trees. A document whose id was seen before is
 // dropped and counted (the first is kept); ids are remembered as 128-bit
 // hashes, so memory grows by ~40 bytes per document.
 
@@ -61,7 +62,7 @@ var ingestProgressEvery = 5 * time.Second
 func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	o := ingestOptions{}
 	flags := m.newFlagSet("ingest", "--input SRC... --output DIR|FILE.jsonl[.gz]|hdfs://HOST:PORT/PATH [flags]")
-	flags.Var(&o.inputs, "input", "sources: .warc, .warc.gz, .avro, .jsonl[.gz] files or directories of them and of .html/.txt files; repeatable")
+	flags.Var(&o.inputs, "input", "sources: "+input.Kinds()+" files, or directories of them and of .html/.txt files; repeatable")
 	flags.StringVar(&o.output, "output", "", "FILE.jsonl[.gz], or a directory of part-NNNNN.jsonl.gz files; hdfs://... writes to HDFS")
 	flags.BoolVar(&o.hdfs, "hdfs", false, "write --output (an absolute path) to the HDFS of HADOOP_CONF_DIR")
 	flags.StringVar(&o.avro.ID, "avro-id", "id", "Avro: the document id field")

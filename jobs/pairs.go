@@ -77,7 +77,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	pairs := span.Pairs(spans)
-	lengths, err := m.docLengths(ctx, out, pairs, inputs)
+	lengths, err := m.docLengths(ctx, append([]string{"pairs"}, args...), out, pairs, inputs)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 
 // docLengths returns the length in characters of the extracted text of
 // every document of pairs, read from inputs (default: the run's).
-func (m *Main) docLengths(ctx context.Context, out string, pairs []span.DocPair, inputs []string) (map[string]int, error) {
+func (m *Main) docLengths(ctx context.Context, cmdline []string, out string, pairs []span.DocPair, inputs []string) (map[string]int, error) {
 	need := map[string]bool{}
 	for _, p := range pairs {
 		need[p.A], need[p.B] = true, true
@@ -122,7 +122,7 @@ func (m *Main) docLengths(ctx context.Context, out string, pairs []span.DocPair,
 	}
 	extract, maxBytes := m.runAnalyzer(out)
 	if extract == "main" {
-		if err := m.needMain(ctx, append([]string{"pairs", out}, "--input", strings.Join(inputs, ","))); err != nil {
+		if err := m.needMain(ctx, cmdline); err != nil {
 			return nil, err
 		}
 	}

@@ -90,7 +90,8 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 }
 
 // prepareReportDir creates the report directory; an existing one must be
-// empty, or a report (holding index.html) with overwrite.
+// empty, or a pdc report (its index.html names report.Generator) with
+// overwrite.
 func prepareReportDir(dir string, overwrite bool) error {
 	ents, err := os.ReadDir(dir)
 	switch {
@@ -101,7 +102,8 @@ func prepareReportDir(dir string, overwrite bool) error {
 	case !overwrite:
 		return fmt.Errorf("report %s already exists (use --overwrite to replace it)", dir)
 	default:
-		if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+		index, err := os.ReadFile(filepath.Join(dir, "index.html"))
+		if err != nil || !strings.Contains(string(index), `<meta name="generator" content="`+report.Generator+`">`) {
 			return fmt.Errorf("report %s exists and is not a pdc report: choose a new or empty directory", dir)
 		}
 		if err := os.RemoveAll(dir); err != nil {

@@ -142,3 +142,26 @@ func TestReportHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestReportOverwrite: --overwrite replaces an earlier report but never a
+// directory that is not one, even if it holds an index.html.
+func TestReportOverwrite(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	dir := filepath.Join(t.TempDir(), "report")
+	for i := range 2 {
+		if _, stderr, code := runPDC(t, "report", out, "--output", dir, "--overwrite"); code != 0 {
+			t.Fatalf("report %d: exit %d %s", i, code, stderr)
+		}
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	writeFile(t, filepath.Join(site, "index.html"), "<html>my site</html>")
+	if _, stderr, code := runPDC(t, "report", out, "--output", site, "--overwrite"); code != 1 || !strings.Contains(stderr, "is not a pdc report") {
+		t.Errorf("a site's directory: exit %d %s", code, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(site, "index.html")); err != nil || string(b) != "<html>my site</html>" {
+		t.Errorf("the site was touched: %q %v", b, err)
+	}
+}

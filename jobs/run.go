@@ -65,7 +65,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report)")
 	fs.IntVar(&cfg.MaxSiteDF, "max-site-df", cfg.MaxSiteDF, "a sentence signature in more than this many documents of one site (URL host) is a template and not joined (0: no limit)")
 	fs.Var(intSizeFlag{&cfg.MaxDocBytes}, "max-doc-bytes", "truncate documents larger than this `size` (bytes, or with K, M, G; 0: no limit)")
-	fs.BoolVar(&cfg.CrossSiteOnly, "cross-site-only", cfg.CrossSiteOnly, "drop sentence pairs whose URLs share a host")
+	fs.BoolVar(&cfg.CrossSiteOnly, "cross-site-only", cfg.CrossSiteOnly, "drop sentence pairs whose URLs share a host (sites named by a tree or --site-field are not hosts)")
 	fs.BoolVar(&cfg.NoFilter, "no-filter", cfg.NoFilter, "words: index every token and skip PPJoin's index-prefix and positional filters (to measure the filters; frequent tokens' lists then hit --max-df)")
 	fs.BoolVar(&cfg.Strict, "strict", cfg.Strict, "stop at the first bad input record instead of skipping it")
 	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all (all visible text) or main (main content only)")
@@ -166,11 +166,12 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	po.Finished = func([]pipeline.Job) error { return m.writeAvroOutput(d.FS(), po.Out+"/spans.avro", &o) }
 	jobs, err := pipeline.Run(ctx, d, po)
 	if err != nil {
 		return err
 	}
-	return m.finish(d.FS(), po.Out, &o, jobs, time.Since(start))
+	return m.finish(&o, jobs, time.Since(start))
 }
 
 // localDriver returns the local runner's driver for a run.
@@ -248,6 +249,19 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		Quiet:      o.quiet,
 	}
 	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true}
+	var local []string // inputs on the local disk, which are uploaded
+	for _, p := range o.inputs {
+		if !hdfsfs.IsRemote(p, true, m.Getenv) {
+			local = append(local, p)
+		}
+	}
+	if len(local) > 0 {
+		in, err := input.Find(local)
+		if err != nil {
+			return nil, pipeline.Options{}, err
+		}
+		man.Files = absAll(in.Paths())
+	}
 	return d, m.pipelineOptions(o, out, man), nil
 }
 
@@ -270,12 +284,8 @@ func hdfsURI(output string) string {
 	return "hdfs://"
 }
 
-// finish writes spans.avro with --output-format avro, prints the run's
-// summary and, with --print, the spans.
-func (m *Main) finish(fsys hdfsfs.FS, out string, o *runOptions, jobs []pipeline.Job, took time.Duration) error {
-	if err := m.writeAvroOutput(fsys, out+"/spans.avro", o); err != nil {
-		return err
-	}
+// finish prints the run's summary and, with --print, the spans.
+func (m *Main) finish(o *runOptions, jobs []pipeline.Job, took time.Duration) error {
 	m.summary(pipeline.Merged(jobs), o, took)
 	if o.print {
 		return m.printSpans(o.output, spanOptions{format: "tsv", text: true, inputs: o.inputs})
@@ -385,6 +395,9 @@ func inputUnder(out string, inputs []string) error {
 		}
 		if input.Within(a, absOut) {
 			return usagef("run: input %s is inside --output %s; choose another output directory", in, out)
+		}
+		if fi, err := os.Stat(a); err == nil && fi.IsDir() && input.Within(absOut, a) {
+			return usagef("run: --output %s is inside input directory %s (the run would read its own output); choose another output directory", out, in)
 		}
 	}
 	return nil

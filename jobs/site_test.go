@@ -54,6 +54,8 @@ func TestSitesWithoutURLs(t *testing.T) {
 		{"no site", []string{"--input", tree, "--site-from", "none"}, 15, "parse.site.none", false},
 		{"a site per directory", []string{"--input", tree, "--site-from", "path:1"}, 15, "parse.site.input", false},
 		{"canonical links", []string{"--input", canon, "--site-from", "none"}, 0, "parse.site.page", true},
+		{"cross-site-only keeps named sites", []string{"--input", tree, "--site-from", "path:1", "--cross-site-only"}, 15, "parse.site.input", false},
+		{"cross-site-only drops URL hosts", []string{"--input", canon, "--site-from", "none", "--max-site-df", "0", "--cross-site-only"}, 0, "parse.site.page", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

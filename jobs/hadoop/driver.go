@@ -201,10 +201,11 @@ func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Jo
 }
 
 // tag is the YARN application tag of the run's jobs: "pdc-" and a hash of
-// the output directory, so that a later run of the same OUT finds them.
+// the output directory's path (however OUT was spelled: /p or
+// hdfs://nn:8020/p), so that a later run of the same OUT finds them.
 func (d *Driver) tag() string {
 	h := fnv.New64a()
-	h.Write([]byte(d.URI + d.Out))
+	h.Write([]byte(d.Out))
 	return fmt.Sprintf("pdc-%016x", h.Sum64())
 }
 

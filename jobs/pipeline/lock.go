@@ -7,12 +7,15 @@ package pipeline
 //	{"host": "...", "pid": 123, "since": "2026-11-25T08:00:00Z"}
 //
 // On the local disk the lock is an OS file lock (flock) on that file: it
-// ends with the process, however it ends, so a lock is never stale. On
+// ends with the process, however it ends, so a lock is never stale and
+// --force-unlock has nothing to remove (a live holder is never broken). On
 // HDFS the file is created exclusively and its holder touches it every
 // LockBeat; a lock is stale (its holder died) and is taken over when it
 // was not touched for LockStale, or at once when its holder ran on this
-// host and its process is gone. --force-unlock removes a lock whatever
-// its state.
+// host and its process is gone; staleness compares the lock's time with
+// this host's clock, so the hosts' clocks must agree (NTP). --force-unlock
+// removes an HDFS lock whatever its state. A run releases only a lock that
+// is still its own.
 
 import (
 	"encoding/json"
@@ -22,7 +25,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +56,7 @@ var ErrLocked = errors.New("in use")
 type Lock struct {
 	fsys  hdfsfs.FS
 	name  string
+	info  LockInfo
 	file  *os.File // local: the flocked file
 	stop  chan struct{}
 	wg    sync.WaitGroup
@@ -83,12 +86,12 @@ func AcquireLock(fsys hdfsfs.FS, out string, info LockInfo, force bool) (*Lock, 
 	if err := fsys.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output %s: %w", out, err)
 	}
-	if force {
+	if force && fsys != hdfsfs.Local() {
 		if err := fsys.RemoveAll(name); err != nil {
 			return nil, fmt.Errorf("output %s: force unlock: %w", out, err)
 		}
 	}
-	l := &Lock{fsys: fsys, name: name, stop: make(chan struct{})}
+	l := &Lock{fsys: fsys, name: name, info: info, stop: make(chan struct{})}
 	var err error
 	if fsys == hdfsfs.Local() {
 		err = l.lockLocal(out, info)
@@ -121,8 +124,14 @@ func (l *Lock) lockLocal(out string, info LockInfo) error {
 			continue
 		}
 		data, _ := json.Marshal(info)
-		if err := f.Truncate(0); err == nil {
+		err = f.Truncate(0)
+		if err == nil {
 			_, err = f.WriteAt(append(data, '\n'), 0)
+		}
+		if err != nil {
+			os.Remove(l.name)
+			f.Close()
+			return fmt.Errorf("output %s: lock: %w", out, err)
 		}
 		l.file = f
 		return nil
@@ -197,12 +206,15 @@ func (l *Lock) beat() {
 		case <-l.stop:
 			return
 		case now := <-t.C:
-			hdfsfs.Touch(l.fsys, l.name, now) // a failed beat is retried at the next one
+			if l.owned() { // never keep another run's lock alive
+				hdfsfs.Touch(l.fsys, l.name, now) // a failed beat is retried at the next one
+			}
 		}
 	}
 }
 
-// Release lets go of the lock and removes the lock file.
+// Release lets go of the lock and removes the lock file, if it is still
+// this run's (not removed and taken by another run meanwhile).
 func (l *Lock) Release() error {
 	l.once.Do(func() {
 		close(l.stop)
@@ -210,16 +222,32 @@ func (l *Lock) Release() error {
 		if l.file != nil {
 			// Remove while holding it, so that a process waiting on
 			// this file sees it is no longer the lock (lockLocal).
-			l.error = os.Remove(l.name)
+			fi, err1 := l.file.Stat()
+			ni, err2 := os.Stat(l.name)
+			if err1 == nil && err2 == nil && os.SameFile(fi, ni) {
+				l.error = os.Remove(l.name)
+			}
 			if err := l.file.Close(); l.error == nil {
 				l.error = err
 			}
 			return
 		}
-		l.error = l.fsys.RemoveAll(l.name)
+		if l.owned() {
+			l.error = l.fsys.RemoveAll(l.name)
+		}
 	})
-	if l.error != nil && !strings.Contains(l.error.Error(), "no such file") {
+	if l.error != nil && !errors.Is(l.error, fs.ErrNotExist) {
 		return fmt.Errorf("release lock %s: %w", l.name, l.error)
 	}
 	return nil
+}
+
+// owned tells whether the lock file on HDFS still names this run.
+func (l *Lock) owned() bool {
+	b, err := hdfsfs.ReadFile(l.fsys, l.name)
+	if err != nil {
+		return false
+	}
+	var info LockInfo
+	return json.Unmarshal(b, &info) == nil && info.Host == l.info.Host && info.PID == l.info.PID && info.Since.Equal(l.info.Since)
 }

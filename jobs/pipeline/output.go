@@ -60,7 +60,10 @@ func Prepare(fsys hdfsfs.FS, out string, man Manifest, overwrite bool) (bool, er
 	_, err := fsys.Stat(out)
 	switch {
 	case err == nil:
-		ents, _ := fsys.ReadDir(out)
+		ents, err := fsys.ReadDir(out)
+		if err != nil {
+			return false, fmt.Errorf("output %s: %w", out, err)
+		}
 		old, rerr := ReadManifest(fsys, out)
 		_, serr := fsys.Stat(out + "/spans/_SUCCESS")
 		switch {
@@ -86,7 +89,10 @@ func Prepare(fsys hdfsfs.FS, out string, man Manifest, overwrite bool) (bool, er
 	if err := fsys.MkdirAll(out, 0o755); err != nil {
 		return false, fmt.Errorf("output %s: %w", out, err)
 	}
-	return false, writeFile(fsys, mpath, append(want, '\n'))
+	if err := hdfsfs.WriteFileAtomic(fsys, mpath, append(want, '\n')); err != nil {
+		return false, fmt.Errorf("write %s: %w", mpath, err)
+	}
+	return false, nil
 }
 
 // diff says how run m differs from the one now asked for, "" if it does
@@ -203,8 +209,8 @@ func formatJobs(jobs []Job) string {
 	return b.String()
 }
 
-// ReadJobs reads OUT/jobs.tsv: job names, seconds (-1 for jobs of an
-// earlier run) and ids.
+// ReadJobs reads OUT/jobs.tsv: each job's name, time and id; a job
+// finished by an earlier run has Skipped set (and no time).
 func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
 	data, err := hdfsfs.ReadFile(fsys, out+"/"+JobsFile)
 	if err != nil {

@@ -112,6 +112,9 @@ type Options struct {
 	// (lock.go); ForceUnlock removes another run's lock first.
 	Holder      LockInfo
 	ForceUnlock bool
+	// Finished, if set, runs after Finish, still under the lock (more
+	// reports written into OUT).
+	Finished func(jobs []Job) error
 }
 
 // ErrInterrupted is returned, wrapped, when the run's context ends.
@@ -147,7 +150,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 		return nil, err
 	}
 	for _, step := range plan(Stages(), o.Out, d.Fuses() && !o.KeepIntermediate, d.Fuses(), func(dir string) bool { return Succeeded(fsys, dir) }) {
-		if Succeeded(fsys, step.Dir()) && step.Fusion != Feeding {
+		if Succeeded(fsys, step.Dir()) && hasCounters(fsys, step.Dir()) && step.Fusion != Feeding {
 			jobs = append(jobs, skip(fsys, step, o))
 			continue
 		}
@@ -180,7 +183,15 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 			return nil, err
 		}
 	}
-	return jobs, Finish(fsys, o.Out, jobs, o.KeepIntermediate)
+	if err := Finish(fsys, o.Out, jobs, o.KeepIntermediate); err != nil {
+		return nil, err
+	}
+	if o.Finished != nil {
+		if err := o.Finished(jobs); err != nil {
+			return nil, err
+		}
+	}
+	return jobs, nil
 }
 
 // plan groups stages into steps: a stage that Feeds the next runs with it
@@ -216,6 +227,14 @@ func skip(fsys hdfsfs.FS, step Step, o Options) Job {
 		fmt.Fprintf(o.Stderr, "job %s: finished in an earlier run, skipped\n", j.Name)
 	}
 	return j
+}
+
+// hasCounters tells whether a job directory holds its _counters.tsv
+// (written after the job's _SUCCESS: a run that stopped between the two
+// runs the job again rather than lose its counters).
+func hasCounters(fsys hdfsfs.FS, dir string) bool {
+	_, err := fsys.Stat(dir + "/_counters.tsv")
+	return err == nil
 }
 
 // Succeeded tells whether a job directory holds _SUCCESS.

@@ -249,3 +249,31 @@ func TestLockHDFS(t *testing.T) {
 		t.Errorf("lock left after Release: %v", err)
 	}
 }
+
+// TestLockForceLocal: on the local disk --force-unlock does not break a
+// live holder's lock, and a run releases only its own lock file.
+func TestLockForceLocal(t *testing.T) {
+	fsys := hdfsfs.Local()
+	out := filepath.Join(t.TempDir(), "out")
+	a, err := AcquireLock(fsys, out, LockInfo{Host: "h", PID: 1}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireLock(fsys, out, LockInfo{Host: "h", PID: 2}, true); !errors.Is(err, ErrLocked) {
+		t.Fatalf("force against a live holder: %v, want ErrLocked", err)
+	}
+	// Someone removes the file behind the holder's back; another run
+	// takes a new one; the first run's Release must leave it alone.
+	os.Remove(LockName(fsys, out))
+	b, err := AcquireLock(fsys, out, LockInfo{Host: "h", PID: 3}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireLock(fsys, out, LockInfo{Host: "h", PID: 4}, false); !errors.Is(err, ErrLocked) {
+		t.Errorf("after the old holder's Release, the new lock was gone: %v", err)
+	}
+	b.Release()
+}

@@ -17,8 +17,13 @@
 //	                     otherwise runs the match inside the join's reduce
 //	                     tasks (Stage.ChainsNext)
 //	OUT/spans/           match job: the spans (lib/span), pdc's result
-//	OUT/boilerplate.tsv  signatures over --max-df, most frequent first
+//	OUT/boilerplate.tsv  signatures over --max-df and site templates, most frequent first
 //	OUT/counters.tsv     every job's counters
+//	OUT/jobs.tsv         every job's time and cluster id (JobsFile)
+//	OUT/spans.avro       with --output-format avro (written by the CLI under the lock)
+//	OUT/_tmp/            the local runner's spills; on Hadoop, jobs' outputs until they succeed
+//	OUT/input/           on Hadoop, the documents uploaded from the local disk
+//	DIR/.NAME.pdc-lock   beside OUT = DIR/NAME: the run's lock (lock.go)
 //
 // Each job directory gets _SUCCESS when the job completes; a rerun skips
 // completed jobs. Intermediate directories are removed after a successful

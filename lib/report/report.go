@@ -31,6 +31,10 @@ import (
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
+// Generator is the generator named by every page (<meta name=generator>):
+// pdc report replaces only a directory whose index.html names it.
+const Generator = "pdc report"
+
 // Options bound the report.
 type Options struct {
 	// TopPairs is the number of document pairs listed and given a page.

@@ -7,13 +7,15 @@ import "html/template"
 const csp = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
-	"csp":     func() string { return csp },
-	"docLink": func(id, url string) docLinkData { return docLinkData{id, url} },
+	"csp":       func() string { return csp },
+	"generator": func() string { return Generator },
+	"docLink":   func(id, url string) docLinkData { return docLinkData{id, url} },
 }).Parse(`
 {{define "head"}}<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{{csp}}">
 <meta name="referrer" content="no-referrer">
+<meta name="generator" content="{{generator}}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="style.css">
 <title>{{.}}</title></head><body>{{end}}

@@ -13,8 +13,8 @@
 // each posting six fields, `docid TAB sent TAB nsig TAB charStart TAB
 // charEnd TAB site`: sent is the 7-digit zero-padded sentence index, nsig
 // the sentence's number of distinct signatures, charStart/charEnd its rune
-// offsets, site the 8-hex-digit hash of the document URL's host ("-"
-// without a URL). docid is empty when the posting before it in the line is
+// offsets, site the document's site (Site: 8 hex digits of the URL's host,
+// "n" and 7 for a named site, "-" for none). docid is empty when the posting before it in the line is
 // of the same document (ids are never empty): a token met in several
 // sentences of one document, common with long ids and rare tokens, brings
 // its id once per line.
@@ -226,10 +226,11 @@ func appendTokenKey(b []byte, orderKey uint64) []byte {
 	return b
 }
 
-// Site returns the 8-hex-digit site of a parsed record's escaped url field
+// Site returns the site of a parsed record's escaped url field
 // (lib/doc/record.go): the FNV-1a hash of the URL's lowercased host without
-// a leading "www.", or of "site:NAME" for a named site; "-" when there is
-// none.
+// a leading "www." in 8 hex digits; for a named site ("site:NAME", not a
+// URL) "n" and 7 hex digits of the name's hash, so that --cross-site-only,
+// which is about URL hosts, can leave it alone; "-" when there is none.
 func Site(escapedURL []byte) string {
 	if len(escapedURL) == 0 {
 		return "-"
@@ -238,16 +239,16 @@ func Site(escapedURL []byte) string {
 	if err != nil {
 		return "-"
 	}
-	key := raw
-	if !strings.HasPrefix(raw, doc.SitePrefix) {
-		u, err := url.Parse(raw)
-		if err != nil || u.Hostname() == "" {
-			return "-"
-		}
-		key = strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-	}
 	h := fnv.New32a()
-	h.Write([]byte(key))
+	if strings.HasPrefix(raw, doc.SitePrefix) {
+		h.Write([]byte(raw))
+		return fmt.Sprintf("n%07x", h.Sum32()&0xfffffff)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return "-"
+	}
+	h.Write([]byte(strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")))
 	return fmt.Sprintf("%08x", h.Sum32())
 }
 

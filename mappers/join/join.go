@@ -256,7 +256,8 @@ type stats struct {
 // overlap for prefixed ones.
 func (s *joiner) check(a, b *Posting) (int, bool) {
 	s.candidates++
-	if s.crossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" {
+	// Named sites (trees, --site-field: "n...") have no URL host.
+	if s.crossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" && a.Site[0] != 'n' {
 		s.sameSite++
 		return 0, false
 	}

@@ -1,5 +1,5 @@
 // Command badinputs runs pdc on hostile and broken inputs and prints what
-// became of each, as a markdown table (docs/bad-inputs.md): the exit
+// became of each, as a markdown table (docs/robustness.md): the exit
 // status, the documents read, parsed and skipped by reason (from
 // OUT/counters.tsv: parse.docs.read, index.docs, parse.docs.skipped.*),
 // and the first line of the error or warning.

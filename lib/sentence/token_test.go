@@ -151,7 +151,12 @@ func FuzzTokens(f *testing.F) {
 	var tok Tokenizer
 	f.Fuzz(func(t *testing.T, s string) {
 		tok.normalize(s)
-		if got, want := string(tok.src), norm.NFKC.String(s); got != want {
+		// On invalid UTF-8, x/text's norm.Iter and Form.String disagree
+		// (after an invalid byte, String leaves "ǅ" as it is, the Iter
+		// gives its NFKC form "Dž": seed f0bf0f29e2791a50). pdc's text is
+		// always valid UTF-8 when it is tokenized (lib/htmltext and lib/doc
+		// replace invalid sequences), so only valid strings are compared.
+		if got, want := string(tok.src), norm.NFKC.String(s); got != want && utf8.ValidString(s) {
 			t.Fatalf("normalize(%q) = %q; want %q", s, got, want)
 		}
 		tokens := tok.Tokens(nil, s)

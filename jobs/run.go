@@ -234,20 +234,6 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 	if o.quiet {
 		progress = io.Discard
 	}
-	d := &hadoop.Driver{
-		Submitter:  &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress},
-		FileSystem: fsys,
-		Out:        out,
-		URI:        hdfsURI(o.output),
-		Binary:     bin,
-		Inputs:     o.inputs,
-		Config:     cfg,
-		Read:       readOptions(cfg),
-		Fault:      m.Getenv("PDC_FAULT"),
-		Reducers:   reducers,
-		Stderr:     m.Stderr,
-		Quiet:      o.quiet,
-	}
 	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true}
 	var local []string // inputs on the local disk, which are uploaded
 	for _, p := range o.inputs {
@@ -255,12 +241,27 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 			local = append(local, p)
 		}
 	}
+	var localSet *input.Set
 	if len(local) > 0 {
-		in, err := input.Find(local)
-		if err != nil {
+		if localSet, err = input.Find(local); err != nil {
 			return nil, pipeline.Options{}, err
 		}
-		man.Files = absAll(in.Paths())
+		man.Files = absAll(localSet.Paths())
+	}
+	d := &hadoop.Driver{
+		Submitter:  &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress},
+		FileSystem: fsys,
+		Out:        out,
+		URI:        hdfsURI(o.output),
+		Binary:     bin,
+		Inputs:     o.inputs,
+		Local:      localSet,
+		Config:     cfg,
+		Read:       readOptions(cfg),
+		Fault:      m.Getenv("PDC_FAULT"),
+		Reducers:   reducers,
+		Stderr:     m.Stderr,
+		Quiet:      o.quiet,
 	}
 	return d, m.pipelineOptions(o, out, man), nil
 }

@@ -44,73 +44,8 @@ log() {
 	echo "corpus.sh: $*" >&2
 }
 
-# apt_update runs apt-get update if we may (root, or password-less sudo).
-apt_update() {
-	if [ "$(id -u)" = 0 ]; then
-		apt-get update -qq >&2
-	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-		sudo -n apt-get update -qq >&2
-	else
-		return 1
-	fi
-}
-
-# download_deb PKG saves PKG's .deb in $DATA/debs (unless one is there) and prints its path.
-download_deb() {
-	local pkg=$1 deb
-	mkdir -p "$DATA/debs"
-	deb=$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
-	if [ -n "$deb" ]; then
-		echo "$deb"
-		return
-	fi
-	command -v apt-get >/dev/null ||
-		die "apt-get not found: install $pkg (or put its .deb in $DATA/debs) and set PDC_DATA"
-	log "apt-get download $pkg"
-	if ! (cd "$DATA/debs" && apt-get download "$pkg" >&2); then
-		log "apt-get download $pkg failed; trying apt-get update first"
-		apt_update || die "apt-get download $pkg failed and apt-get update needs root:" \
-			"run 'sudo apt-get update' (or put $pkg's .deb in $DATA/debs) and retry"
-		(cd "$DATA/debs" && apt-get download "$pkg" >&2) ||
-			die "apt-get download $pkg failed: is $pkg in your apt sources (Debian bookworm has it)?"
-	fi
-	deb=$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
-	[ -n "$deb" ] || die "apt-get download $pkg left no ${pkg}_*.deb in $DATA/debs"
-	echo "$deb"
-}
-
-# unpack PKG makes sure $DATA/tree/PKG holds the unpacked package and prints that directory.
-# A package installed system-wide (apt-get install PKG) is used in place: tree/PKG/usr -> /usr.
-unpack() {
-	local pkg=$1 tree=$DATA/tree/$1 deb version
-	if [ -f "$tree/.done" ]; then
-		echo "$tree"
-		return
-	fi
-	if [ -z "$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" 2>/dev/null)" ] &&
-		[ "$(dpkg-query -W -f '${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ]; then
-		version=$(dpkg-query -W -f '${Version}' "$pkg")
-		log "using the installed $pkg $version from /usr"
-		mkdir -p "$tree"
-		ln -sfn /usr "$tree/usr"
-		echo "$version" >"$tree/.version"
-		touch "$tree/.done"
-		echo "$tree"
-		return
-	fi
-	deb=$(download_deb "$pkg") || exit 1
-	command -v dpkg-deb >/dev/null ||
-		die "dpkg-deb not found: unpack $deb into $tree yourself (ar x + tar x) and touch $tree/.done"
-	log "unpacking $(basename "$deb") into $tree"
-	rm -rf "$tree.tmp"
-	mkdir -p "$tree.tmp"
-	dpkg-deb -x "$deb" "$tree.tmp" || die "dpkg-deb -x $deb failed"
-	dpkg-deb -f "$deb" Version >"$tree.tmp/.version"
-	touch "$tree.tmp/.done"
-	rm -rf "$tree"
-	mv "$tree.tmp" "$tree"
-	echo "$tree"
-}
+# shellcheck source=debs.sh
+. "$HERE/debs.sh"
 
 # write_jsonl runs the embedded Python that lists, filters and writes the pages.
 write_jsonl() {
@@ -160,10 +95,8 @@ SAMPLE = [
 
 REDIRECT = re.compile(rb"http-equiv\s*=\s*[\"']?refresh", re.I)
 
-
 def log(msg):
     print("corpus.sh: " + msg, file=sys.stderr, flush=True)
-
 
 def source(pkg, tree):
     """Returns (id prefix, HTML root, url base, package version) of an unpacked package."""
@@ -177,7 +110,6 @@ def source(pkg, tree):
         sys.exit("corpus.sh: %s %s has no %s" % (pkg, version, root))
     return prefix, root, url.format(v=re.split(r"[+~-]", version)[0]), version
 
-
 def pages(root):
     """Returns the paths of the regular .html files under root, relative, sorted bytewise."""
     out = []
@@ -188,7 +120,6 @@ def pages(root):
                 out.append(os.path.relpath(path, root))
     out.sort(key=os.fsencode)
     return out
-
 
 def record(prefix, root, base, rel):
     """Returns the JSONL line (bytes) of one page, or None for redirect stubs and non-UTF-8."""
@@ -203,7 +134,6 @@ def record(prefix, root, base, rel):
         return None
     doc = {"id": prefix + "/" + rel, "url": base + rel, "html": html}
     return (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
-
 
 def bench(out, target, nbytes, ndocs, pkg, tree):
     prefix, root, base, version = source(pkg, tree)
@@ -226,7 +156,6 @@ def bench(out, target, nbytes, ndocs, pkg, tree):
             ndocs += 1
     print(nbytes, ndocs)
 
-
 def sample(out, trees):
     srcs = {pkg: source(pkg, tree) for pkg, tree in trees.items()}
     for pkg, (_, _, _, version) in sorted(srcs.items()):
@@ -242,7 +171,6 @@ def sample(out, trees):
             nbytes += len(line)
     os.replace(out + ".tmp", out)
     log("wrote %s: %d bytes, %d docs" % (out, nbytes, len(SAMPLE)))
-
 
 if sys.argv[1] == "bench":
     bench(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7])

@@ -38,75 +38,12 @@ log() {
 	echo "silver.sh: $*" >&2
 }
 
+# shellcheck source=debs.sh
+. "$REPO/scripts/debs.sh"
+
 usage() {
 	echo "usage: scripts/silver.sh [--with-urls] [--with-sources] [--check] [-- PDC_RUN_FLAGS...]" >&2
 	exit 2
-}
-
-# apt_update runs apt-get update if we may (root, or password-less sudo). As in corpus.sh.
-apt_update() {
-	if [ "$(id -u)" = 0 ]; then
-		apt-get update -qq >&2
-	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-		sudo -n apt-get update -qq >&2
-	else
-		return 1
-	fi
-}
-
-# download_deb PKG saves PKG's .deb in $DATA/debs (unless one is there) and prints its path.
-# As in corpus.sh.
-download_deb() {
-	local pkg=$1 deb
-	mkdir -p "$DATA/debs"
-	deb=$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
-	if [ -n "$deb" ]; then
-		echo "$deb"
-		return
-	fi
-	command -v apt-get >/dev/null ||
-		die "apt-get not found: put $pkg's .deb in $DATA/debs and set PDC_DATA"
-	log "apt-get download $pkg"
-	if ! (cd "$DATA/debs" && apt-get download "$pkg" >&2); then
-		log "apt-get download $pkg failed; trying apt-get update first"
-		apt_update || die "apt-get download $pkg failed and apt-get update needs root"
-		(cd "$DATA/debs" && apt-get download "$pkg" >&2) || die "apt-get download $pkg failed"
-	fi
-	deb=$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
-	[ -n "$deb" ] || die "apt-get download $pkg left no ${pkg}_*.deb in $DATA/debs"
-	echo "$deb"
-}
-
-# unpack PKG makes sure $DATA/tree/PKG holds the unpacked package and prints that directory.
-# As in corpus.sh (a package installed system-wide is used in place).
-unpack() {
-	local pkg=$1 tree=$DATA/tree/$1 deb version
-	if [ -f "$tree/.done" ]; then
-		echo "$tree"
-		return
-	fi
-	if [ -z "$(find "$DATA/debs" -maxdepth 1 -name "${pkg}_*.deb" 2>/dev/null)" ] &&
-		[ "$(dpkg-query -W -f '${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ]; then
-		version=$(dpkg-query -W -f '${Version}' "$pkg")
-		log "using the installed $pkg $version from /usr"
-		mkdir -p "$tree"
-		ln -sfn /usr "$tree/usr"
-		echo "$version" >"$tree/.version"
-		touch "$tree/.done"
-		echo "$tree"
-		return
-	fi
-	deb=$(download_deb "$pkg") || exit 1
-	command -v dpkg-deb >/dev/null || die "dpkg-deb not found: unpack $deb into $tree and touch $tree/.done"
-	log "unpacking $(basename "$deb") into $tree"
-	rm -rf "$tree.tmp"
-	mkdir -p "$tree.tmp"
-	dpkg-deb -x "$deb" "$tree.tmp" || die "dpkg-deb -x $deb failed"
-	dpkg-deb -f "$deb" Version >"$tree.tmp/.version"
-	touch "$tree.tmp/.done"
-	rm -rf "$tree"
-	mv "$tree.tmp" "$tree"
-	echo "$tree"
 }
 
 # now prints the time in seconds since the epoch, with nanoseconds.

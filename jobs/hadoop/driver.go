@@ -37,8 +37,10 @@ type Driver struct {
 	// tasks with -files.
 	Binary string
 	// Inputs are the --input paths: hdfs:// URIs and paths missing from the
-	// local disk are read in place; local ones are uploaded (Prepare).
+	// local disk are read in place; local ones are uploaded (Prepare) from
+	// Local, what they expand to (nil when there are none).
 	Inputs []string
+	Local  *input.Set
 	// Config are the job parameters; Stats is set per job.
 	Config jobconf.Config
 	// Read configures how local documents are read while uploading (sites
@@ -82,7 +84,7 @@ func (d *Driver) Prepare(ctx context.Context) error {
 	for _, id := range killed {
 		fmt.Fprintf(d.Stderr, "pdc: killed %s, left running by an earlier run of %s whose driver stopped\n", id, d.Out)
 	}
-	var remote, local []string
+	var remote []string
 	for _, p := range d.Inputs {
 		if hdfsfs.IsRemote(p, true, nil) {
 			fsys, rp, err := hdfsfs.Resolve(p, true)
@@ -93,12 +95,10 @@ func (d *Driver) Prepare(ctx context.Context) error {
 				return fmt.Errorf("input %s: not on the local disk nor on HDFS: %w", p, hdfsfs.UnwrapPath(err))
 			}
 			remote = append(remote, p)
-			continue
 		}
-		local = append(local, p)
 	}
 	d.input = remote
-	if len(local) == 0 {
+	if d.Local == nil {
 		return nil
 	}
 	dst := path.Join(d.Out, "input")
@@ -106,10 +106,7 @@ func (d *Driver) Prepare(ctx context.Context) error {
 		d.input = append(d.input, dst)
 		return nil
 	}
-	in, err := input.Find(local)
-	if err != nil {
-		return err
-	}
+	in := d.Local
 	in.Warn(d.Stderr)
 	if err := d.FileSystem.RemoveAll(dst); err != nil {
 		return fmt.Errorf("upload: %w", err)

@@ -12,24 +12,14 @@ import (
 	"strings"
 
 	"github.com/linkedin/goavro/v2"
+	"github.com/pdc-mr/pdc/lib/doc"
 )
 
-// DocFields names the fields of a document record. Empty ID, URL, HTML and
-// Text select the defaults id, url, html and text. Site has no default: when
-// it is empty no site field is read and DocReader.Site is always empty; when
-// it is set, the schema must have that field.
-type DocFields struct{ ID, URL, HTML, Text, Site string }
-
-func (f DocFields) withDefaults() DocFields {
-	def := func(s, d string) string {
-		if s == "" {
-			return d
-		}
-		return s
-	}
-	return DocFields{ID: def(f.ID, "id"), URL: def(f.URL, "url"), HTML: def(f.HTML, "html"), Text: def(f.Text, "text"),
-		Site: f.Site}
-}
+// DocFields names the fields of a document record (lib/doc Fields: empty
+// names select the defaults; with Site empty no site field is read and
+// DocReader.Site is always empty; when it is set, the schema must have
+// that field).
+type DocFields = doc.Fields
 
 // Skip reasons counted by DocReader.Skipped.
 const (
@@ -71,7 +61,7 @@ func NewDocReader(r io.Reader, f DocFields) (*DocReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	f = f.withDefaults()
+	f = f.WithDefaults()
 	schema := ocf.meta["avro.schema"]
 	if err := checkSchema(schema, f); err != nil {
 		return nil, err

@@ -45,6 +45,23 @@ type Doc struct {
 	ValidUTF8 bool
 }
 
+// Fields names the fields (columns) of document records in container
+// formats (lib/avroio, lib/parquetio). Empty ID, URL, HTML and Text select
+// the defaults id, url, html and text. Site has no default: when it is
+// empty no site field is read; when it is set, the records must have it.
+type Fields struct{ ID, URL, HTML, Text, Site string }
+
+// WithDefaults returns f with the defaults filled in.
+func (f Fields) WithDefaults() Fields {
+	def := func(s, d string) string {
+		if s == "" {
+			return d
+		}
+		return s
+	}
+	return Fields{ID: def(f.ID, "id"), URL: def(f.URL, "url"), HTML: def(f.HTML, "html"), Text: def(f.Text, "text"), Site: f.Site}
+}
+
 // Body returns the document's content, HTML or text.
 func (d *Doc) Body() string {
 	if d.IsHTML {

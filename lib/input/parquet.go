@@ -15,8 +15,7 @@ import (
 )
 
 func openParquet(f *File, o Options) (Source, error) {
-	fields := parquetio.DocFields{ID: o.Fields.ID, URL: o.Fields.URL, HTML: o.Fields.HTML, Text: o.Fields.Text, Site: o.Fields.Site}
-	r, err := parquetio.NewDocReader(f.ReaderAt, f.Size, fields)
+	r, err := parquetio.NewDocReader(f.ReaderAt, f.Size, o.Fields)
 	if err != nil {
 		return nil, fmt.Errorf("input %s: %w", f.Path, err)
 	}

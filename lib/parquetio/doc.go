@@ -53,23 +53,13 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/pdc-mr/pdc/lib/doc"
 )
 
-// DocFields names the columns of a documents file. Empty ID, URL, HTML and
-// Text select the defaults id, url, html and text. Site has no default: when
-// it is empty no site column is read; when it is set, the file must have it.
-type DocFields struct{ ID, URL, HTML, Text, Site string }
-
-func (f DocFields) withDefaults() DocFields {
-	def := func(s, d string) string {
-		if s == "" {
-			return d
-		}
-		return s
-	}
-	return DocFields{ID: def(f.ID, "id"), URL: def(f.URL, "url"), HTML: def(f.HTML, "html"), Text: def(f.Text, "text"),
-		Site: f.Site}
-}
+// DocFields names the columns of a documents file (lib/doc Fields: empty
+// names select the defaults; with Site empty no site column is read; when
+// it is set, the file must have it).
+type DocFields = doc.Fields
 
 // Skip reasons counted by DocReader.Skipped. SkipBadRowGroup counts row
 // groups, the others rows.
@@ -114,7 +104,7 @@ const readBufferSize = 64 << 10
 // that it has the id column, an html or text column and, if f.Site is set,
 // the site column, of usable types.
 func NewDocReader(r io.ReaderAt, size int64, f DocFields) (*DocReader, error) {
-	f = f.withDefaults()
+	f = f.WithDefaults()
 	if err := checkFooter(r, size); err != nil {
 		return nil, err
 	}

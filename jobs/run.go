@@ -62,7 +62,8 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&cfg.Lambda, "lambda", cfg.Lambda, "minimum span length in duplicated sentence pairs")
 	fs.IntVar(&cfg.Gap, "gap", cfg.Gap, "sentences a span may skip on either side (0: exact diagonals)")
 	fs.IntVar(&cfg.MinTokens, "min-tokens", cfg.MinTokens, "sentences with fewer tokens are not matched (a gap can cross them)")
-	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report)")
+	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report; bounds one list's memory)")
+	fs.IntVar(&cfg.HubDF, "hub-df", cfg.HubDF, "posting lists of more documents than this pair each sentence with the first similar one (a hub), not with all: linear in copies (0: all pairs)")
 	fs.IntVar(&cfg.MaxSiteDF, "max-site-df", cfg.MaxSiteDF, "a sentence signature in more than this many documents of one site (URL host) is a template and not joined (0: no limit)")
 	fs.Var(intSizeFlag{&cfg.MaxDocBytes}, "max-doc-bytes", "truncate documents larger than this `size` (bytes, or with K, M, G; 0: no limit)")
 	fs.BoolVar(&cfg.CrossSiteOnly, "cross-site-only", cfg.CrossSiteOnly, "drop sentence pairs whose URLs share a host (sites named by a tree or --site-field are not hosts)")
@@ -99,7 +100,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	addJobFlags(fs.FlagSet, &cfg, &o.idfRange)
 	fs.groups = []flagGroup{
 		{"Input", []string{"input", "extract", "max-doc-bytes", "site-from", "site-field", "strict"}},
-		{"Detection", []string{"signature", "tau", "lambda", "gap", "min-tokens", "max-df", "max-site-df", "cross-site-only", "paper",
+		{"Detection", []string{"signature", "tau", "lambda", "gap", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
 		{"Output", []string{"output", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
@@ -377,7 +378,7 @@ func paperWith(cfg jobconf.Config, fs *flag.FlagSet) jobconf.Config {
 	keep("max-site-df", func() { p.MaxSiteDF = cfg.MaxSiteDF })
 	p.Signature.ShingleN, p.Signature.Antecedents = cfg.Signature.ShingleN, cfg.Signature.Antecedents
 	p.Signature.SpotChain, p.Signature.SpotDistance = cfg.Signature.SpotChain, cfg.Signature.SpotDistance
-	p.Lambda, p.MaxDF, p.MaxDocBytes = cfg.Lambda, cfg.MaxDF, cfg.MaxDocBytes
+	p.Lambda, p.MaxDF, p.HubDF, p.MaxDocBytes = cfg.Lambda, cfg.MaxDF, cfg.HubDF, cfg.MaxDocBytes
 	p.CrossSiteOnly, p.Strict, p.Extract = cfg.CrossSiteOnly, cfg.Strict, cfg.Extract
 	p.SiteFrom, p.SiteField = cfg.SiteFrom, cfg.SiteField
 	return p

@@ -30,8 +30,14 @@ type Config struct {
 	// their place in the sentence numbering, and a gap can cross them).
 	MinTokens int
 	// MaxDF is the longest posting list that is joined; longer lists are
-	// reported as boilerplate.
+	// reported as boilerplate. It bounds the memory of one list in the
+	// index reducer and the join mapper.
 	MaxDF int
+	// HubDF: a posting list of more documents than this is joined through
+	// hubs (mappers/join): each sentence is paired with the first similar
+	// sentence of the list, not with every other one, so that a passage in
+	// N documents costs O(N) pairs, not O(N^2) (0: every list pairwise).
+	HubDF int
 	// MaxSiteDF: a signature found in more than MaxSiteDF documents of one
 	// site (URL host) is that site's template; those postings are not joined
 	// (0: no limit). Documents without a URL have no site.
@@ -87,7 +93,8 @@ func Default() Config {
 		Gap:         1,
 		Lambda:      3,
 		MinTokens:   3,
-		MaxDF:       1000,
+		MaxDF:       100000,
+		HubDF:       100,
 		MaxSiteDF:   4,
 		MaxDocBytes: 8 << 20,
 		Extract:     "all",
@@ -120,6 +127,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gap must be >= 0, got %d", c.Gap)
 	case c.MaxDF < 2:
 		return fmt.Errorf("max-df must be >= 2, got %d", c.MaxDF)
+	case c.HubDF < 0:
+		return fmt.Errorf("hub-df must be >= 0, got %d", c.HubDF)
 	case c.MinTokens < 1:
 		return fmt.Errorf("min-tokens must be >= 1, got %d", c.MinTokens)
 	case c.MaxSiteDF < 0:
@@ -168,6 +177,7 @@ func (c Config) Env() map[string]string {
 		"PDC_GAP":             strconv.Itoa(c.Gap),
 		"PDC_MIN_TOKENS":      strconv.Itoa(c.MinTokens),
 		"PDC_MAX_DF":          strconv.Itoa(c.MaxDF),
+		"PDC_HUB_DF":          strconv.Itoa(c.HubDF),
 		"PDC_MAX_SITE_DF":     strconv.Itoa(c.MaxSiteDF),
 		"PDC_MAX_DOC_BYTES":   strconv.Itoa(c.MaxDocBytes),
 		"PDC_CROSS_SITE_ONLY": strconv.FormatBool(c.CrossSiteOnly),
@@ -214,6 +224,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	p.int("PDC_GAP", &c.Gap)
 	p.int("PDC_MIN_TOKENS", &c.MinTokens)
 	p.int("PDC_MAX_DF", &c.MaxDF)
+	p.int("PDC_HUB_DF", &c.HubDF)
 	p.int("PDC_MAX_SITE_DF", &c.MaxSiteDF)
 	p.int("PDC_MAX_DOC_BYTES", &c.MaxDocBytes)
 	p.bool("PDC_CROSS_SITE_ONLY", &c.CrossSiteOnly)

@@ -18,6 +18,18 @@
 // pairs of each document pair it meets (mr.Batch), so that a pair of long
 // ids travels once per batch, not once per sentence pair; the reducer sorts
 // and sums them (reducers/join).
+//
+// A list of more than PDC_HUB_DF documents is joined through hubs, so that a
+// passage copied into N documents costs O(N) pairs, not O(N^2): in list
+// order (by document), each posting is paired with the first hub it is
+// similar to (same filters, exact verification for words), else becomes a
+// hub itself while the list has fewer than MaxHubs (the postings left over
+// are counted as join.hub.unmatched). For words, a hub pair may then be
+// found in several lists (the first-common-token rule cannot hold when
+// other lists have other hubs): every copy carries the same exact overlap,
+// and the reducer keeps one. The copies of a passage are then linked to
+// their first copy, not to each other; clustering (reducers/clusters)
+// recovers the groups, and `pdc spans --pair` any pair within.
 package join
 
 import (
@@ -131,6 +143,12 @@ func Map(t *mr.Task) error {
 			ps = append(ps, p)
 		}
 		docs = numberDocs(ps, docs)
+		if cfg.HubDF > 0 && distinct(ps) > cfg.HubDF {
+			if err := st.hubs(ps, g); err != nil {
+				return err
+			}
+			continue
+		}
 		// Sorted by size, a's partners in the length filter are the
 		// postings after it up to the first too large for it.
 		ps, sorted = sortBySize(ps, sorted[:0])
@@ -236,6 +254,93 @@ func numberDocs(ps []Posting, docs map[string]int) map[string]int {
 	return docs
 }
 
+// distinct returns the number of documents of a list numbered by
+// numberDocs.
+func distinct(ps []Posting) int {
+	n := 0
+	for i := range ps {
+		n = max(n, ps[i].docNo+1)
+	}
+	return n
+}
+
+// MaxHubs is the most hubs of one list joined through hubs.
+const MaxHubs = 64
+
+// hubs joins a list through hubs (see the package comment).
+func (s *joiner) hubs(ps []Posting, g *grouper) error {
+	s.hubLists++
+	s.hubPostings += int64(len(ps))
+	hubs := s.hubBuf[:0]
+	for i := range ps {
+		p := &ps[i]
+		matched := false
+		for _, h := range hubs {
+			a, b := &ps[h], p
+			if a.docNo == b.docNo {
+				continue
+			}
+			if b.NSig < a.NSig {
+				a, b = b, a
+			}
+			if !signature.LengthOK(a.NSig, b.NSig, s.tau) {
+				s.lengthFiltered++
+				continue
+			}
+			count, ok := s.checkHub(a, b)
+			if !ok {
+				continue
+			}
+			x, y := &ps[h], p
+			if bytes.Compare(x.Doc, y.Doc) > 0 {
+				x, y = y, x
+			}
+			if err := g.add(x, y, count); err != nil {
+				return err
+			}
+			matched = true
+			break
+		}
+		switch {
+		case matched:
+		case len(hubs) < MaxHubs:
+			hubs = append(hubs, i)
+		default:
+			s.hubUnmatched++
+		}
+	}
+	s.hubHubs += int64(len(hubs))
+	s.hubBuf = hubs
+	return nil
+}
+
+// checkHub is check for a pair of a hub list: the positional filter and the
+// first-common-token rule assume that the list's token is the pair's first
+// common one, which a hub pair need not have.
+func (s *joiner) checkHub(a, b *Posting) (int, bool) {
+	s.candidates++
+	if s.crossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" && a.Site[0] != 'n' {
+		s.sameSite++
+		return 0, false
+	}
+	if !s.prefixed {
+		s.emitted++
+		return 1, true
+	}
+	need := s.minOverlap(a.NSig + b.NSig)
+	if s.filter && signature.OverlapBound(len(a.Set), len(b.Set), a.Bitmap, b.Bitmap) < need {
+		s.bitmapFiltered++
+		return 0, false
+	}
+	o, ok := signature.OverlapAtLeast(a.Set, b.Set, need)
+	if !ok {
+		s.verifyFailed++
+		return 0, false
+	}
+	s.emitted++
+	return o, true
+}
+
 // joiner applies the join's filters to the pairs of posting lists.
 type joiner struct {
 	tau           float64
@@ -243,12 +348,14 @@ type joiner struct {
 	filter        bool // PPJoin's prefix and positional filters (not --no-filter)
 	prefixed      bool
 	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
+	hubBuf        []int
 	stats
 }
 
 // stats counts what the filters did.
 type stats struct {
 	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted int64
+	hubLists, hubPostings, hubHubs, hubUnmatched                                                                                      int64
 }
 
 // check applies the filters to a cross-document pair and returns the count
@@ -304,6 +411,14 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 	c.Add("join.emitted", s.emitted)
 	if s.sameSite > 0 {
 		c.Add("join.same-site-dropped", s.sameSite)
+	}
+	if s.hubLists > 0 {
+		c.Add("join.hub.lists", s.hubLists)
+		c.Add("join.hub.postings", s.hubPostings)
+		c.Add("join.hub.hubs", s.hubHubs)
+		if s.hubUnmatched > 0 {
+			c.Add("join.hub.unmatched", s.hubUnmatched)
+		}
 	}
 	if prefixed {
 		c.Add("join.index-prefix-filtered", s.indexPrefixFiltered)

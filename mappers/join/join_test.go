@@ -116,3 +116,41 @@ func TestMapSameDoc(t *testing.T) {
 		t.Errorf("list starting without an id: err %v, want one naming line 1", err)
 	}
 }
+
+// TestMapHubs: a list of more documents than PDC_HUB_DF pairs each posting
+// with its list's first document (the hub) only; at or under it, every
+// pair is emitted.
+func TestMapHubs(t *testing.T) {
+	var list strings.Builder
+	list.WriteString("k\tP\t6")
+	for i := range 6 {
+		fmt.Fprintf(&list, "\t0000001,4,0,9,-,doc/%d", i)
+	}
+	list.WriteString("\n")
+	for _, tt := range []struct {
+		hubDF string
+		pairs int
+		hub   bool
+	}{
+		{"0", 15, false},
+		{"6", 15, false},
+		{"5", 5, true},
+		{"2", 5, true},
+	} {
+		env := map[string]string{"PDC_SIGNATURE": "shingle", "PDC_TAU": "0.9", "PDC_HUB_DF": tt.hubDF}
+		got, err := runMap(env, list.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		if len(lines) != tt.pairs {
+			t.Errorf("hub-df %s: %d document pairs, want %d:\n%s", tt.hubDF, len(lines), tt.pairs, got)
+			continue
+		}
+		for _, l := range lines {
+			if tt.hub && !strings.HasPrefix(l, "doc/0\t") {
+				t.Errorf("hub-df %s: pair %q is not with the hub doc/0", tt.hubDF, l)
+			}
+		}
+	}
+}

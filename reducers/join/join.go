@@ -38,7 +38,7 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return group(t, plain(func(out []byte, docs []byte, p *cand) ([]byte, string, error) {
+	return group(t, cfg.Signature.Method.Prefixed(), plain(func(out []byte, docs []byte, p *cand) ([]byte, string, error) {
 		j, ok := jaccard(p, cfg.Tau)
 		if !ok {
 			return out, belowTau, nil
@@ -69,7 +69,7 @@ func ReduceMatch(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return group(t, func(c *mr.Counters, out mr.Output) (emitFunc, func() error) {
+	return group(t, cfg.Signature.Method.Prefixed(), func(c *mr.Counters, out mr.Output) (emitFunc, func() error) {
 		m := match.NewMatcher(cfg, c, out)
 		return func(_ []byte, docs []byte, p *cand) ([]byte, string, error) {
 			j, ok := jaccard(p, cfg.Tau)
@@ -195,11 +195,13 @@ func plain(emit emitFunc) func(*mr.Counters, mr.Output) (emitFunc, func() error)
 }
 
 // group gathers the candidate pairs of each document pair, sorts them by
-// sentence pair, sums the counts of equal pairs and hands each pair to the
+// sentence pair, sums the counts of equal pairs (exact: the overlaps of
+// prefixed sets, of which the mapper emits one per pair, or copies of it
+// from lists joined through hubs: one is kept) and hands each pair to the
 // emitFunc that setup returns for the task's counters and output, writing
 // the line it returns, if any; then it calls the close function setup
 // returned, if any.
-func group(t *mr.Task, setup func(*mr.Counters, mr.Output) (emitFunc, func() error)) error {
+func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc, func() error)) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
 	emit, closeEmit := setup(c, out)
@@ -219,7 +221,11 @@ func group(t *mr.Task, setup func(*mr.Counters, mr.Output) (emitFunc, func() err
 		for i := 0; i < len(cands); {
 			p := *at(i)
 			for i++; i < len(cands) && at(i).sentences() == p.sentences(); i++ {
-				p.count += at(i).count
+				if exact {
+					p.count = max(p.count, at(i).count)
+				} else {
+					p.count += at(i).count
+				}
 			}
 			var counter string
 			var err error

@@ -166,3 +166,21 @@ func TestSortCands(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceExactOverlaps: with words (exact overlaps), copies of one
+// candidate pair (found in several lists joined through hubs) count once;
+// with a counting method they add up.
+func TestReduceExactOverlaps(t *testing.T) {
+	in := "a\tb\t1,2,4,10,10,0,50,0,50\na\tb\t1,2,4,10,10,0,50,0,50\n"
+	for _, tt := range []struct {
+		sig, want string
+	}{
+		{"words", ""}, // 4 of 16: below tau
+		{"shingle", "a\tb\t0000001\t0000002\t0.6667\t0\t50\t0\t50\n"}, // 8 of 12
+	} {
+		got, _ := runProgram(t, Reduce, map[string]string{"PDC_SIGNATURE": tt.sig, "PDC_TAU": "0.6"}, in)
+		if got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.sig, got, tt.want)
+		}
+	}
+}

@@ -85,6 +85,8 @@ Usage:
                                                  print the spans of a run
   pdc pairs OUT [--min-containment X] [--groups] document pairs: shared characters, containment,
                                                  resemblance; or groups of near-copies
+  pdc clusters OUT [--min-size N] [--text]       passage clusters of a run --clusters: each passage
+                                                 and every document it is in, earliest first
   pdc report OUT --output DIR                    write an HTML report of a run (DIR/index.html)
   pdc text --input DOCS [--id ID]                print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...
@@ -102,7 +104,7 @@ Run 'pdc help COMMAND' (or 'pdc COMMAND --help') for a command's flags;
 // programs.
 var commands = map[string]string{
 	"run": "", "spans": "", "text": "", "ingest": "", "eval": "", "fs": "",
-	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "",
+	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "", "clusters": "",
 }
 
 // Run runs the command line args (without the program name).
@@ -136,6 +138,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.reportCmd(ctx, rest)
 	case "pairs":
 		return m.pairsCmd(ctx, rest)
+	case "clusters":
+		return m.clustersCmd(ctx, rest)
 	case "version", "-version", "--version":
 		fmt.Fprintln(m.Stdout, "pdc", Version)
 		return nil

@@ -25,6 +25,7 @@ import (
 // runOptions are the flags of `pdc run` that are not job parameters.
 type runOptions struct {
 	inputs           listFlag
+	clusters         bool
 	output           string
 	overwrite        bool
 	forceUnlock      bool
@@ -82,6 +83,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.output, "output", "", "output directory (spans in OUT/spans)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
 	fs.BoolVar(&o.forceUnlock, "force-unlock", false, "remove another run's lock on the output directory (only when that run is dead)")
+	fs.BoolVar(&o.clusters, "clusters", false, "also group the spans' passages into clusters of the same text across documents (OUT/clusters; read with pdc clusters OUT)")
 	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs; the match job then runs as a job of its own, not inside the join's reduce tasks)")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
 	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: 2 per worker locally, 2 on Hadoop)")
@@ -103,7 +105,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		{"Detection", []string{"signature", "tau", "lambda", "gap", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
-		{"Output", []string{"output", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
+		{"Output", []string{"output", "clusters", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
 	}
 	if err := fs.parse(args); err != nil {
 		return err
@@ -206,7 +208,7 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 		Quiet:     o.quiet,
 		Scratch:   filepath.Join(o.output, "_tmp"),
 	}
-	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList()}
+	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters}
 	return d, m.pipelineOptions(o, o.output, man), nil
 }
 
@@ -235,7 +237,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 	if o.quiet {
 		progress = io.Discard
 	}
-	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true}
+	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true, Clusters: o.clusters}
 	var local []string // inputs on the local disk, which are uploaded
 	for _, p := range o.inputs {
 		if !hdfsfs.IsRemote(p, true, m.Getenv) {
@@ -270,7 +272,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 func (m *Main) pipelineOptions(o *runOptions, out string, man pipeline.Manifest) pipeline.Options {
 	host, _ := os.Hostname()
 	return pipeline.Options{Out: out, Display: o.output, Manifest: man, Overwrite: o.overwrite,
-		KeepIntermediate: o.keepIntermediate, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose,
+		KeepIntermediate: o.keepIntermediate, Clusters: o.clusters, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose,
 		Holder: pipeline.LockInfo{Host: host, PID: os.Getpid(), Since: time.Now().UTC().Truncate(time.Second)}, ForceUnlock: o.forceUnlock}
 }
 
@@ -340,6 +342,11 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
 	fmt.Fprintf(m.Stderr, "pdc: counters in %s/counters.tsv, templates and boilerplate left out in %s/boilerplate.tsv\n", out, out)
 	if c["match.spans"] > 0 && !o.print {
 		fmt.Fprintf(m.Stderr, "pdc: to read the spans with their passages: pdc spans %s --text\n", out)
+	}
+	if o.clusters {
+		fmt.Fprintf(m.Stderr, "pdc: %s of %s (%s) in %s/clusters: pdc clusters %s\n",
+			plural(c["clusters.clusters"], "passage cluster"), plural(c["clusters.documents"], "document"),
+			plural(c["clusters.rounds"], "round"), out, out)
 	}
 }
 

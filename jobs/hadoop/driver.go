@@ -181,20 +181,20 @@ func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Jo
 	dir := path.Join(d.Out, st.OutputDir())
 	tmp := path.Join(d.Out, "_tmp", st.OutputDir())
 	if err := d.FileSystem.RemoveAll(tmp); err != nil {
-		return fmt.Errorf("job %s: %w", st.Name, err)
+		return fmt.Errorf("job %s: %w", st.JobName(), err)
 	}
 	if err := d.FileSystem.MkdirAll(path.Dir(tmp), 0o755); err != nil {
-		return fmt.Errorf("job %s: %w", st.Name, err)
+		return fmt.Errorf("job %s: %w", st.JobName(), err)
 	}
 	t0 := time.Now()
 	res, err := d.Submitter.Run(ctx, d.job(st, tmp))
 	if err != nil {
-		return fmt.Errorf("job %s: %w", st.Name, err)
+		return fmt.Errorf("job %s: %w", st.JobName(), err)
 	}
 	if err := d.FileSystem.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("job %s: commit output: %w", st.Name, err)
+		return fmt.Errorf("job %s: commit output: %w", st.JobName(), err)
 	}
-	return done(pipeline.Job{Name: st.Name, ID: res.JobID, Dir: dir, Counters: res.Counters, Took: time.Since(t0)})
+	return done(pipeline.Job{Name: st.JobName(), ID: res.JobID, Dir: dir, Counters: res.Counters, Took: time.Since(t0)})
 }
 
 // tag is the YARN application tag of the run's jobs: "pdc-" and a hash of
@@ -213,7 +213,7 @@ func (d *Driver) prog() string { return filepath.Base(d.Binary) }
 // job builds the Hadoop Streaming job of a stage.
 func (d *Driver) job(st pipeline.Stage, output string) *Job {
 	j := &Job{
-		Name:              st.Name,
+		Name:              st.JobName(),
 		Mapper:            d.prog() + " map " + st.Name,
 		KeyFields:         st.KeyFields,
 		PartitionFields:   st.PartitionFields,
@@ -240,6 +240,9 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 		j.Inputs = d.input
 	} else {
 		j.Inputs = []string{path.Join(d.Out, st.Input)}
+		for _, in := range st.Extra {
+			j.Inputs = append(j.Inputs, path.Join(d.Out, in))
+		}
 	}
 	cfg := d.Config
 	if st.SideStats {

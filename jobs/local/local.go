@@ -141,7 +141,7 @@ func (d *Driver) feeding(ctx context.Context, s pipeline.Step, done func(pipelin
 // job returns the local job of stage st (with then chained onto it). A
 // fed job (RunFeeding) has no inputs.
 func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, fed bool) (*mrlocal.Job, error) {
-	name, dir := st.Name, filepath.Join(s.Out, st.OutputDir())
+	name, dir := st.JobName(), filepath.Join(s.Out, st.OutputDir())
 	if then != nil {
 		name, dir = s.Name(), s.Dir()
 	}
@@ -156,7 +156,13 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 		splits, err = d.inputSplits(size)
 	default:
 		var parts []string
-		parts, err = pipeline.PartFiles(hdfsfs.Local(), filepath.Join(s.Out, st.Input))
+		for _, in := range append([]string{st.Input}, st.Extra...) {
+			var p []string
+			if p, err = pipeline.PartFiles(hdfsfs.Local(), filepath.Join(s.Out, in)); err != nil {
+				break
+			}
+			parts = append(parts, p...)
+		}
 		if err == nil {
 			size = splitSize(d.SplitSize, totalSize(parts), workers)
 			if st.WholeFiles {

@@ -32,6 +32,8 @@ type Manifest struct {
 	Files  []string `json:"files,omitempty"`
 	Env    []string `json:"config"`
 	Hadoop bool     `json:"hadoop"`
+	// Clusters: the run finds passage clusters (--clusters).
+	Clusters bool `json:"clusters,omitempty"`
 }
 
 // ManifestFile is the manifest's name in OUT.
@@ -65,7 +67,7 @@ func Prepare(fsys hdfsfs.FS, out string, man Manifest, overwrite bool) (bool, er
 			return false, fmt.Errorf("output %s: %w", out, err)
 		}
 		old, rerr := ReadManifest(fsys, out)
-		_, serr := fsys.Stat(out + "/spans/_SUCCESS")
+		_, serr := fsys.Stat(out + "/counters.tsv") // written when the last job is done (Finish)
 		switch {
 		case rerr != nil && len(ents) > 0:
 			return false, fmt.Errorf("output %s exists and is not a pdc run (no %s): choose a new or empty directory; pdc never removes it, even with --overwrite", out, ManifestFile)
@@ -114,6 +116,9 @@ func (m *Manifest) diff(now Manifest) string {
 	}
 	if !slices.Equal(m.Inputs, now.Inputs) || !slices.Equal(m.Files, now.Files) {
 		parts = append(parts, "other inputs")
+	}
+	if m.Clusters != now.Clusters {
+		parts = append(parts, fmt.Sprintf("--clusters=%v, not %v", m.Clusters, now.Clusters))
 	}
 	if m.Hadoop != now.Hadoop {
 		parts = append(parts, "another runner (--hadoop)")
@@ -249,11 +254,24 @@ func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error
 		return err
 	}
 	if !keepIntermediate {
-		for _, s := range Stages() {
+		dirs := []string{}
+		for _, s := range append(Stages(), ClusterStages()...) {
 			if s.Name != "match" {
-				if err := fsys.RemoveAll(out + "/" + s.OutputDir()); err != nil {
-					return fmt.Errorf("remove intermediate output: %w", err)
-				}
+				dirs = append(dirs, s.OutputDir())
+			}
+		}
+		ents, err := fsys.ReadDir(out)
+		if err != nil {
+			return fmt.Errorf("remove intermediate output: %w", err)
+		}
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), "components-") {
+				dirs = append(dirs, e.Name())
+			}
+		}
+		for _, dir := range dirs {
+			if err := fsys.RemoveAll(out + "/" + dir); err != nil {
+				return fmt.Errorf("remove intermediate output: %w", err)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	clusterred "github.com/pdc-mr/pdc/reducers/clusters"
 )
 
 // A Driver runs the pipeline's jobs in one place: the local runner
@@ -63,7 +64,7 @@ func (s Step) Name() string {
 	if s.Fusion == Chained {
 		return s.Stages[0].Name + "+" + s.Stages[1].Name
 	}
-	return s.Stages[0].Name
+	return s.Stages[0].JobName()
 }
 
 // Dir is the output directory of the step's last stage (for a chained
@@ -112,6 +113,9 @@ type Options struct {
 	// (lock.go); ForceUnlock removes another run's lock first.
 	Holder      LockInfo
 	ForceUnlock bool
+	// Clusters runs the passage-cluster jobs after the match
+	// (ClusterStages).
+	Clusters bool
 	// Finished, if set, runs after Finish, still under the lock (more
 	// reports written into OUT).
 	Finished func(jobs []Job) error
@@ -149,14 +153,14 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if err := d.Prepare(ctx); err != nil {
 		return nil, err
 	}
-	for _, step := range plan(Stages(), o.Out, d.Fuses() && !o.KeepIntermediate, d.Fuses(), func(dir string) bool { return Succeeded(fsys, dir) }) {
+	runStep := func(step Step) error {
 		if Succeeded(fsys, step.Dir()) && hasCounters(fsys, step.Dir()) && step.Fusion != Feeding {
 			jobs = append(jobs, skip(fsys, step, o))
-			continue
+			return nil
 		}
 		for _, dir := range step.Dirs() {
 			if err := fsys.RemoveAll(dir); err != nil {
-				return nil, fmt.Errorf("job %s: %w", step.Name(), err)
+				return fmt.Errorf("job %s: %w", step.Name(), err)
 			}
 		}
 		err := d.Run(ctx, step, func(j Job) error {
@@ -178,8 +182,23 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 		})
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("job %s: %w (rerun the same command to resume)", step.Name(), ErrInterrupted)
+				return fmt.Errorf("job %s: %w (rerun the same command to resume)", step.Name(), ErrInterrupted)
 			}
+			return err
+		}
+		return nil
+	}
+	stages := Stages()
+	if o.Clusters {
+		stages = append(stages, ClusterStages()...)
+	}
+	for _, step := range plan(stages, o.Out, d.Fuses() && !o.KeepIntermediate, d.Fuses(), func(dir string) bool { return Succeeded(fsys, dir) }) {
+		if err := runStep(step); err != nil {
+			return nil, err
+		}
+	}
+	if o.Clusters {
+		if err := runClusters(o.Out, runStep, &jobs); err != nil {
 			return nil, err
 		}
 	}
@@ -192,6 +211,36 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 		}
 	}
 	return jobs, nil
+}
+
+// runClusters runs the rounds of the connected-components iteration until
+// one changes no edge, then the clusters job, whose counters get the
+// number of rounds (clusters.rounds).
+func runClusters(out string, runStep func(Step) error, jobs *[]Job) error {
+	input := ClusterStages()[len(ClusterStages())-1].OutputDir()
+	rounds := 0
+	for changed := int64(-1); changed != 0; {
+		if rounds++; rounds > MaxRounds {
+			return fmt.Errorf("clusters: the connected components did not converge in %d rounds", MaxRounds)
+		}
+		changed = 0
+		for _, st := range StarRound(rounds, input) {
+			if err := runStep(Step{Stages: []Stage{st}, Out: out}); err != nil {
+				return err
+			}
+			changed += (*jobs)[len(*jobs)-1].Counters[clusterred.Changed]
+			input = st.OutputDir()
+		}
+	}
+	if err := runStep(Step{Stages: []Stage{ClustersStage(input)}, Out: out}); err != nil {
+		return err
+	}
+	j := &(*jobs)[len(*jobs)-1]
+	if j.Counters == nil {
+		j.Counters = map[string]int64{}
+	}
+	j.Counters["clusters.rounds"] = int64(rounds)
+	return nil
 }
 
 // plan groups stages into steps: a stage that Feeds the next runs with it

@@ -17,6 +17,10 @@
 //	                     otherwise runs the match inside the join's reduce
 //	                     tasks (Stage.ChainsNext)
 //	OUT/spans/           match job: the spans (lib/span), pdc's result
+//	OUT/passages/, OUT/edges/, OUT/components-NN-{large,small}/
+//	                     with --clusters: the graph of span ends and the
+//	                     rounds of its connected components (mappers/clusters)
+//	OUT/clusters/        with --clusters: the passage clusters (reducers/clusters)
 //	OUT/boilerplate.tsv  signatures over --max-df and site templates, most frequent first
 //	OUT/counters.tsv     every job's counters
 //	OUT/jobs.tsv         every job's time and cluster id (JobsFile)
@@ -34,11 +38,13 @@ import (
 	"fmt"
 
 	"github.com/pdc-mr/pdc/lib/mr"
+	clustermap "github.com/pdc-mr/pdc/mappers/clusters"
 	"github.com/pdc-mr/pdc/mappers/index"
 	joinmap "github.com/pdc-mr/pdc/mappers/join"
 	matchmap "github.com/pdc-mr/pdc/mappers/match"
 	parsemap "github.com/pdc-mr/pdc/mappers/parse"
 	statsmap "github.com/pdc-mr/pdc/mappers/stats"
+	clusterred "github.com/pdc-mr/pdc/reducers/clusters"
 	indexred "github.com/pdc-mr/pdc/reducers/index"
 	joinred "github.com/pdc-mr/pdc/reducers/join"
 	statsred "github.com/pdc-mr/pdc/reducers/stats"
@@ -82,7 +88,52 @@ type Stage struct {
 	// runner does so unless --keep-intermediate; on Hadoop the two stay
 	// two jobs.
 	ChainsNext bool
+	// Extra names more job outputs (directories under OUT) the stage reads
+	// besides Input.
+	Extra []string
+	// Dir, if set, is the stage's output directory, for the rounds of an
+	// iterated stage (Round > 0).
+	Dir   string
+	Round int
 }
+
+// JobName is the stage's job name: its name, with its round if iterated.
+func (s Stage) JobName() string {
+	if s.Round > 0 {
+		return fmt.Sprintf("%s-%d", s.Name, s.Round)
+	}
+	return s.Name
+}
+
+// ClusterStages returns the jobs that find the passage clusters
+// (mappers/clusters), run after Stages with --clusters: passages and edges,
+// then rounds of StarRound until one changes no edge, then ClustersStage.
+func ClusterStages() []Stage {
+	return []Stage{
+		{Name: "passages", Input: "spans", Extra: []string{"parsed"}, KeyFields: clustermap.PassagesKeyFields, PartitionFields: clustermap.PassagesPartitionFields},
+		{Name: "edges", Input: "passages", KeyFields: clustermap.EdgesKeyFields, PartitionFields: clustermap.EdgesPartitionFields},
+	}
+}
+
+// StarRound returns round i (from 1) of the connected-components
+// iteration: a large-star job reading input, then a small-star job.
+func StarRound(i int, input string) [2]Stage {
+	ls := Stage{Name: "large-star", Input: input, Dir: fmt.Sprintf("components-%02d-large", i), Round: i,
+		KeyFields: clustermap.StarKeyFields, PartitionFields: clustermap.StarPartitionFields}
+	ss := Stage{Name: "small-star", Input: ls.Dir, Dir: fmt.Sprintf("components-%02d-small", i), Round: i,
+		KeyFields: clustermap.StarKeyFields, PartitionFields: clustermap.StarPartitionFields}
+	return [2]Stage{ls, ss}
+}
+
+// ClustersStage returns the job that writes the clusters from the last
+// round's output.
+func ClustersStage(input string) Stage {
+	return Stage{Name: "clusters", Input: input, KeyFields: clustermap.StarKeyFields, PartitionFields: clustermap.StarPartitionFields}
+}
+
+// MaxRounds bounds the connected-components iteration (large-star and
+// small-star converge in O(log^2 n) rounds).
+const MaxRounds = 64
 
 // Stages returns the pipeline's jobs; every configuration runs the same
 // ones. The join has no combiner: its mappers gather their pairs by
@@ -99,6 +150,9 @@ func Stages() []Stage {
 
 // OutputDir is the directory (under OUT) a stage writes.
 func (s Stage) OutputDir() string {
+	if s.Dir != "" {
+		return s.Dir
+	}
 	switch s.Name {
 	case "parse":
 		return "parsed"
@@ -123,6 +177,12 @@ var programs = map[string]program{
 	"index": {mapper: index.Map, reducer: indexred.Reduce},
 	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch},
 	"match": {mapper: matchmap.Map},
+
+	"passages":   {mapper: clustermap.Passages, reducer: clusterred.Passages},
+	"edges":      {mapper: clustermap.Edges, reducer: clusterred.Edges},
+	"large-star": {mapper: clustermap.LargeStar, reducer: clusterred.LargeStar},
+	"small-star": {mapper: clustermap.SmallStar, reducer: clusterred.SmallStar},
+	"clusters":   {mapper: clustermap.Clusters, reducer: clusterred.Clusters},
 }
 
 // Program returns the streaming program for kind ("map", "reduce" or
@@ -131,7 +191,7 @@ var programs = map[string]program{
 func Program(kind, name string) (mr.Func, error) {
 	p, ok := programs[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join or match)", name)
+		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join, match, passages, edges, large-star, small-star or clusters)", name)
 	}
 	var f mr.Func
 	switch kind {

@@ -1,0 +1,164 @@
+package jobs
+
+// pdc clusters OUT: the passage clusters of a run made with --clusters
+// (lib/cluster). Output (tsv), one line per member, clusters largest
+// first, each cluster's earliest member first:
+//
+//	cluster TAB size TAB doc TAB url TAB char_start TAB char_end TAB sentence TAB length [TAB text]
+//
+// size counts the cluster's documents; url is "" when the document has
+// none. --format jsonl writes one object per cluster: {"cluster", "size",
+// "members": [...], "earliest": doc of the first member, "text": the
+// earliest member's passage with --text}.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// clusterRow is a cluster as --format jsonl writes it.
+type clusterRow struct {
+	*cluster.Cluster
+	Earliest string  `json:"earliest"`
+	Text     *string `json:"text,omitempty"`
+}
+
+func (m *Main) clustersCmd(ctx context.Context, args []string) error {
+	var inputs listFlag
+	format, minSize := "tsv", 2
+	var header, text bool
+	fs := m.newFlagSet("clusters", "OUT [--format tsv|jsonl] [--min-size N] [--text [--input DOCS]]")
+	fs.StringVar(&format, "format", format, "output format: tsv (one line per member) or jsonl (one object per cluster)")
+	fs.BoolVar(&header, "header", false, "tsv: start with a line naming the columns")
+	fs.IntVar(&minSize, "min-size", minSize, "only clusters of at least this many documents")
+	fs.BoolVar(&text, "text", false, "add each member's passage (read from the documents)")
+	fs.Var(&inputs, "input", "the run's documents, for --text (default: the run's inputs); repeatable")
+	if err := fs.parse(reorderArgs(fs, args)); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() != 1:
+		return usagef("clusters: want exactly one output directory")
+	case format != "tsv" && format != "jsonl":
+		return usagef("clusters: unknown --format %q (want tsv or jsonl)", format)
+	case header && format != "tsv":
+		return usagef("clusters: --header is for --format tsv")
+	}
+	fsys, out, err := m.runDir(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	all, err := cluster.Read(fsys, out+"/clusters")
+	if err != nil {
+		return fmt.Errorf("clusters %s: %w", fs.Arg(0), err)
+	}
+	var cs []cluster.Cluster
+	for _, c := range all {
+		if c.Size >= minSize {
+			cs = append(cs, c)
+		}
+	}
+	if text {
+		if len(inputs) == 0 {
+			if inputs, err = m.manifestInputs(fs.Arg(0)); err != nil {
+				return err
+			}
+		}
+		extract, maxDocBytes := m.runAnalyzer(fs.Arg(0))
+		if extract == "main" {
+			if err := m.needMain(ctx, append([]string{"clusters"}, args...)); err != nil {
+				return err
+			}
+		}
+		if err := m.clusterTexts(cs, inputs, &doc.Analyzer{MaxBytes: maxDocBytes, Main: extract == "main"}); err != nil {
+			return err
+		}
+	}
+	return writeClusters(m.Stdout, cs, format, header, text)
+}
+
+// clusterTexts fills the members' passages from the documents.
+func (m *Main) clusterTexts(cs []cluster.Cluster, inputs []string, an *doc.Analyzer) error {
+	need := map[string]bool{}
+	for _, c := range cs {
+		for _, mem := range c.Members {
+			need[mem.Doc] = true
+		}
+	}
+	texts, _, err := m.docTexts(need, inputs, an)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		for i := range c.Members {
+			mem := &c.Members[i]
+			t, ok := texts[mem.Doc]
+			if !ok {
+				return fmt.Errorf("clusters --text: document %q is not in --input %s (give the run's documents)", mem.Doc, strings.Join(inputs, ","))
+			}
+			s := runeSlice(t, mem.CharStart, mem.CharEnd)
+			mem.Text = &s
+		}
+	}
+	return nil
+}
+
+func writeClusters(w io.Writer, cs []cluster.Cluster, format string, header, text bool) error {
+	bw := &byteCounter{w: w}
+	var err error
+	put := func(b []byte) {
+		if err == nil {
+			_, err = bw.Write(b)
+		}
+	}
+	if header {
+		h := "#cluster\tsize\tdoc\turl\tchar_start\tchar_end\tsentence\tlength"
+		if text {
+			h += "\ttext"
+		}
+		put([]byte(h + "\n"))
+	}
+	var b []byte
+	for i := range cs {
+		c := &cs[i]
+		if format == "jsonl" {
+			row := clusterRow{Cluster: c, Earliest: c.Earliest().Doc, Text: c.Earliest().Text}
+			line, jerr := json.Marshal(row)
+			if jerr != nil {
+				return fmt.Errorf("clusters: %w", jerr)
+			}
+			put(append(line, '\n'))
+			continue
+		}
+		for _, mem := range c.Members {
+			b = append(b[:0], c.ID...)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(c.Size), 10)
+			b = append(b, '\t')
+			b = mr.AppendEscape(b, mem.Doc)
+			b = append(b, '\t')
+			b = mr.AppendEscape(b, mem.URL)
+			for _, n := range []int{mem.CharStart, mem.CharEnd, mem.Sentence, mem.Length} {
+				b = append(b, '\t')
+				b = strconv.AppendInt(b, int64(n), 10)
+			}
+			if text && mem.Text != nil {
+				b = append(b, '\t')
+				b = mr.AppendEscape(b, *mem.Text)
+			}
+			put(append(b, '\n'))
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}

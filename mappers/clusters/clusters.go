@@ -1,0 +1,267 @@
+// Package clusters holds the map side of the passage-cluster jobs, which
+// group the passages that spans link into clusters of the same text across
+// documents: passages of one document that overlap are one passage, spans
+// join passages of two documents, and a cluster is a connected component
+// (as passim clusters its alignments). The components are found by
+// alternating large-star and small-star rounds (Kiveris et al., "Connected
+// Components in MapReduce and Beyond", SoCC 2014) until a round changes no
+// edge; no task holds more than one node's edges, and each reducer streams
+// them (reducers/clusters).
+//
+// A node is one end of a span: six TAB-separated fields
+//
+//	srcpos TAB doc TAB url TAB charStart TAB charEnd TAB sentence
+//
+// srcpos as in the parsed-document record (lib/doc; the input order: the
+// smallest node of a cluster is its earliest member), url "-" when the
+// document has none, char offsets zero-padded to 10 digits, the span's
+// first sentence to 7. Nodes compare as the bytes of their text. An edge
+// is `u TAB v` (12 fields). Jobs and records:
+//
+//	passages  map: spans TSV (lib/span) and parsed-document records
+//	            -> `doc TAB 0 TAB srcpos TAB url TAB - TAB -` and, per span end,
+//	               `doc TAB 1 TAB cs TAB ce TAB sent TAB docA TAB docB TAB csA TAB csB TAB side`
+//	          reduce (reducers/clusters): nodes and edges by document
+//	edges     map: the passages output -> `H TAB ref TAB side TAB node`, `E TAB u TAB v`
+//	          reduce: the edges of the graph
+//	large-star, small-star   map: edges -> `u TAB v` keyed by u; reduce: edges
+//	clusters  map: the last round's star edges `v TAB root` -> `root TAB v`;
+//	          reduce: the clusters (reducers/clusters documents the output)
+//
+// The key of every record but the passages job's is its first 11 fields (a
+// node's sentence, the last field, follows from its doc and start), so
+// that no record is all key.
+package clusters
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// NodeFields is the number of fields of a node.
+const NodeFields = 6
+
+// Key and partition fields of the jobs (pipeline.Stages).
+const (
+	PassagesKeyFields, PassagesPartitionFields = 5, 1
+	EdgesKeyFields, EdgesPartitionFields       = 11, 5
+	StarKeyFields, StarPartitionFields         = 2*NodeFields - 1, NodeFields
+)
+
+// Passages is the passages job's mapper.
+func Passages(t *mr.Task) error {
+	out := mr.NewOutput(t.Stdout)
+	var fields [][]byte
+	var b []byte
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		fields = mr.Fields(fields[:0], r.Line())
+		b = b[:0]
+		switch len(fields) {
+		case 5: // docid srcpos url nsent blob (lib/doc)
+			url := fields[2]
+			if len(url) == 0 || bytes.HasPrefix(url, []byte("site:")) {
+				url = []byte("-")
+			}
+			b = join(b, fields[0], []byte("0"), fields[1], url, []byte("-"), []byte("-"))
+			if _, err := out.Write(b); err != nil {
+				return fmt.Errorf("write: %w", err)
+			}
+		case 10: // docA docB startA startB length csA ceA csB ceB score (lib/span)
+			var n [7]int
+			for i := range n {
+				var ok bool
+				if n[i], ok = mr.Atoi(fields[2+i]); !ok {
+					return fmt.Errorf("passages: line %d: malformed span field %d %q", r.LineNumber(), 3+i, fields[2+i])
+				}
+			}
+			csA, csB := Pad(nil, n[3], 10), Pad(nil, n[5], 10)
+			for _, end := range []struct {
+				doc        []byte
+				cs, ce, st int
+				side       string
+			}{{fields[0], n[3], n[4], n[0], "A"}, {fields[1], n[5], n[6], n[1], "B"}} {
+				b = join(b[:0], end.doc, []byte("1"), Pad(nil, end.cs, 10), Pad(nil, end.ce, 10), Pad(nil, end.st, 7),
+					fields[0], fields[1], csA, csB, []byte(end.side))
+				if _, err := out.Write(b); err != nil {
+					return fmt.Errorf("write: %w", err)
+				}
+			}
+		default:
+			return fmt.Errorf("passages: line %d: want a span (10 fields) or a parsed document (5), got %d fields", r.LineNumber(), len(fields))
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("passages: read: %w", err)
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// Edges is the edges job's mapper: the passages output's span ends
+// (`ref TAB side TAB node`, 11 fields) are keyed by their span, its edges
+// within documents (`u TAB v`, 12) pass.
+func Edges(t *mr.Task) error {
+	out := mr.NewOutput(t.Stdout)
+	var b []byte
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		line := r.Line()
+		switch n := bytes.Count(line, []byte{'\t'}) + 1; n {
+		case 4 + 1 + NodeFields:
+			b = append(append(b[:0], "H\t"...), line...)
+		case 2 * NodeFields:
+			b = append(append(b[:0], "E\t"...), line...)
+		default:
+			return fmt.Errorf("edges: line %d: want a span end (11 fields) or an edge (12), got %d fields", r.LineNumber(), n)
+		}
+		if _, err := out.Write(append(b, '\n')); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("edges: read: %w", err)
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// LargeStar is the large-star round's mapper: each edge both ways.
+func LargeStar(t *mr.Task) error {
+	return mapEdges(t, "large-star", func(u, v []byte, emit func(a, b []byte) error) error {
+		if err := emit(u, v); err != nil {
+			return err
+		}
+		return emit(v, u)
+	})
+}
+
+// SmallStar is the small-star round's mapper: each edge keyed by its
+// larger node.
+func SmallStar(t *mr.Task) error {
+	return mapEdges(t, "small-star", func(u, v []byte, emit func(a, b []byte) error) error {
+		if bytes.Compare(u, v) < 0 {
+			u, v = v, u
+		}
+		return emit(u, v)
+	})
+}
+
+// Clusters is the clusters job's mapper: each star edge `v TAB root` keyed
+// by its root.
+func Clusters(t *mr.Task) error {
+	return mapEdges(t, "clusters", func(u, v []byte, emit func(a, b []byte) error) error {
+		return emit(v, u)
+	})
+}
+
+// mapEdges reads edges and emits what f makes of each, self loops left
+// out.
+func mapEdges(t *mr.Task, job string, f func(u, v []byte, emit func(a, b []byte) error) error) error {
+	out := mr.NewOutput(t.Stdout)
+	var b []byte
+	emit := func(u, v []byte) error {
+		b = append(append(append(append(b[:0], u...), '\t'), v...), '\n')
+		if _, err := out.Write(b); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+		return nil
+	}
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		u, v, ok := SplitEdge(r.Line())
+		if !ok {
+			return fmt.Errorf("%s: line %d: malformed edge (want two nodes of %d fields)", job, r.LineNumber(), NodeFields)
+		}
+		if bytes.Equal(u, v) {
+			continue
+		}
+		if err := f(u, v, emit); err != nil {
+			return err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("%s: read: %w", job, err)
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// SplitEdge splits an edge line into its two nodes.
+func SplitEdge(line []byte) (u, v []byte, ok bool) {
+	i := nthTab(line, NodeFields)
+	if i < 0 || bytes.Count(line[i+1:], []byte{'\t'}) != NodeFields-1 {
+		return nil, nil, false
+	}
+	return line[:i], line[i+1:], true
+}
+
+// nthTab returns the index of the n-th TAB of b, or -1.
+func nthTab(b []byte, n int) int {
+	for i, c := range b {
+		if c == '\t' {
+			if n--; n == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// Node is a node's fields.
+type Node struct {
+	Srcpos, Doc, URL []byte
+	CS, CE, Sent     int
+}
+
+// ParseNode parses a node.
+func ParseNode(b []byte) (Node, error) {
+	var f [NodeFields][]byte
+	for i := range NodeFields - 1 {
+		j := bytes.IndexByte(b, '\t')
+		if j < 0 {
+			return Node{}, fmt.Errorf("malformed node %q", b)
+		}
+		f[i], b = b[:j], b[j+1:]
+	}
+	f[NodeFields-1] = b
+	n := Node{Srcpos: f[0], Doc: f[1], URL: f[2]}
+	var ok [3]bool
+	n.CS, ok[0] = mr.Atoi(f[3])
+	n.CE, ok[1] = mr.Atoi(f[4])
+	n.Sent, ok[2] = mr.Atoi(f[5])
+	if !ok[0] || !ok[1] || !ok[2] || bytes.IndexByte(b, '\t') >= 0 {
+		return Node{}, fmt.Errorf("malformed node %q", b)
+	}
+	return n, nil
+}
+
+// Pad appends n zero-padded to width digits.
+func Pad(b []byte, n, width int) []byte {
+	var tmp [20]byte
+	s := strconv.AppendInt(tmp[:0], int64(n), 10)
+	for i := len(s); i < width; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
+}
+
+// join appends fields TAB-separated and a line end.
+func join(b []byte, fields ...[]byte) []byte {
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, '\t')
+		}
+		b = append(b, f...)
+	}
+	return append(b, '\n')
+}

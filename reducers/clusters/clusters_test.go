@@ -1,0 +1,210 @@
+package clusters
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
+	clustermap "github.com/pdc-mr/pdc/mappers/clusters"
+)
+
+// run runs f on the lines in and returns its output lines and counters.
+func run(t *testing.T, f mr.Func, in []string) ([]string, map[string]int64) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	task := &mr.Task{Stdin: strings.NewReader(strings.Join(in, "")), Stdout: &out, Stderr: &errb}
+	if err := f(task); err != nil {
+		t.Fatal(err)
+	}
+	c := map[string]int64{}
+	for _, l := range strings.Split(errb.String(), "\n") {
+		if _, n, v, ok := mr.ParseCounterLine([]byte(l)); ok {
+			c[n] += v
+		}
+	}
+	lines := strings.SplitAfter(out.String(), "\n")
+	return lines[:len(lines)-1], c
+}
+
+// mapReduce runs a job in one reduce task: the map output sorted by key
+// (the first keyFields fields' bytes), stably, as the runner and Hadoop
+// group it.
+func mapReduce(t *testing.T, mapper, reducer mr.Func, keyFields int, in []string) ([]string, map[string]int64) {
+	t.Helper()
+	mid, _ := run(t, mapper, in)
+	slices.SortStableFunc(mid, func(a, b string) int {
+		ka, _ := mr.SplitKey([]byte(strings.TrimSuffix(a, "\n")), keyFields)
+		kb, _ := mr.SplitKey([]byte(strings.TrimSuffix(b, "\n")), keyFields)
+		return bytes.Compare(ka, kb)
+	})
+	return run(t, reducer, mid)
+}
+
+// clustersOf runs the cluster jobs on spans and parsed-document records
+// and returns the clusters and the number of rounds.
+func clustersOf(t *testing.T, in []string) ([]cluster.Cluster, int) {
+	t.Helper()
+	passages, _ := mapReduce(t, clustermap.Passages, Passages, clustermap.PassagesKeyFields, in)
+	edges, _ := mapReduce(t, clustermap.Edges, Edges, clustermap.EdgesKeyFields, passages)
+	rounds := 0
+	for changed := int64(-1); changed != 0; {
+		if rounds++; rounds > 64 {
+			t.Fatal("no convergence in 64 rounds")
+		}
+		var c1, c2 map[string]int64
+		edges, c1 = mapReduce(t, clustermap.LargeStar, LargeStar, clustermap.StarKeyFields, edges)
+		edges, c2 = mapReduce(t, clustermap.SmallStar, SmallStar, clustermap.StarKeyFields, edges)
+		changed = c1[Changed] + c2[Changed]
+	}
+	out, _ := mapReduce(t, clustermap.Clusters, Clusters, clustermap.StarKeyFields, edges)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "part-00000"), []byte(strings.Join(out, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "_SUCCESS"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := cluster.Read(hdfsfs.Local(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs, rounds
+}
+
+type end struct {
+	doc    int
+	cs, ce int
+}
+
+// TestClustersModel checks the cluster jobs against a union-find model on
+// random span graphs: ends of a span are one cluster, ends that overlap in
+// a document are one cluster; a cluster's members are the unions of its
+// overlapping ends per document, the first of the document that comes
+// first in the input.
+func TestClustersModel(t *testing.T) {
+	maxRounds := 0
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		ndocs := 2 + rng.IntN(40)
+		nspans := rng.IntN(3 * ndocs)
+		order := rng.Perm(ndocs) // input order of the documents
+		var in []string
+		for d := range ndocs {
+			url := fmt.Sprintf("https://h%d.example/p", d)
+			if d%3 == 0 {
+				url = ""
+			}
+			in = append(in, fmt.Sprintf("doc %02d\tin.jsonl@%016d\t%s\t9\tAAAA\n", d, order[d], url))
+		}
+		var ends []end
+		for range nspans {
+			a, b := rng.IntN(ndocs), rng.IntN(ndocs)
+			if a == b {
+				continue
+			}
+			if a > b {
+				a, b = b, a
+			}
+			ea := end{a, rng.IntN(300), 0}
+			eb := end{b, rng.IntN(300), 0}
+			ea.ce, eb.ce = ea.cs+1+rng.IntN(60), eb.cs+1+rng.IntN(60)
+			ends = append(ends, ea, eb)
+			in = append(in, fmt.Sprintf("doc %02d\tdoc %02d\t%d\t%d\t3\t%d\t%d\t%d\t%d\t0.9000\n", a, b, ea.cs/10, eb.cs/10, ea.cs, ea.ce, eb.cs, eb.ce))
+		}
+		rng.Shuffle(len(in), func(i, j int) { in[i], in[j] = in[j], in[i] })
+		got, rounds := clustersOf(t, in)
+		maxRounds = max(maxRounds, rounds)
+		want := model(ends, order)
+		if g, w := describe(got), want; !slices.Equal(g, w) {
+			t.Fatalf("seed %d: clusters\n%s\nwant\n%s", seed, strings.Join(g, "\n"), strings.Join(w, "\n"))
+		}
+	}
+	t.Logf("at most %d rounds", maxRounds)
+}
+
+// describe renders clusters as sorted lines `size: doc:cs-ce ...` with
+// members in order.
+func describe(cs []cluster.Cluster) []string {
+	var out []string
+	for _, c := range cs {
+		s := fmt.Sprintf("%d:", c.Size)
+		for _, m := range c.Members {
+			s += fmt.Sprintf(" %s:%d-%d", m.Doc, m.CharStart, m.CharEnd)
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// model computes describe's lines by union-find.
+func model(ends []end, order []int) []string {
+	parent := make([]int, len(ends))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(i, j int) { parent[find(i)] = find(j) }
+	for i := 0; i < len(ends); i += 2 {
+		union(i, i+1)
+	}
+	for i := range ends {
+		for j := range ends {
+			if ends[i].doc == ends[j].doc && ends[i].cs < ends[j].ce && ends[j].cs < ends[i].ce {
+				union(i, j)
+			}
+		}
+	}
+	comps := map[int][]end{}
+	for i, e := range ends {
+		comps[find(i)] = append(comps[find(i)], e)
+	}
+	var out []string
+	for _, es := range comps {
+		// members: per document (in input order), the unions of
+		// overlapping ends, by start.
+		slices.SortFunc(es, func(a, b end) int {
+			if order[a.doc] != order[b.doc] {
+				return order[a.doc] - order[b.doc]
+			}
+			if a.cs != b.cs {
+				return a.cs - b.cs
+			}
+			return a.ce - b.ce
+		})
+		var members []end
+		docs := 0
+		for _, e := range es {
+			if n := len(members); n > 0 && members[n-1].doc == e.doc && e.cs < members[n-1].ce {
+				members[n-1].ce = max(members[n-1].ce, e.ce)
+				continue
+			}
+			if n := len(members); n == 0 || members[n-1].doc != e.doc {
+				docs++
+			}
+			members = append(members, e)
+		}
+		s := fmt.Sprintf("%d:", docs)
+		for _, m := range members {
+			s += fmt.Sprintf(" doc %02d:%d-%d", m.doc, m.cs, m.ce)
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -50,6 +50,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/eval"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
@@ -62,6 +63,10 @@ type evalOptions struct {
 	format       string
 	unmatched    int
 	check        bool
+	// checkClusters checks the cluster targets only: on a corpus whose
+	// runs were planted into several targets, the truth lists no
+	// copy-to-copy case, so span precision is not measured there.
+	checkClusters bool
 }
 
 // defaultUnmatched is how many false positives --input lists when
@@ -85,6 +90,7 @@ func (m *Main) evalCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.format, "format", "table", "output format: table or json")
 	fs.IntVar(&o.unmatched, "unmatched", defaultUnmatched, "with --input: list up to this many false positives, longest first")
 	fs.BoolVar(&o.check, "check", false, "check the quality targets; fail if one is not met (needs --input)")
+	fs.BoolVar(&o.checkClusters, "check-clusters", false, "check only the passage-cluster targets (a run with --clusters on a corpus planted with copies)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -128,7 +134,8 @@ type evalResult struct {
 	natural   []naturalSpan // in span order
 	falsePos  []span.Span   // the longest false positives, longest first
 	nFalsePos int
-	targets   []eval.Target // with --check
+	targets   []eval.Target      // with --check
+	clusters  *eval.ClusterStats // when the run has clusters (--clusters)
 }
 
 // naturalSpan is a natural-reuse span with the similarity of its passages;
@@ -163,9 +170,27 @@ func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error
 		text = spanPassages(unmatched)
 	}
 	res := evalResult{sum: eval.Summarize(cases, dets, text)}
+	if fsys, dir, err := hdfsfs.Resolve(o.spans, m.isRemote(o.spans)); err == nil {
+		if _, err := fsys.Stat(dir + "/clusters/_SUCCESS"); err == nil {
+			cs, err := cluster.Read(fsys, dir+"/clusters")
+			if err != nil {
+				return err
+			}
+			st := eval.Clusters(cases, cs)
+			res.clusters = &st
+		}
+	}
 	res.split(unmatched, o.unmatched)
-	if o.check {
+	switch {
+	case o.checkClusters && res.clusters == nil:
+		return fmt.Errorf("eval: --check-clusters: %s has no clusters (run pdc run with --clusters)", o.spans)
+	case o.checkClusters:
+		res.targets = res.clusters.Targets()
+	case o.check:
 		res.targets = res.sum.Targets()
+		if res.clusters != nil {
+			res.targets = append(res.targets, res.clusters.Targets()...)
+		}
 	}
 	w := bufio.NewWriter(m.Stdout)
 	if o.format == "json" {
@@ -176,7 +201,7 @@ func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("write: %w", ferr)
 	}
-	if err == nil && o.check {
+	if err == nil && (o.check || o.checkClusters) {
 		err = targetsError(res.targets)
 	}
 	return err
@@ -338,6 +363,14 @@ func unmatchedSpans(spans []span.Span, unmatched []eval.Detection) []span.Span {
 
 func spanChars(s span.Span) int { return s.CharEndA - s.CharStartA + s.CharEndB - s.CharStartB }
 
+// ratio is n/d, 0 when d is 0.
+func ratio(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
+}
+
 func writeEvalTable(w io.Writer, r evalResult) error {
 	if err := eval.WriteReport(w, r.sum); err != nil {
 		return err
@@ -350,6 +383,11 @@ func writeEvalTable(w io.Writer, r evalResult) error {
 				s.CharEndA-s.CharStartA, s.CharEndB-s.CharStartB, s.Length, s.Similarity)
 			fmt.Fprintf(w, "   A: %s\n   B: %s\n", *s.TextA, *s.TextB)
 		}
+	}
+	if c := r.clusters; c != nil {
+		fmt.Fprintf(w, "\nclusters: %d of %d cases (%.4f) have both passages in one cluster; %d of %d planted passages (%.4f) are in one cluster with all their copies, %d (%.4f) in a cluster of exactly their documents\n",
+			c.CasesClustered, c.Cases, ratio(c.CasesClustered, c.Cases), c.PassagesWhole, c.Passages, ratio(c.PassagesWhole, c.Passages),
+			c.PassagesExact, ratio(c.PassagesExact, c.Passages))
 	}
 	if len(r.falsePos) > 0 {
 		fmt.Fprintf(w, "\n%d of %d false positives, longest first:\n", len(r.falsePos), r.nFalsePos)
@@ -416,6 +454,7 @@ type evalReport struct {
 	NaturalSpans    []naturalSpan                   `json:"natural_reuse_spans,omitempty"`
 	UnmatchedSpans  []span.Span                     `json:"unmatched_spans,omitempty"`
 	Targets         []evalTarget                    `json:"targets,omitempty"`
+	Clusters        *eval.ClusterStats              `json:"clusters,omitempty"`
 }
 
 // evalTarget is the JSON form of an eval.Target.
@@ -442,7 +481,7 @@ func writeEvalJSON(w io.Writer, o evalOptions, r evalResult) error {
 		Classes: jsonScores(s.Classes), Languages: jsonScores(s.Langs),
 		LanguageClasses: make(map[string]map[string]evalScore, len(s.LangClasses)),
 		Unmatched:       len(s.Unmatched), NaturalReuse: len(r.natural), FalsePositives: r.nFalsePos,
-		NaturalSpans: r.natural, UnmatchedSpans: r.falsePos}
+		NaturalSpans: r.natural, UnmatchedSpans: r.falsePos, Clusters: r.clusters}
 	for l, m := range s.LangClasses {
 		rep.LanguageClasses[l] = jsonScores(m)
 	}

@@ -52,12 +52,12 @@ func hdfsDir(t *testing.T) string {
 func TestHadoopMatchesLocal(t *testing.T) {
 	env := hadoopEnv(t)
 	out := hdfsDir(t)
-	_, stderr, code := runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), "run", "--hadoop", "--input", sample, "--output", out, "--reducers", "2", "--keep-intermediate")
+	_, stderr, code := runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), "run", "--hadoop", "--input", sample, "--output", out, "--reducers", "2", "--keep-intermediate", "--clusters")
 	if code != 0 {
 		t.Fatalf("pdc run --hadoop: exit %d\n%s", code, stderr)
 	}
 	local := filepath.Join(t.TempDir(), "out")
-	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", local, "--reducers", "2", "--quiet", "--keep-intermediate"); code != 0 {
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", local, "--reducers", "2", "--quiet", "--keep-intermediate", "--clusters"); code != 0 {
 		t.Fatal(stderr)
 	}
 	want, _, _ := runPDC(t, "spans", local)
@@ -92,6 +92,17 @@ func TestHadoopMatchesLocal(t *testing.T) {
 	lc, _ := os.ReadFile(filepath.Join(local, "counters.tsv"))
 	if !reflect.DeepEqual(pipeline.ParseCounters(hc), pipeline.ParseCounters(string(lc))) {
 		t.Errorf("counters differ:\nhadoop:\n%s\nlocal:\n%s", hc, lc)
+	}
+	// Clusters and document pairs are the same too.
+	for _, cmd := range [][]string{{"clusters", "--text"}, {"clusters", "--format", "jsonl"}, {"pairs"}} {
+		want, stderr, code := runPDC(t, append([]string{cmd[0], local}, cmd[1:]...)...)
+		if code != 0 || strings.Count(want, "\n") < 10 {
+			t.Fatalf("pdc %s (local): exit %d, %d lines\n%s", strings.Join(cmd, " "), code, strings.Count(want, "\n"), stderr)
+		}
+		got, stderr, code := runPDCEnv(t, env, append([]string{cmd[0], "hdfs://localhost:9000" + out}, cmd[1:]...)...)
+		if code != 0 || got != want {
+			t.Errorf("pdc %s: Hadoop output (exit %d, %d lines) differs from local (%d lines)\n%s", strings.Join(cmd, " "), code, strings.Count(got, "\n"), strings.Count(want, "\n"), stderr)
+		}
 	}
 	text, stderr, code := runPDCEnv(t, env, "spans", out, "--text")
 	if code != 0 || !strings.Contains(text, "bzip2-compressed file") {

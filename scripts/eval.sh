@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # eval.sh: score pdc on the graded planted corpus, in one command.
 #
-#   scripts/eval.sh [--runs N] [--seed S] [--distractors D] [--unmatched N] [--json]
+#   scripts/eval.sh [--runs N] [--seed S] [--distractors D] [--copies K] [--unmatched N] [--json]
 #                   [--check] [--out DIR] [--corpus DIR] [-- PDC_RUN_FLAGS...]
 #   scripts/eval.sh --prepare [--runs N] [--seed S] [--distractors D]
 #
@@ -10,13 +10,15 @@
 #      addresses in English, two Debian books in Chinese; cached).
 #   2. lib/plant (mkcorpus) plants N runs (default 300) of every edit class
 #      into them, with the unplanted documents as distractors (default all),
-#      from seed S (default 1). The corpus is cached under
+#      from seed S (default 1), each run into K targets (--copies, default
+#      1), each copy edited on its own. The corpus is cached under
 #      $PDC_DATA/corpus/, keyed by the parameters, the sources and the
 #      mkcorpus binary (so it is rebuilt when lib/plant changes).
 #   3. pdc is built from this tree into a temporary directory (unless
 #      PDC_BIN names a pdc binary to use).
 #   4. `pdc run` runs on the corpus with its default flags plus
-#      PDC_RUN_FLAGS, timed, into --out (default $PDC_DATA/eval/out,
+#      PDC_RUN_FLAGS (with --clusters, pdc eval also reports how the
+#      planted cases fall into passage clusters), timed, into --out (default $PDC_DATA/eval/out,
 #      replaced on every run).
 #   5. `pdc eval --input` prints the score table (overall, per class, per
 #      language, per language and class), the natural reuse found outside
@@ -27,8 +29,11 @@
 # --check also checks the quality targets (lib/eval Target: verbatim and
 # light plagdet >= 0.97, word-edits plagdet >= 0.90, sentence-rewritten and
 # sentence-dropped recall >= 0.90 with granularity <= 1.05, precision
-# (planted) >= 0.97, zh plagdet >= en plagdet - 0.02), prints PASS/FAIL per
-# target and exits 1 when one fails.
+# (planted) >= 0.97, zh plagdet >= en plagdet - 0.02; with --clusters among
+# the pdc run flags, 99% of the cases with both passages in one cluster and
+# 99% of the planted passages in one cluster with all their copies), prints
+# PASS/FAIL per target and exits 1 when one fails. With --copies K > 1 only
+# the cluster targets are checked: the truth lists no copy-to-copy case.
 #
 # --json prints one JSON object instead: {"corpus", "flags", "seconds",
 # "counters" (OUT/counters.tsv), "eval" (pdc eval --format json)}.
@@ -42,7 +47,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 
-runs=300 seed=1 distractors=-1 unmatched=5 json=0 check=0 prepare=0 out= corpus=
+runs=300 seed=1 distractors=-1 copies=1 unmatched=5 json=0 check=0 prepare=0 out= corpus=
 usage() {
 	sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
@@ -65,6 +70,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs=${2-}; int "$1" "$runs"; shift 2 ;;
 	--seed) seed=${2-}; int "$1" "$seed"; shift 2 ;;
 	--distractors) distractors=${2-}; int "$1" "$distractors"; shift 2 ;;
+	--copies) copies=${2-}; int "$1" "$copies"; shift 2 ;;
 	--unmatched) unmatched=${2-}; int "$1" "$unmatched"; shift 2 ;;
 	--out) out=${2-}; [ -n "$out" ] || usage; shift 2 ;;
 	--corpus) corpus=${2-}; [ -n "$corpus" ] || usage; shift 2 ;;
@@ -92,11 +98,12 @@ prepare_corpus() {
 	local key dir
 	key=$(cat "$DATA/sources.jsonl" "$tmp/mkcorpus" | sha256sum | cut -c1-12)
 	dir=$DATA/corpus/runs$runs-seed$seed-distractors$distractors-$key
+	[ "$copies" = 1 ] || dir=$DATA/corpus/runs$runs-seed$seed-distractors$distractors-copies$copies-$key
 	if [ ! -f "$dir/.done" ]; then
 		log "building corpus $dir"
 		rm -rf "$dir.tmp"
 		"$tmp/mkcorpus" -sources "$DATA/sources.jsonl" -pairs "$runs" -seed "$seed" \
-			-distractors "$distractors" -out "$dir.tmp" >"$tmp/stats.txt" || die "mkcorpus failed"
+			-distractors "$distractors" -copies "$copies" -out "$dir.tmp" >"$tmp/stats.txt" || die "mkcorpus failed"
 		mv "$tmp/stats.txt" "$dir.tmp/stats.txt"
 		touch "$dir.tmp/.done"
 		rm -rf "$dir"
@@ -122,6 +129,9 @@ fi
 out=${out:-$DATA/eval/out}
 checkflag=()
 [ "$check" = 1 ] && checkflag=(--check)
+# With copies the truth lists no copy-to-copy case: only the passage-cluster
+# targets are checked (pdc run flags must include --clusters).
+[ "$check" = 1 ] && [ "$copies" != 1 ] && checkflag=(--check-clusters)
 mkdir -p "$(dirname "$out")"
 
 log "pdc run ${flags[*]:-(default flags)} on $corpus"

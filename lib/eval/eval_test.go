@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/pdc-mr/pdc/lib/cluster"
 )
 
 // cs and det build cases and detections tersely: document ids and
@@ -228,5 +230,31 @@ func TestUnionLen(t *testing.T) {
 		if got := unionLen(slices.Clone(tt.in)); got != tt.want {
 			t.Errorf("unionLen(%v) = %d, want %d", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestClusters: a passage planted into two targets is whole when one
+// cluster holds the source and both copies, exact when nothing else.
+func TestClusters(t *testing.T) {
+	cases := []Case{
+		{Susp: "t1", Src: "s", SuspStart: 100, SuspLen: 50, SrcStart: 10, SrcLen: 50},
+		{Susp: "t2", Src: "s", SuspStart: 0, SuspLen: 50, SrcStart: 10, SrcLen: 50},
+		{Susp: "t3", Src: "s", SuspStart: 0, SuspLen: 50, SrcStart: 500, SrcLen: 50},
+	}
+	m := func(doc string, start, end int) cluster.Member {
+		return cluster.Member{Doc: doc, CharStart: start, CharEnd: end}
+	}
+	cs := []cluster.Cluster{
+		{ID: "a", Size: 3, Members: []cluster.Member{m("s", 0, 60), m("t1", 90, 160), m("t2", 0, 45)}},
+		{ID: "b", Size: 3, Members: []cluster.Member{m("s", 500, 550), m("t3", 49, 90), m("x", 0, 10)}},
+	}
+	got := Clusters(cases, cs)
+	want := ClusterStats{Cases: 3, CasesClustered: 3, Passages: 2, PassagesWhole: 2, PassagesExact: 1}
+	if got != want {
+		t.Errorf("Clusters = %+v, want %+v", got, want)
+	}
+	cs[0].Members[2] = m("t2", 50, 60) // t2's member misses its planted passage
+	if got := Clusters(cases, cs); got.CasesClustered != 2 || got.PassagesWhole != 1 {
+		t.Errorf("with t2 missed: %+v", got)
 	}
 }

@@ -226,19 +226,25 @@ func (b *builder) plant(i int) error {
 	if err != nil {
 		return err
 	}
-	tgt := p.targets[b.rng.IntN(len(p.targets))]
-	parts, ranges := b.edit(class, src, start, n, p)
-	ins := insert{parts: parts}
-	for _, r := range ranges {
-		lo, hi := src.sents[r[0]].lo, src.sents[r[1]-1].hi
-		c := &eval.Case{Susp: tgt.id, Src: src.id, SrcStart: lo, SrcLen: hi - lo, Class: class, Lang: p.lang}
-		ins.cases = append(ins.cases, c)
-		b.cases = append(b.cases, c)
+	targets := []int{b.rng.IntN(len(p.targets))}
+	if copies := min(b.cfg.Copies, len(p.targets)); copies > 1 {
+		targets = b.rng.Perm(len(p.targets))[:copies]
 	}
-	k := 1 + b.rng.IntN(len(tgt.sents)) // plant after sentence k-1
-	ins.pos = tgt.sents[k-1].hi
-	ins.sep = joiner(tgt, k-1, parts[0])
-	tgt.inserts = append(tgt.inserts, ins)
+	for _, t := range targets {
+		tgt := p.targets[t]
+		parts, ranges := b.edit(class, src, start, n, p) // each copy edited on its own
+		ins := insert{parts: parts}
+		for _, r := range ranges {
+			lo, hi := src.sents[r[0]].lo, src.sents[r[1]-1].hi
+			c := &eval.Case{Susp: tgt.id, Src: src.id, SrcStart: lo, SrcLen: hi - lo, Class: class, Lang: p.lang}
+			ins.cases = append(ins.cases, c)
+			b.cases = append(b.cases, c)
+		}
+		k := 1 + b.rng.IntN(len(tgt.sents)) // plant after sentence k-1
+		ins.pos = tgt.sents[k-1].hi
+		ins.sep = joiner(tgt, k-1, parts[0])
+		tgt.inserts = append(tgt.inserts, ins)
+	}
 	src.used = true
 	for k := start; k < start+n; k++ {
 		src.taken[k] = true

@@ -77,6 +77,9 @@ type Config struct {
 	// Classes are used in turn, run i getting Classes[i%len(Classes)]
 	// (default: all of Classes).
 	Classes []string
+	// Copies is the number of targets each run is planted into, each copy
+	// edited on its own (default 1; capped by the targets there are).
+	Copies int
 	// Distractors is the number of unplanted documents added besides the
 	// sources and targets; a negative value adds all of them.
 	Distractors int

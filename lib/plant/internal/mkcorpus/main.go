@@ -35,6 +35,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.MinRun, "min-run", 3, "shortest run, in sentences")
 	fs.IntVar(&cfg.MaxRun, "max-run", 15, "longest run, in sentences")
 	fs.IntVar(&cfg.Distractors, "distractors", 100, "unplanted documents (-1: all)")
+	fs.IntVar(&cfg.Copies, "copies", 1, "targets each run is planted into")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

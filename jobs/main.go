@@ -87,6 +87,9 @@ Usage:
                                                  resemblance; or groups of near-copies
   pdc clusters OUT [--min-size N] [--text]       passage clusters of a run --clusters: each passage
                                                  and every document it is in, earliest first
+  pdc dedup OUT --output CLEAN [--keep first|longest|earliest]
+                                                 the documents with each cluster's passage kept in
+                                                 one: CLEAN/docs.jsonl and removed.tsv
   pdc report OUT --output DIR                    write an HTML report of a run (DIR/index.html)
   pdc text --input DOCS [--id ID]                print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...
@@ -104,7 +107,7 @@ Run 'pdc help COMMAND' (or 'pdc COMMAND --help') for a command's flags;
 // programs.
 var commands = map[string]string{
 	"run": "", "spans": "", "text": "", "ingest": "", "eval": "", "fs": "",
-	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "", "clusters": "",
+	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "", "clusters": "", "dedup": "",
 }
 
 // Run runs the command line args (without the program name).
@@ -140,6 +143,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.pairsCmd(ctx, rest)
 	case "clusters":
 		return m.clustersCmd(ctx, rest)
+	case "dedup":
+		return m.dedupCmd(ctx, rest)
 	case "version", "-version", "--version":
 		fmt.Fprintln(m.Stdout, "pdc", Version)
 		return nil

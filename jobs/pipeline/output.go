@@ -67,7 +67,12 @@ func Prepare(fsys hdfsfs.FS, out string, man Manifest, overwrite bool) (bool, er
 			return false, fmt.Errorf("output %s: %w", out, err)
 		}
 		old, rerr := ReadManifest(fsys, out)
-		_, serr := fsys.Stat(out + "/counters.tsv") // written when the last job is done (Finish)
+		// Finished: the spans and the run's counters, written when the
+		// last job is done (Finish).
+		_, serr := fsys.Stat(out + "/spans/_SUCCESS")
+		if serr == nil {
+			_, serr = fsys.Stat(out + "/counters.tsv")
+		}
 		switch {
 		case rerr != nil && len(ents) > 0:
 			return false, fmt.Errorf("output %s exists and is not a pdc run (no %s): choose a new or empty directory; pdc never removes it, even with --overwrite", out, ManifestFile)

@@ -23,8 +23,10 @@
 // passage copied into N documents costs O(N) pairs, not O(N^2): in list
 // order (by document), each posting is paired with the first hub it is
 // similar to (same filters, exact verification for words), else becomes a
-// hub itself while the list has fewer than MaxHubs (the postings left over
-// are counted as join.hub.unmatched). For words, a hub pair may then be
+// hub itself while the list has fewer than MaxHubs; the postings left over
+// (similar to no hub: other sentences that share the list's token) are
+// joined pairwise, as a short list is, up to MaxLeftover of them (more are
+// counted as join.hub.unmatched). For words, a hub pair may then be
 // found in several lists (the first-common-token rule cannot hold when
 // other lists have other hubs): every copy carries the same exact overlap,
 // and the reducer keeps one. The copies of a passage are then linked to
@@ -149,38 +151,9 @@ func Map(t *mr.Task) error {
 			}
 			continue
 		}
-		// Sorted by size, a's partners in the length filter are the
-		// postings after it up to the first too large for it.
 		ps, sorted = sortBySize(ps, sorted[:0])
-		for i := range ps {
-			a := &ps[i]
-			rest := ps[i+1:]
-			n := sort.Search(len(rest), func(k int) bool { return !signature.LengthOK(a.NSig, rest[k].NSig, cfg.Tau) })
-			st.lengthFiltered += int64(len(rest) - n)
-			if prefixed && st.filter && a.Pos >= signature.IndexPrefixLen(a.NSig, cfg.Tau) {
-				// a is the smaller set of its pairs here, and the token
-				// is past a's index prefix: no pair of a can have it as
-				// its first common token (lib/signature.IndexPrefixLen).
-				st.indexPrefixFiltered += int64(n)
-				continue
-			}
-			for k := range rest[:n] {
-				b := &rest[k]
-				if a.docNo == b.docNo {
-					continue
-				}
-				count, ok := st.check(a, b)
-				if !ok {
-					continue
-				}
-				x, y := a, b
-				if bytes.Compare(x.Doc, y.Doc) > 0 {
-					x, y = y, x
-				}
-				if err := g.add(x, y, count); err != nil {
-					return err
-				}
-			}
+		if err := st.pairwise(ps, g); err != nil {
+			return err
 		}
 	}
 	st.report(c, prefixed)
@@ -191,6 +164,44 @@ func Map(t *mr.Task) error {
 		return err
 	}
 	return c.Flush()
+}
+
+// pairwise emits every pair of a list sorted by size that passes the
+// filters.
+func (s *joiner) pairwise(ps []Posting, g *grouper) error {
+	for i := range ps {
+		a := &ps[i]
+		// Sorted by size, a's partners in the length filter are the
+		// postings after it up to the first too large for it.
+		rest := ps[i+1:]
+		n := sort.Search(len(rest), func(k int) bool { return !signature.LengthOK(a.NSig, rest[k].NSig, s.tau) })
+		s.lengthFiltered += int64(len(rest) - n)
+		if s.prefixed && s.filter && a.Pos >= signature.IndexPrefixLen(a.NSig, s.tau) {
+			// a is the smaller set of its pairs here, and the token
+			// is past a's index prefix: no pair of a can have it as
+			// its first common token (lib/signature.IndexPrefixLen).
+			s.indexPrefixFiltered += int64(n)
+			continue
+		}
+		for k := range rest[:n] {
+			b := &rest[k]
+			if a.docNo == b.docNo {
+				continue
+			}
+			count, ok := s.check(a, b)
+			if !ok {
+				continue
+			}
+			x, y := a, b
+			if bytes.Compare(x.Doc, y.Doc) > 0 {
+				x, y = y, x
+			}
+			if err := g.add(x, y, count); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // sortBySize orders postings by set size, keeping list order among equal
@@ -271,7 +282,7 @@ const MaxHubs = 64
 func (s *joiner) hubs(ps []Posting, g *grouper) error {
 	s.hubLists++
 	s.hubPostings += int64(len(ps))
-	hubs := s.hubBuf[:0]
+	hubs, left := s.hubBuf[:0], s.leftBuf[:0]
 	for i := range ps {
 		p := &ps[i]
 		matched := false
@@ -306,13 +317,32 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 		case len(hubs) < MaxHubs:
 			hubs = append(hubs, i)
 		default:
-			s.hubUnmatched++
+			left = append(left, *p)
 		}
 	}
 	s.hubHubs += int64(len(hubs))
 	s.hubBuf = hubs
+	switch {
+	case len(left) > MaxLeftover:
+		s.hubUnmatched += int64(len(left))
+	case len(left) > 1:
+		s.hubLeftover += int64(len(left))
+		var err error
+		left, s.sortBuf = sortBySize(left, s.sortBuf[:0])
+		err = s.pairwise(left, g)
+		s.leftBuf, s.sortBuf = left[:0], s.sortBuf[:0]
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// MaxLeftover is the most postings of a hub list, similar to none of its
+// MaxHubs hubs, that are joined pairwise (the other sentences of a list
+// that a much-copied passage made long); more are left out, counted as
+// join.hub.unmatched.
+const MaxLeftover = 1000
 
 // checkHub is check for a pair of a hub list: the positional filter and the
 // first-common-token rule assume that the list's token is the pair's first
@@ -349,13 +379,15 @@ type joiner struct {
 	prefixed      bool
 	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
 	hubBuf        []int
+	leftBuf       []Posting // postings of a hub list similar to no hub
+	sortBuf       []Posting
 	stats
 }
 
 // stats counts what the filters did.
 type stats struct {
 	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted int64
-	hubLists, hubPostings, hubHubs, hubUnmatched                                                                                      int64
+	hubLists, hubPostings, hubHubs, hubLeftover, hubUnmatched                                                                         int64
 }
 
 // check applies the filters to a cross-document pair and returns the count
@@ -416,6 +448,7 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 		c.Add("join.hub.lists", s.hubLists)
 		c.Add("join.hub.postings", s.hubPostings)
 		c.Add("join.hub.hubs", s.hubHubs)
+		c.Add("join.hub.leftover", s.hubLeftover)
 		if s.hubUnmatched > 0 {
 			c.Add("join.hub.unmatched", s.hubUnmatched)
 		}

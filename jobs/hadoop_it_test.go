@@ -104,6 +104,21 @@ func TestHadoopMatchesLocal(t *testing.T) {
 			t.Errorf("pdc %s: Hadoop output (exit %d, %d lines) differs from local (%d lines)\n%s", strings.Join(cmd, " "), code, strings.Count(got, "\n"), strings.Count(want, "\n"), stderr)
 		}
 	}
+	// Dedup too, its output written on HDFS.
+	lclean := filepath.Join(t.TempDir(), "clean")
+	if _, stderr, code := runPDC(t, "dedup", local, "--output", lclean); code != 0 {
+		t.Fatalf("pdc dedup (local): exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-clean"); code != 0 {
+		t.Fatalf("pdc dedup (HDFS): exit %d\n%s", code, stderr)
+	}
+	for _, f := range []string{"docs.jsonl", "removed.tsv"} {
+		want, _ := os.ReadFile(filepath.Join(lclean, f))
+		got, stderr, code := runPDCEnv(t, env, "fs", "cat", out+"-clean/"+f)
+		if code != 0 || got != string(want) || strings.Count(got, "\n") < 10 {
+			t.Errorf("pdc dedup: %s on HDFS (exit %d, %d lines) differs from local (%d lines)\n%s", f, code, strings.Count(got, "\n"), strings.Count(string(want), "\n"), stderr)
+		}
+	}
 	text, stderr, code := runPDCEnv(t, env, "spans", out, "--text")
 	if code != 0 || !strings.Contains(text, "bzip2-compressed file") {
 		t.Errorf("pdc spans --text from HDFS: exit %d %s", code, stderr)

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -46,13 +47,14 @@ type pairRow struct {
 func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
 	format, minContain, copyAt := "tsv", 0.0, 0.9
-	var header, groups bool
-	fs := m.newFlagSet("pairs", "OUT [--min-containment X] [--groups] [--format tsv|jsonl] [--input DOCS]")
+	var header, groups, expand bool
+	fs := m.newFlagSet("pairs", "OUT [--min-containment X] [--groups] [--expand] [--format tsv|jsonl] [--input DOCS]")
 	fs.StringVar(&format, "format", format, "output format: tsv or jsonl")
 	fs.BoolVar(&header, "header", false, "tsv: start with a line naming the columns")
 	fs.Float64Var(&minContain, "min-containment", minContain, "only pairs where one document is contained in the other at least this much (0 to 1)")
 	fs.BoolVar(&groups, "groups", false, "print groups of near-copies (contained in each other at least --copy both ways) instead of pairs")
 	fs.Float64Var(&copyAt, "copy", copyAt, "with --groups: the containment, both ways, of near-copies")
+	fs.BoolVar(&expand, "expand", false, "also list every pair of documents that share a passage cluster (a run with --clusters), not only those linked by spans: quadratic in a cluster's size")
 	fs.Var(&inputs, "input", "the run's documents, for their lengths (default: the run's inputs); repeatable")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
@@ -77,6 +79,17 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	pairs := span.Pairs(spans)
+	if expand {
+		rfs, root, err := m.runDir(out)
+		if err != nil {
+			return err
+		}
+		cs, err := cluster.Read(rfs, root+"/clusters")
+		if err != nil {
+			return fmt.Errorf("pairs --expand: %w", err)
+		}
+		pairs = expandPairs(pairs, cs)
+	}
 	lengths, err := m.docLengths(ctx, append([]string{"pairs"}, args...), out, pairs, inputs)
 	if err != nil {
 		return err
@@ -100,6 +113,62 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		err = fmt.Errorf("write: %w", ferr)
 	}
 	return err
+}
+
+// expandPairs adds to pairs (from spans) every pair of documents that
+// share a cluster, and counts as shared the characters of both documents'
+// members in the clusters they share besides those in their spans. Pairs
+// stay sorted as spans are.
+func expandPairs(pairs []span.DocPair, cs []cluster.Cluster) []span.DocPair {
+	type key struct{ a, b string }
+	type shared struct {
+		a, b  [][2]int
+		spans []span.Span
+	}
+	all := map[key]*shared{}
+	get := func(k key) *shared {
+		if all[k] == nil {
+			all[k] = &shared{}
+		}
+		return all[k]
+	}
+	for _, p := range pairs {
+		sh := get(key{p.A, p.B})
+		sh.spans = p.Spans
+		for _, s := range p.Spans {
+			sh.a = append(sh.a, [2]int{s.CharStartA, s.CharEndA})
+			sh.b = append(sh.b, [2]int{s.CharStartB, s.CharEndB})
+		}
+	}
+	for _, c := range cs {
+		byDoc := map[string][][2]int{}
+		var docs []string
+		for _, m := range c.Members {
+			if _, ok := byDoc[m.Doc]; !ok {
+				docs = append(docs, m.Doc)
+			}
+			byDoc[m.Doc] = append(byDoc[m.Doc], [2]int{m.CharStart, m.CharEnd})
+		}
+		for i, x := range docs {
+			for _, y := range docs[i+1:] {
+				a, b := x, y
+				if mr.Escape(a) > mr.Escape(b) {
+					a, b = b, a
+				}
+				sh := get(key{a, b})
+				sh.a = append(sh.a, byDoc[a]...)
+				sh.b = append(sh.b, byDoc[b]...)
+			}
+		}
+	}
+	out := make([]span.DocPair, 0, len(all))
+	for k, sh := range all {
+		out = append(out, span.DocPair{A: k.a, B: k.b, Spans: sh.spans, SharedA: span.Covered(sh.a), SharedB: span.Covered(sh.b)})
+	}
+	slices.SortFunc(out, func(x, y span.DocPair) int {
+		return cmp.Or(strings.Compare(mr.Escape(x.A), mr.Escape(y.A)), strings.Compare(mr.Escape(x.B), mr.Escape(y.B)))
+	})
+	return out
 }
 
 func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }

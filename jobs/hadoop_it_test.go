@@ -105,7 +105,7 @@ func TestHadoopMatchesLocal(t *testing.T) {
 		}
 	}
 	// Dedup too, its output written on HDFS.
-	lclean := filepath.Join(t.TempDir(), "clean")
+	lclean := t.TempDir() // exists: local even with HADOOP_CONF_DIR set (hdfsfs.IsRemote)
 	if _, stderr, code := runPDC(t, "dedup", local, "--output", lclean); code != 0 {
 		t.Fatalf("pdc dedup (local): exit %d\n%s", code, stderr)
 	}

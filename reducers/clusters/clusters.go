@@ -28,7 +28,7 @@ func Passages(t *mr.Task) error {
 	var (
 		fields               [][]byte
 		doc, srcpos, url     []byte
-		first, node, b       []byte
+		first, prev, node, b []byte
 		haveDoc, inRun, any  bool
 		runEnd               int
 		ends, within, nodocs int64
@@ -86,16 +86,20 @@ func Passages(t *mr.Task) error {
 			return err
 		}
 		if inRun && cs < runEnd {
-			if !bytes.Equal(first, node) {
+			// Ends of several spans can be one node: linked once (in
+			// key order, equal nodes are neighbours).
+			if !bytes.Equal(first, node) && !bytes.Equal(prev, node) {
 				within++
 				if err := write(append(append(append(append(b[:0], first...), '\t'), node...), '\n')); err != nil {
 					return err
 				}
 			}
 			runEnd = max(runEnd, ce)
+			prev = append(prev[:0], node...)
 			continue
 		}
 		first, runEnd, inRun = append(first[:0], node...), ce, true
+		prev = append(prev[:0], node...)
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("passages reducer: read: %w", err)

@@ -23,10 +23,12 @@
 // passage copied into N documents costs O(N) pairs, not O(N^2): in list
 // order (by document), each posting is paired with the first hub it is
 // similar to (same filters, exact verification for words), else becomes a
-// hub itself while the list has fewer than MaxHubs; the postings left over
-// (similar to no hub: other sentences that share the list's token) are
-// joined pairwise, as a short list is, up to MaxLeftover of them (more are
-// counted as join.hub.unmatched). For words, a hub pair may then be
+// hub itself while the list has fewer than MaxHubs. The postings left
+// over (similar to no hub: other sentences that share the list's token)
+// are joined pairwise, as a short list is, when the list has at most
+// MaxPairwise postings (one that much-copied passages made long); else they
+// are counted as join.hub.unmatched (such lists were left out whole before
+// hubs). For words, a hub pair may then be
 // found in several lists (the first-common-token rule cannot hold when
 // other lists have other hubs): every copy carries the same exact overlap,
 // and the reducer keeps one. The copies of a passage are then linked to
@@ -145,7 +147,7 @@ func Map(t *mr.Task) error {
 			ps = append(ps, p)
 		}
 		docs = numberDocs(ps, docs)
-		if cfg.HubDF > 0 && distinct(ps) > cfg.HubDF {
+		if cfg.HubDF > 0 && (len(ps) > MaxPairwise || distinct(ps) > cfg.HubDF) {
 			if err := st.hubs(ps, g); err != nil {
 				return err
 			}
@@ -275,6 +277,11 @@ func distinct(ps []Posting) int {
 	return n
 }
 
+// MaxPairwise is the most postings of a list joined pairwise (the limit
+// of --max-df before lists were joined through hubs): a longer list is
+// joined through hubs whatever its documents.
+const MaxPairwise = 1000
+
 // MaxHubs is the most hubs of one list joined through hubs.
 const MaxHubs = 64
 
@@ -323,7 +330,7 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 	s.hubHubs += int64(len(hubs))
 	s.hubBuf = hubs
 	switch {
-	case len(left) > MaxLeftover:
+	case len(ps) > MaxPairwise:
 		s.hubUnmatched += int64(len(left))
 	case len(left) > 1:
 		s.hubLeftover += int64(len(left))
@@ -337,12 +344,6 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 	}
 	return nil
 }
-
-// MaxLeftover is the most postings of a hub list, similar to none of its
-// MaxHubs hubs, that are joined pairwise (the other sentences of a list
-// that a much-copied passage made long); more are left out, counted as
-// join.hub.unmatched.
-const MaxLeftover = 1000
 
 // checkHub is check for a pair of a hub list: the positional filter and the
 // first-common-token rule assume that the list's token is the pair's first

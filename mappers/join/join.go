@@ -25,10 +25,10 @@
 // similar to (same filters, exact verification for words), else becomes a
 // hub itself while the list has fewer than MaxHubs. The postings left
 // over (similar to no hub: other sentences that share the list's token)
-// are joined pairwise, as a short list is, when the list has at most
-// MaxPairwise postings (one that much-copied passages made long); else they
-// are counted as join.hub.unmatched (such lists were left out whole before
-// hubs). For words, a hub pair may then be
+// are joined pairwise, as a short list is, when there are at most
+// MaxPairwise of them (the list without the copies that made it long would
+// have been joined pairwise); else they are counted as join.hub.unmatched
+// (such lists were left out whole before hubs). For words, a hub pair may then be
 // found in several lists (the first-common-token rule cannot hold when
 // other lists have other hubs): every copy carries the same exact overlap,
 // and the reducer keeps one. The copies of a passage are then linked to
@@ -330,7 +330,7 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 	s.hubHubs += int64(len(hubs))
 	s.hubBuf = hubs
 	switch {
-	case len(ps) > MaxPairwise:
+	case len(left) > MaxPairwise:
 		s.hubUnmatched += int64(len(left))
 	case len(left) > 1:
 		s.hubLeftover += int64(len(left))

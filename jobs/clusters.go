@@ -7,7 +7,7 @@ package jobs
 //	cluster TAB size TAB doc TAB url TAB char_start TAB char_end TAB sentence TAB length [TAB text]
 //
 // size counts the cluster's documents; url is "" when the document has
-// none. --format jsonl writes one object per cluster: {"cluster", "size",
+// none. With --date-field, members are ordered by their documents' dates. --format jsonl writes one object per cluster: {"cluster", "size",
 // "members": [...], "earliest": doc of the first member, "text": the
 // earliest member's passage with --text}.
 
@@ -16,11 +16,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -35,12 +37,14 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
 	format, minSize := "tsv", 2
 	var header, text bool
+	var dateField string
 	fs := m.newFlagSet("clusters", "OUT [--format tsv|jsonl] [--min-size N] [--text [--input DOCS]]")
 	fs.StringVar(&format, "format", format, "output format: tsv (one line per member) or jsonl (one object per cluster)")
 	fs.BoolVar(&header, "header", false, "tsv: start with a line naming the columns")
 	fs.IntVar(&minSize, "min-size", minSize, "only clusters of at least this many documents")
 	fs.BoolVar(&text, "text", false, "add each member's passage (read from the documents)")
-	fs.Var(&inputs, "input", "the run's documents, for --text (default: the run's inputs); repeatable")
+	fs.StringVar(&dateField, "date-field", "", "order each cluster's members by this `field` of the documents' JSON Lines records (a date compared as text, ISO 8601; undated last, then input order), so that the first, the earliest, is the earliest by date")
+	fs.Var(&inputs, "input", "the run's documents, for --text and --date-field (default: the run's inputs); repeatable")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
@@ -66,12 +70,17 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 			cs = append(cs, c)
 		}
 	}
-	if text {
-		if len(inputs) == 0 {
-			if inputs, err = m.manifestInputs(fs.Arg(0)); err != nil {
-				return err
-			}
+	if (text || dateField != "") && len(inputs) == 0 {
+		if inputs, err = m.manifestInputs(fs.Arg(0)); err != nil {
+			return err
 		}
+	}
+	if dateField != "" {
+		if err := m.orderByDate(cs, inputs, dateField); err != nil {
+			return err
+		}
+	}
+	if text {
 		extract, maxDocBytes := m.runAnalyzer(fs.Arg(0))
 		if extract == "main" {
 			if err := m.needMain(ctx, append([]string{"clusters"}, args...)); err != nil {
@@ -83,6 +92,41 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 		}
 	}
 	return writeClusters(m.Stdout, cs, format, header, text)
+}
+
+// orderByDate orders each cluster's members by the date field of their
+// documents (undated last; stable, so input order breaks ties).
+func (m *Main) orderByDate(cs []cluster.Cluster, inputs []string, field string) error {
+	need := map[string]bool{}
+	for _, c := range cs {
+		for _, mem := range c.Members {
+			need[mem.Doc] = true
+		}
+	}
+	in, err := input.FindAny(inputs, m.isRemote)
+	if err != nil {
+		return err
+	}
+	dates, err := jsonlField(in, need, field)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		slices.SortStableFunc(c.Members, func(a, b cluster.Member) int {
+			da, oka := dates[a.Doc]
+			db, okb := dates[b.Doc]
+			switch {
+			case oka && okb:
+				return strings.Compare(da, db)
+			case oka:
+				return -1
+			case okb:
+				return 1
+			}
+			return 0
+		})
+	}
+	return nil
 }
 
 // clusterTexts fills the members' passages from the documents.

@@ -288,7 +288,7 @@ func jsonlField(in *input.Set, need map[string]bool, field string) (map[string]s
 	for _, p := range in.JSONL {
 		f, err := os.Open(p)
 		if err != nil {
-			return nil, fmt.Errorf("dedup: input %s: %w", p, hdfsfs.UnwrapPath(err))
+			return nil, fmt.Errorf("input %s: %w", p, hdfsfs.UnwrapPath(err))
 		}
 		if err := readField(p, f, field, need, seen, vals); err != nil {
 			return nil, err
@@ -297,7 +297,7 @@ func jsonlField(in *input.Set, need map[string]bool, field string) (map[string]s
 	for _, r := range in.Remote {
 		f, err := r.FS.Open(r.Path)
 		if err != nil {
-			return nil, fmt.Errorf("dedup: input %s: %w", r.Path, err)
+			return nil, fmt.Errorf("input %s: %w", r.Path, err)
 		}
 		if err := readField(r.Path, f, field, need, seen, vals); err != nil {
 			return nil, err
@@ -314,7 +314,7 @@ func readField(name string, rc io.ReadCloser, field string, need, seen map[strin
 	if strings.HasSuffix(strings.ToLower(name), ".gz") {
 		zr, err := gzip.NewReader(r)
 		if err != nil {
-			return fmt.Errorf("dedup: input %s: %w", name, err)
+			return fmt.Errorf("input %s: %w", name, err)
 		}
 		defer zr.Close()
 		r = zr
@@ -337,7 +337,7 @@ func readField(name string, rc io.ReadCloser, field string, need, seen map[strin
 		}
 	}
 	if err := lr.Err(); err != nil {
-		return fmt.Errorf("dedup: input %s: %w", name, err)
+		return fmt.Errorf("input %s: %w", name, err)
 	}
 	return nil
 }

@@ -1,0 +1,197 @@
+package jobs
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/span"
+)
+
+// TestClusters: pdc run --clusters on the sample; pdc clusters prints the
+// clusters largest first, each with its earliest member (first in the
+// input) first; both ends of every span are members of one cluster;
+// --text gives each member's passage, --format jsonl one object per
+// cluster, --min-size filters.
+func TestClusters(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--clusters"); code != 0 || !strings.Contains(stderr, "passage clusters of") {
+		t.Fatalf("run --clusters: exit %d\n%s", code, stderr)
+	}
+	order := map[string]int{} // input order of the sample's documents
+	f, err := os.Open(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var d struct{ ID string }
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		order[d.ID] = len(order)
+	}
+	f.Close()
+	tsv, stderr, code := runPDC(t, "clusters", out, "--text")
+	if code != 0 {
+		t.Fatalf("clusters: exit %d\n%s", code, stderr)
+	}
+	type member struct {
+		doc        string
+		start, end int
+	}
+	byCluster := map[string][]member{}
+	var ids []string
+	lastSize := 1 << 30
+	for _, line := range strings.Split(strings.TrimSuffix(tsv, "\n"), "\n") {
+		fl := strings.Split(line, "\t")
+		if len(fl) != 9 {
+			t.Fatalf("line %q: %d fields, want 9", line, len(fl))
+		}
+		size, _ := strconv.Atoi(fl[1])
+		start, _ := strconv.Atoi(fl[4])
+		end, _ := strconv.Atoi(fl[5])
+		if _, ok := byCluster[fl[0]]; !ok {
+			if size > lastSize {
+				t.Errorf("cluster %s of size %d after one of %d: not largest first", fl[0], size, lastSize)
+			}
+			lastSize = size
+			ids = append(ids, fl[0])
+		}
+		byCluster[fl[0]] = append(byCluster[fl[0]], member{fl[2], start, end})
+		if length, _ := strconv.Atoi(fl[7]); length != end-start || len([]rune(unescapeT(t, fl[8]))) != end-start {
+			t.Errorf("member %s [%d,%d): length %s, text of %d characters", fl[2], start, end, fl[7], len([]rune(fl[8])))
+		}
+	}
+	if len(ids) < 10 {
+		t.Fatalf("%d clusters", len(ids))
+	}
+	for _, id := range ids {
+		ms := byCluster[id]
+		for _, m := range ms[1:] {
+			if order[m.doc] < order[ms[0].doc] {
+				t.Errorf("cluster %s: first member %s is not the earliest (%s comes before it)", id, ms[0].doc, m.doc)
+			}
+		}
+	}
+	// Both ends of every span are in one cluster.
+	fsys, dir, _ := hdfsfs.Resolve(out, false)
+	spans, err := span.Read(fsys, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := func(ms []member, doc string, s, e int) bool {
+		for _, m := range ms {
+			if m.doc == doc && m.start <= s && e <= m.end {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range spans {
+		found := false
+		for _, id := range ids {
+			if in(byCluster[id], s.DocA, s.CharStartA, s.CharEndA) && in(byCluster[id], s.DocB, s.CharStartB, s.CharEndB) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("span %s [%d,%d) ~ %s [%d,%d): its ends are in no one cluster", s.DocA, s.CharStartA, s.CharEndA, s.DocB, s.CharStartB, s.CharEndB)
+		}
+	}
+	jsonl, _, code := runPDC(t, "clusters", out, "--format", "jsonl", "--min-size", "3")
+	if code != 0 {
+		t.Fatal("clusters --format jsonl failed")
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSuffix(jsonl, "\n"), "\n") {
+		var c struct {
+			cluster.Cluster
+			Earliest string `json:"earliest"`
+		}
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Size < 3 || c.Earliest != c.Members[0].Doc || len(byCluster[c.ID]) != len(c.Members) {
+			t.Errorf("cluster %s: size %d, earliest %s, %d members (tsv: %d)", c.ID, c.Size, c.Earliest, len(c.Members), len(byCluster[c.ID]))
+		}
+		n++
+	}
+	want := 0
+	for _, id := range ids {
+		docs := map[string]bool{}
+		for _, m := range byCluster[id] {
+			docs[m.doc] = true
+		}
+		if len(docs) >= 3 {
+			want++
+		}
+	}
+	if n != want || n == 0 {
+		t.Errorf("--min-size 3: %d clusters, want %d", n, want)
+	}
+}
+
+func unescapeT(t *testing.T, s string) string {
+	t.Helper()
+	r := strings.NewReplacer(`\t`, "\t", `\n`, "\n", `\r`, "\r", `\\`, `\`)
+	return r.Replace(s)
+}
+
+// TestClustersDateField: --date-field orders members by date (undated
+// last); a run without --clusters gets a one-line error saying what to do.
+func TestClustersDateField(t *testing.T) {
+	dir := t.TempDir()
+	story := "The river rose three feet overnight and closed the old bridge. " +
+		"Engineers from the county inspected the pillars at dawn on Tuesday. " +
+		"They found cracks in two of the four supports near the east bank. " +
+		"The bridge will stay closed until the repairs are finished in spring."
+	var b strings.Builder
+	for i, date := range []string{"2024-05-03", "", "2024-01-09", "2024-03-01"} {
+		own := fmt.Sprintf("Page %d has its own opening words about topic number %d here. ", i, i*7)
+		rec := map[string]string{"id": fmt.Sprintf("d%d", i), "text": own + story}
+		if date != "" {
+			rec["date"] = date
+		}
+		line, _ := json.Marshal(rec)
+		b.Write(append(line, '\n'))
+	}
+	docs := filepath.Join(dir, "docs.jsonl")
+	if err := os.WriteFile(docs, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := runPDC(t, "run", "--input", docs, "--output", out, "--clusters", "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	got, stderr, code := runPDC(t, "clusters", out, "--date-field", "date")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var order []string
+	for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		order = append(order, strings.Split(line, "\t")[2])
+	}
+	if strings.Join(order, " ") != "d2 d3 d0 d1" {
+		t.Errorf("members by date: %v, want d2 d3 d0 d1\n%s", order, got)
+	}
+	if got, _, _ := runPDC(t, "clusters", out); !strings.HasPrefix(got, strings.Split(got, "\t")[0]+"\t4\td0\t") {
+		t.Errorf("without --date-field the first member is not d0 (input order):\n%s", got)
+	}
+	plain := filepath.Join(dir, "plain")
+	if _, stderr, code := runPDC(t, "run", "--input", docs, "--output", plain, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := runPDC(t, "clusters", plain); code != 1 || !strings.Contains(stderr, "--clusters") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("clusters of a run without them: exit %d, %q", code, stderr)
+	}
+}

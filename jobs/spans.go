@@ -23,6 +23,7 @@ type spanOptions struct {
 	text   bool
 	urls   bool // fill URLs (implied by text)
 	inputs []string
+	pair   string // --pair A (B is the second argument)
 	// analyzer settings of the run, so passages are cut from the same text
 	// the offsets refer to (from OUT/_pdc.json)
 	extract     string
@@ -36,11 +37,15 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl, avro (schema lib/avroio/span.avsc) or parquet (lib/parquetio, the same columns)")
 	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (needs --input)")
 	fs.BoolVar(&o.header, "header", false, "tsv: start with a line naming the columns (#doc_a, doc_b, ...)")
-	fs.Var(&inputs, "input", "the run's documents, for --text; repeatable")
+	fs.Var(&inputs, "input", "the run's documents, for --text and --pair; repeatable")
+	fs.StringVar(&o.pair, "pair", "", "`A` B: the spans of documents A and B found by matching the two alone (for two copies a hub linked, not each other: --hub-df)")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	switch {
+	case o.pair != "" && fs.NArg() != 2:
+		return usagef("spans: --pair A B wants the output directory and document B")
+	case o.pair == "" && fs.NArg() != 1:
 		return usagef("spans: want exactly one output directory")
 	}
 	if !slices.Contains(span.Formats, o.format) {
@@ -52,20 +57,23 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	if span.Binary(o.format) && isTerminal(m.Stdout) {
 		return usagef("spans: --format %s writes a binary file: redirect it (pdc spans OUT --format %s > spans.%s)", o.format, o.format, o.format)
 	}
-	if o.text && len(inputs) == 0 {
+	if (o.text || o.pair != "") && len(inputs) == 0 {
 		var err error
 		if inputs, err = m.manifestInputs(fs.Arg(0)); err != nil {
 			return err
 		}
 	}
 	o.inputs = inputs
-	if o.text {
+	if o.text || o.pair != "" {
 		o.extract, o.maxDocBytes = m.runAnalyzer(fs.Arg(0))
 		if o.extract == "main" {
 			if err := m.needMain(ctx, append([]string{"spans"}, args...)); err != nil {
 				return err
 			}
 		}
+	}
+	if o.pair != "" {
+		return m.printPairSpans(fs.Arg(0), o.pair, fs.Arg(1), o)
 	}
 	return m.printSpans(fs.Arg(0), o)
 }
@@ -84,14 +92,24 @@ func (m *Main) runDir(out string) (hdfsfs.FS, string, error) {
 // runAnalyzer returns the --extract and --max-doc-bytes of the run in out
 // (defaults when its _pdc.json cannot be read).
 func (m *Main) runAnalyzer(out string) (extract string, maxDocBytes int) {
-	def := jobconf.Default()
+	cfg, err := m.runConfig(out)
+	if err != nil {
+		def := jobconf.Default()
+		return def.Extract, def.MaxDocBytes
+	}
+	return cfg.Extract, cfg.MaxDocBytes
+}
+
+// runConfig returns the job parameters of the run in out, from its
+// _pdc.json.
+func (m *Main) runConfig(out string) (jobconf.Config, error) {
 	fsys, p, err := m.runDir(out)
 	if err != nil {
-		return def.Extract, def.MaxDocBytes
+		return jobconf.Config{}, err
 	}
 	man, err := pipeline.ReadManifest(fsys, p)
 	if err != nil {
-		return def.Extract, def.MaxDocBytes
+		return jobconf.Config{}, err
 	}
 	env := map[string]string{}
 	for _, kv := range man.Env {
@@ -99,11 +117,7 @@ func (m *Main) runAnalyzer(out string) (extract string, maxDocBytes int) {
 			env[k] = v
 		}
 	}
-	cfg, err := jobconf.FromEnv(func(k string) string { return env[k] })
-	if err != nil {
-		return def.Extract, def.MaxDocBytes
-	}
-	return cfg.Extract, cfg.MaxDocBytes
+	return jobconf.FromEnv(func(k string) string { return env[k] })
 }
 
 // manifestInputs returns the documents of the run in out, from its

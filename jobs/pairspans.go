@@ -1,0 +1,170 @@
+package jobs
+
+// pdc spans OUT --pair A B: the spans of two documents matched alone, with
+// the run's parameters. Inside a passage cluster whose sentences were
+// joined through hubs (--hub-df), two copies are linked to their hub, not
+// to each other; this finds what a pairwise run would have found between
+// them: every sentence pair of the two with Jaccard >= tau over their word
+// sets (the words method; short and not-content sentences left out as the
+// run leaves them), then the run's match (mappers/match.Matcher). Document
+// frequencies play no part: site templates and --max-df do not apply to
+// two documents.
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/signature"
+	"github.com/pdc-mr/pdc/lib/span"
+	"github.com/pdc-mr/pdc/mappers/match"
+)
+
+func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
+	if a == b {
+		return usagef("spans: --pair wants two different documents")
+	}
+	cfg, err := m.runConfig(out)
+	if err != nil {
+		return fmt.Errorf("spans --pair: the run's parameters: %w", err)
+	}
+	if cfg.Signature.Method != signature.Words {
+		return fmt.Errorf("spans --pair: the run used --signature %s; --pair matches word sets (--signature words)", cfg.Signature.Method)
+	}
+	if mr.Escape(a) > mr.Escape(b) { // spans name the smaller id first
+		a, b = b, a
+	}
+	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
+	docs, err := m.analyzeDocs(map[string]bool{a: true, b: true}, o.inputs, an)
+	if err != nil {
+		return err
+	}
+	for _, id := range []string{a, b} {
+		if _, ok := docs[id]; !ok {
+			return fmt.Errorf("spans --pair: document %q is not in --input %s", id, strings.Join(o.inputs, ","))
+		}
+	}
+	var buf bytes.Buffer
+	w := mr.NewOutput(&buf)
+	mt := match.NewMatcher(cfg, mr.NewCounters(&bytes.Buffer{}), w)
+	key := []byte(mr.Escape(a) + "\t" + mr.Escape(b))
+	for _, p := range sentencePairs(docs[a], docs[b], cfg.Tau, cfg.MinTokens) {
+		if err := mt.Add(key, p); err != nil {
+			return err
+		}
+	}
+	if err := mt.Close(); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	sw, err := span.NewWriter(m.Stdout, o.format, o.text)
+	if err != nil {
+		return err
+	}
+	if o.header {
+		fmt.Fprintln(m.Stdout, span.TSVHeader(o.text))
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		s, err := span.Parse(line)
+		if err != nil {
+			return fmt.Errorf("spans --pair: %w", err)
+		}
+		if o.text {
+			ta := runeSlice(docs[a].Text, s.CharStartA, s.CharEndA)
+			tb := runeSlice(docs[b].Text, s.CharStartB, s.CharEndB)
+			s.TextA, s.TextB = &ta, &tb
+		}
+		if err := sw.Write(&s); err != nil {
+			return err
+		}
+	}
+	return sw.Close()
+}
+
+// analyzeDocs analyzes the documents in need (the first of each id).
+func (m *Main) analyzeDocs(need map[string]bool, inputs []string, an *doc.Analyzer) (map[string]doc.Analysis, error) {
+	in, err := input.FindAny(inputs, m.isRemote)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]doc.Analysis{}
+	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
+		if _, seen := out[d.ID]; !need[d.ID] || seen {
+			return nil
+		}
+		a, err := an.Analyze(d)
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		// The analyzer reuses its buffers: keep copies.
+		a.Text = strings.Clone(a.Text)
+		a.Sentences = slices.Clone(a.Sentences)
+		for i := range a.Sentences {
+			a.Sentences[i].Tokens = slices.Clone(a.Sentences[i].Tokens)
+		}
+		out[d.ID] = a
+		return nil
+	})
+	return out, err
+}
+
+// sentencePairs returns the sentence pairs of a and b whose word sets have
+// Jaccard >= tau, in (A, B) order, scored as the join writes them (4
+// decimals). Sentences with fewer than minTokens tokens, and those that
+// are not content, are left out.
+func sentencePairs(a, b doc.Analysis, tau float64, minTokens int) []match.Pair {
+	sets := func(an doc.Analysis) [][]uint64 {
+		out := make([][]uint64, len(an.Sentences))
+		for i, s := range an.Sentences {
+			set := slices.Clone(s.Tokens)
+			slices.Sort(set)
+			set = slices.Compact(set)
+			if s.NotContent == "" && len(s.Tokens) >= minTokens { // as the index job counts
+				out[i] = set
+			}
+		}
+		return out
+	}
+	sa, sb := sets(a), sets(b)
+	var pairs []match.Pair
+	for i, x := range sa {
+		if x == nil {
+			continue
+		}
+		for j, y := range sb {
+			if y == nil || !signature.LengthOK(min(len(x), len(y)), max(len(x), len(y)), tau) {
+				continue
+			}
+			shared := 0
+			for p, q := 0, 0; p < len(x) && q < len(y); {
+				switch {
+				case x[p] < y[q]:
+					p++
+				case x[p] > y[q]:
+					q++
+				default:
+					shared++
+					p++
+					q++
+				}
+			}
+			jac := signature.Jaccard(shared, len(x), len(y))
+			if !signature.AtLeast(jac, tau) {
+				continue
+			}
+			pairs = append(pairs, match.Pair{A: i, B: j, Score: math.Round(jac*10000) / 10000,
+				CSA: a.Sentences[i].Start, CEA: a.Sentences[i].End, CSB: b.Sentences[j].Start, CEB: b.Sentences[j].End})
+		}
+	}
+	return pairs
+}

@@ -168,7 +168,7 @@ func mapEdges(t *mr.Task, job string, f func(u, v []byte, emit func(a, b []byte)
 	out := mr.NewOutput(t.Stdout)
 	var b []byte
 	emit := func(u, v []byte) error {
-		b = append(append(append(append(b[:0], u...), '\t'), v...), '\n')
+		b = AppendEdge(b[:0], u, v)
 		if _, err := out.Write(b); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
@@ -194,6 +194,11 @@ func mapEdges(t *mr.Task, job string, f func(u, v []byte, emit func(a, b []byte)
 		return fmt.Errorf("write: %w", err)
 	}
 	return nil
+}
+
+// AppendEdge appends the edge line `u TAB v`.
+func AppendEdge(b, u, v []byte) []byte {
+	return append(append(append(append(b, u...), '\t'), v...), '\n')
 }
 
 // SplitEdge splits an edge line into its two nodes.

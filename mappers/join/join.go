@@ -190,7 +190,7 @@ func (s *joiner) pairwise(ps []Posting, g *grouper) error {
 			if a.docNo == b.docNo {
 				continue
 			}
-			count, ok := s.check(a, b)
+			count, ok := s.check(a, b, false)
 			if !ok {
 				continue
 			}
@@ -305,7 +305,7 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 				s.lengthFiltered++
 				continue
 			}
-			count, ok := s.checkHub(a, b)
+			count, ok := s.check(a, b, true)
 			if !ok {
 				continue
 			}
@@ -345,33 +345,6 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 	return nil
 }
 
-// checkHub is check for a pair of a hub list: the positional filter and the
-// first-common-token rule assume that the list's token is the pair's first
-// common one, which a hub pair need not have.
-func (s *joiner) checkHub(a, b *Posting) (int, bool) {
-	s.candidates++
-	if s.crossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" && a.Site[0] != 'n' {
-		s.sameSite++
-		return 0, false
-	}
-	if !s.prefixed {
-		s.emitted++
-		return 1, true
-	}
-	need := s.minOverlap(a.NSig + b.NSig)
-	if s.filter && signature.OverlapBound(len(a.Set), len(b.Set), a.Bitmap, b.Bitmap) < need {
-		s.bitmapFiltered++
-		return 0, false
-	}
-	o, ok := signature.OverlapAtLeast(a.Set, b.Set, need)
-	if !ok {
-		s.verifyFailed++
-		return 0, false
-	}
-	s.emitted++
-	return o, true
-}
-
 // joiner applies the join's filters to the pairs of posting lists.
 type joiner struct {
 	tau           float64
@@ -393,8 +366,11 @@ type stats struct {
 
 // check applies the filters to a cross-document pair and returns the count
 // to emit: 1 (one shared signature) for counting methods, the exact set
-// overlap for prefixed ones.
-func (s *joiner) check(a, b *Posting) (int, bool) {
+// overlap for prefixed ones. For a pair of a hub list (hub), the positional
+// filter and the first-common-token rule do not apply: they assume that the
+// list's token is the pair's first common one, which a hub pair need not
+// have.
+func (s *joiner) check(a, b *Posting, hub bool) (int, bool) {
 	s.candidates++
 	// Named sites (trees, --site-field: "n...") have no URL host.
 	if s.crossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" && a.Site[0] != 'n' {
@@ -406,7 +382,7 @@ func (s *joiner) check(a, b *Posting) (int, bool) {
 		return 1, true
 	}
 	need := s.minOverlap(a.NSig + b.NSig)
-	if s.filter && 1+min(a.NSig-a.Pos-1, b.NSig-b.Pos-1) < need {
+	if !hub && s.filter && 1+min(a.NSig-a.Pos-1, b.NSig-b.Pos-1) < need {
 		s.positionFiltered++
 		return 0, false
 	}
@@ -416,9 +392,11 @@ func (s *joiner) check(a, b *Posting) (int, bool) {
 		s.bitmapFiltered++
 		return 0, false
 	}
-	if first, _ := signature.FirstCommon(a.Set, b.Set); first != a.Set[a.Pos-a.Unique] {
-		s.seenElsewhere++ // verified in the list of their first common token
-		return 0, false
+	if !hub {
+		if first, _ := signature.FirstCommon(a.Set, b.Set); first != a.Set[a.Pos-a.Unique] {
+			s.seenElsewhere++ // verified in the list of their first common token
+			return 0, false
+		}
 	}
 	o, ok := signature.OverlapAtLeast(a.Set, b.Set, need)
 	if !ok {

@@ -90,7 +90,7 @@ func Passages(t *mr.Task) error {
 			// key order, equal nodes are neighbours).
 			if !bytes.Equal(first, node) && !bytes.Equal(prev, node) {
 				within++
-				if err := write(append(append(append(append(b[:0], first...), '\t'), node...), '\n')); err != nil {
+				if err := write(clustermap.AppendEdge(b[:0], first, node)); err != nil {
 					return err
 				}
 			}
@@ -128,7 +128,7 @@ func Edges(t *mr.Task) error {
 			u, v = v, u
 		}
 		edges++
-		b = append(append(append(append(b[:0], u...), '\t'), v...), '\n')
+		b = clustermap.AppendEdge(b[:0], u, v)
 		if _, err := out.Write(b); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
@@ -235,7 +235,7 @@ func reduceEdges(t *mr.Task, job string, f func(first bool, u, v []byte, emit fu
 	any := false
 	emit := func(x, y []byte) error {
 		edges++
-		b = append(append(append(append(b[:0], x...), '\t'), y...), '\n')
+		b = clustermap.AppendEdge(b[:0], x, y)
 		if _, err := out.Write(b); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/report"
@@ -32,6 +33,7 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	fs.IntVar(&opts.TopPairs, "top-pairs", opts.TopPairs, "document pairs listed and given a page")
 	fs.IntVar(&opts.TopBoilerplate, "top-boilerplate", opts.TopBoilerplate, "boilerplate signatures listed")
 	fs.IntVar(&opts.MaxText, "max-text", opts.MaxText, "characters of each document shown in a pair view")
+	fs.IntVar(&opts.TopClusters, "top-clusters", opts.TopClusters, "passage clusters listed (a run with --clusters)")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
@@ -40,8 +42,8 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 		return usagef("report: want exactly one run output directory")
 	case output == "":
 		return usagef("report: --output DIR is required")
-	case opts.TopPairs < 0 || opts.TopBoilerplate < 0 || opts.MaxText < 1:
-		return usagef("report: --top-pairs and --top-boilerplate must be >= 0, --max-text >= 1")
+	case opts.TopPairs < 0 || opts.TopBoilerplate < 0 || opts.TopClusters < 0 || opts.MaxText < 1:
+		return usagef("report: --top-pairs, --top-boilerplate and --top-clusters must be >= 0, --max-text >= 1")
 	}
 	out := fs.Arg(0)
 	run, spans, err := m.readRun(out)
@@ -59,6 +61,9 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	need := map[string]bool{}
 	for _, p := range top {
 		need[p.A], need[p.B] = true, true
+	}
+	for _, c := range opts.ListedClusters(run.Clusters) {
+		need[c.Earliest().Doc] = true
 	}
 	docs := map[string]report.Doc{}
 	if len(need) > 0 {
@@ -149,6 +154,14 @@ func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
 	}
 	if data, err := hdfsfs.ReadFile(fsys, root+"/boilerplate.tsv"); err == nil {
 		run.Boilerplate = parseBoilerplate(string(data))
+	}
+	if _, err := fsys.Stat(root + "/clusters/_SUCCESS"); err == nil {
+		if run.Clusters, err = cluster.Read(fsys, root+"/clusters"); err != nil {
+			return run, nil, fmt.Errorf("report: %w", err)
+		}
+		if run.Clusters == nil {
+			run.Clusters = []cluster.Cluster{}
+		}
 	}
 	spans, err := span.Read(fsys, root)
 	if err != nil {

@@ -49,7 +49,7 @@ func browse(t *testing.T, browser, page string, args ...string) string {
 func TestReport(t *testing.T) {
 	browser := chromium(t)
 	out := filepath.Join(t.TempDir(), "out")
-	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--clusters"); code != 0 {
 		t.Fatal(stderr)
 	}
 	dir := filepath.Join(t.TempDir(), "report")
@@ -72,6 +72,13 @@ func TestReport(t *testing.T) {
 	}
 	if n := strings.Count(dom, `<tr class="pair">`); n != 18 {
 		t.Errorf("%d pair rows, want 18", n)
+	}
+	// The clusters: the 50 largest, each with its earliest member's passage.
+	if n, want := strings.Count(dom, `<tr class="cluster">`), min(50, int(c["clusters.clusters"])); n != want || n == 0 {
+		t.Errorf("%d cluster rows, want %d", n, want)
+	}
+	if m := regexp.MustCompile(`<tr class="cluster"><td title="c[0-9a-f]{16}">1</td><td>(\d+)</td>`).FindStringSubmatch(dom); m == nil {
+		t.Error("no first cluster row with its id and size")
 	}
 	pair := browse(t, browser, filepath.Join(dir, "pair-0001.html"), "--dump-dom")
 	a, b := regexp.MustCompile(`href="#b\d+"`).FindAllString(pair, -1), regexp.MustCompile(`href="#a\d+"`).FindAllString(pair, -1)

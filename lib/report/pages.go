@@ -27,6 +27,17 @@ type indexPage struct {
 	Boiler                []Boilerplate
 	BoilerLeftOut         int
 	NotContent            []Param
+	HasClusters           bool
+	Clusters              []clusterRow
+	ClustersLeftOut       int
+}
+
+// clusterRow is a line of the passage clusters table.
+type clusterRow struct {
+	N, Size, Members int
+	ID               string
+	Earliest, URL    string
+	Passage          string
 }
 
 // topRow is a line of the top pairs table.
@@ -79,6 +90,20 @@ func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
 			row.ContainA, row.ContainB = fmt.Sprintf("%.0f%%", 100*ms.ContainA), fmt.Sprintf("%.0f%%", 100*ms.ContainB)
 		}
 		p.Top = append(p.Top, row)
+	}
+	p.HasClusters = run.Clusters != nil
+	listed := s.Opts.ListedClusters(run.Clusters)
+	p.ClustersLeftOut = len(run.Clusters) - len(listed)
+	for i, c := range listed {
+		e := c.Earliest()
+		row := clusterRow{N: i + 1, Size: c.Size, Members: len(c.Members), ID: c.ID, Earliest: e.Doc, URL: safeURL(e.URL)}
+		if d, ok := docs[e.Doc]; ok {
+			row.Passage = clip(runeSlice(d.Text, e.CharStart, e.CharEnd), 300)
+			if row.URL == "" {
+				row.URL = safeURL(d.URL)
+			}
+		}
+		p.Clusters = append(p.Clusters, row)
 	}
 	n := min(s.Opts.TopBoilerplate, len(run.Boilerplate))
 	p.Boiler, p.BoilerLeftOut = run.Boilerplate[:n], len(run.Boilerplate)-n

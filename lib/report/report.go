@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
@@ -44,10 +45,15 @@ type Options struct {
 	// MaxText is the number of characters of a document shown in a pair
 	// view.
 	MaxText int
+	// TopClusters is the number of passage clusters listed (runs with
+	// --clusters).
+	TopClusters int
 }
 
 // DefaultOptions are the defaults of pdc report.
-func DefaultOptions() Options { return Options{TopPairs: 100, TopBoilerplate: 50, MaxText: 200_000} }
+func DefaultOptions() Options {
+	return Options{TopPairs: 100, TopBoilerplate: 50, MaxText: 200_000, TopClusters: 50}
+}
 
 // Run is what the report shows of a run.
 type Run struct {
@@ -58,6 +64,15 @@ type Run struct {
 	Inputs   []string
 	// Boilerplate are OUT/boilerplate.tsv's rows, most frequent first.
 	Boilerplate []Boilerplate
+	// Clusters are the run's passage clusters, largest first (nil: the run
+	// has none, made without --clusters).
+	Clusters []cluster.Cluster
+}
+
+// ListedClusters returns the clusters the report lists: the first
+// TopClusters.
+func (o Options) ListedClusters(cs []cluster.Cluster) []cluster.Cluster {
+	return cs[:min(o.TopClusters, len(cs))]
 }
 
 // Job is one job of the run.

@@ -44,6 +44,12 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
 {{else}}<tr><td colspan="8">no spans</td></tr>{{end}}</tbody></table>
 {{if .LeftOut}}<p class="more">{{.LeftOut}} more document pairs are not listed (pdc report --top-pairs, or pdc spans).</p>{{end}}
 </section>
+{{if .HasClusters}}<section id="clusters"><h2>Passage clusters, largest first</h2>
+<table class="list" id="cluster-list"><thead><tr><th>#</th><th>documents</th><th>passages</th><th>earliest document</th><th>its passage</th></tr></thead><tbody>
+{{range .Clusters}}<tr class="cluster"><td title="{{.ID}}">{{.N}}</td><td>{{.Size}}</td><td>{{.Members}}</td><td>{{template "doclink" (docLink .Earliest .URL)}}</td><td class="passage">{{.Passage}}</td></tr>
+{{else}}<tr><td colspan="5">no clusters</td></tr>{{end}}</tbody></table>
+{{if .ClustersLeftOut}}<p class="more">{{.ClustersLeftOut}} more clusters are not listed (pdc report --top-clusters, or pdc clusters).</p>{{end}}
+</section>{{end}}
 <section id="boilerplate"><h2>Boilerplate and templates left out</h2>
 <table class="list"><thead><tr><th>documents</th><th>kind</th><th>example document</th><th>sentence</th><th>characters</th></tr></thead><tbody>
 {{range .Boiler}}<tr><td>{{.DF}}</td><td>{{.Kind}}</td><td>{{.Doc}}</td><td>{{.Sentence}}</td><td>{{.CharStart}}–{{.CharEnd}}</td></tr>

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # eval.sh: score pdc on the graded planted corpus, in one command.
 #
-#   scripts/eval.sh [--runs N] [--seed S] [--distractors D] [--copies K] [--unmatched N] [--json]
-#                   [--check] [--out DIR] [--corpus DIR] [-- PDC_RUN_FLAGS...]
-#   scripts/eval.sh --prepare [--runs N] [--seed S] [--distractors D]
+#   scripts/eval.sh [--tier default|hard] [--runs N] [--seed S] [--distractors D] [--copies K]
+#                   [--unmatched N] [--json] [--check] [--out DIR] [--corpus DIR] [-- PDC_RUN_FLAGS...]
+#   scripts/eval.sh --prepare [--tier default|hard] [--runs N] [--seed S] [--distractors D]
 #
 # Steps:
 #   1. scripts/sources.sh fetches the source texts (State of the Union
@@ -35,6 +35,15 @@
 # PASS/FAIL per target and exits 1 when one fails. With --copies K > 1 only
 # the cluster targets are checked: the truth lists no copy-to-copy case.
 #
+# --tier hard plants only the classes of the hard tier (lib/plant
+# HardClasses: edits-10, edits-20, edits-30, merge-split), 800 runs by
+# default (200 per class: about 115 English and 85 Chinese each; the Chinese
+# sources allow about 345 runs in all), cached apart from the default tier's
+# corpus (the directory name adds -tierhard). After pdc eval's tables it
+# prints recall and granularity per class and language. The hard tier has
+# no quality targets yet (its classes are measurements): with --tier hard,
+# --check checks nothing and says so.
+#
 # --json prints one JSON object instead: {"corpus", "flags", "seconds",
 # "counters" (OUT/counters.tsv), "eval" (pdc eval --format json)}.
 # --prepare only does steps 1-2 and prints the corpus directory
@@ -47,9 +56,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 
-runs=300 seed=1 distractors=-1 copies=1 unmatched=5 json=0 check=0 prepare=0 out= corpus=
+tier=default runs= seed=1 distractors=-1 copies=1 unmatched=5 json=0 check=0 prepare=0 out= corpus=
 usage() {
-	sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,5p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() {
@@ -67,6 +76,7 @@ int() {
 
 while [ $# -gt 0 ]; do
 	case $1 in
+	--tier) tier=${2-}; shift 2 || usage ;;
 	--runs) runs=${2-}; int "$1" "$runs"; shift 2 ;;
 	--seed) seed=${2-}; int "$1" "$seed"; shift 2 ;;
 	--distractors) distractors=${2-}; int "$1" "$distractors"; shift 2 ;;
@@ -83,6 +93,17 @@ while [ $# -gt 0 ]; do
 	esac
 done
 flags=("$@")
+# The classes each tier plants (empty: mkcorpus's default, all of
+# lib/plant Classes) and its default number of runs.
+case $tier in
+default) classes= ;;
+hard) classes=edits-10,edits-20,edits-30,merge-split ;;
+*) echo "eval.sh: --tier wants default or hard, not '$tier'" >&2; exit 2 ;;
+esac
+if [ -z "$runs" ]; then
+	runs=300
+	[ "$tier" = hard ] && runs=800
+fi
 command -v go >/dev/null || die "go not found"
 command -v python3 >/dev/null || die "python3 not found"
 
@@ -99,11 +120,13 @@ prepare_corpus() {
 	key=$(cat "$DATA/sources.jsonl" "$tmp/mkcorpus" | sha256sum | cut -c1-12)
 	dir=$DATA/corpus/runs$runs-seed$seed-distractors$distractors-$key
 	[ "$copies" = 1 ] || dir=$DATA/corpus/runs$runs-seed$seed-distractors$distractors-copies$copies-$key
+	[ "$tier" = default ] || dir=${dir%-"$key"}-tier$tier-$key
 	if [ ! -f "$dir/.done" ]; then
 		log "building corpus $dir"
 		rm -rf "$dir.tmp"
 		"$tmp/mkcorpus" -sources "$DATA/sources.jsonl" -pairs "$runs" -seed "$seed" \
-			-distractors "$distractors" -copies "$copies" -out "$dir.tmp" >"$tmp/stats.txt" || die "mkcorpus failed"
+			-distractors "$distractors" -copies "$copies" ${classes:+-classes "$classes"} \
+			-out "$dir.tmp" >"$tmp/stats.txt" || die "mkcorpus failed"
 		mv "$tmp/stats.txt" "$dir.tmp/stats.txt"
 		touch "$dir.tmp/.done"
 		rm -rf "$dir"
@@ -132,6 +155,11 @@ checkflag=()
 # With copies the truth lists no copy-to-copy case: only the passage-cluster
 # targets are checked (pdc run flags must include --clusters).
 [ "$check" = 1 ] && [ "$copies" != 1 ] && checkflag=(--check-clusters)
+# The hard tier has no targets yet: its classes are measurements.
+if [ "$check" = 1 ] && [ "$tier" = hard ]; then
+	checkflag=()
+	log "--tier hard: no quality targets (its classes are measurements); --check checks nothing"
+fi
 mkdir -p "$(dirname "$out")"
 
 log "pdc run ${flags[*]:-(default flags)} on $corpus"
@@ -163,6 +191,31 @@ PY
 	exit 0
 fi
 
+# recall_table prints recall and granularity per class and language from
+# the output of pdc eval --format json in file $1.
+recall_table() {
+	python3 - "$1" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    ev = json.load(f)
+lc = ev["language_classes"]
+langs = sorted(l for l in lc if l)
+head = ["class"] + [l + " " + x for l in langs for x in ("cases", "rec", "gran")] + ["all rec", "all gran", "plagdet"]
+rows = []
+for c in sorted(ev["classes"]):
+    row = [c]
+    for l in langs:
+        s = lc[l].get(c)
+        row += [str(s["cases"]), "%.4f" % s["recall"], "%.4f" % s["granularity"]] if s else ["0", "-", "-"]
+    a = ev["classes"][c]
+    rows.append(row + ["%.4f" % a["recall"], "%.4f" % a["granularity"], "%.4f" % a["plagdet"]])
+w = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+print("recall per class and language")
+for r in [head] + rows:
+    print("  ".join(x.ljust(w[i]) for i, x in enumerate(r)).rstrip())
+PY
+}
+
 echo "corpus: $corpus"
 echo "        $(cat "$corpus/stats.txt" 2>/dev/null || echo "$(wc -l <"$corpus/docs.jsonl") documents")"
 echo "pdc run ${flags[*]:-(default flags)}: ${seconds}s"
@@ -170,5 +223,11 @@ echo
 "$pdc" eval --truth "$corpus/truth.jsonl" --spans "$out" --input "$corpus/docs.jsonl" \
 	--unmatched "$unmatched" "${checkflag[@]}" ||
 	die "$([ "$check" = 1 ] && echo "quality targets not met (FAIL lines above)" || echo "pdc eval failed")"
-[ "$check" = 1 ] && echo "eval.sh: all quality targets met" >&2
+if [ "$tier" = hard ]; then
+	echo
+	"$pdc" eval --truth "$corpus/truth.jsonl" --spans "$out" --input "$corpus/docs.jsonl" --format json \
+		>"$tmp/eval.json" || die "pdc eval failed"
+	recall_table "$tmp/eval.json" || die "recall table failed"
+fi
+[ "$check" = 1 ] && [ ${#checkflag[@]} -gt 0 ] && echo "eval.sh: all quality targets met" >&2
 exit 0

@@ -42,6 +42,12 @@ func (b *builder) edit(class string, src *document, start, n int, p *pool) ([]st
 			gaps[j] = gaps[j-1]
 		}
 		gaps = append(gaps[:j-1:j-1], gaps[j:]...)
+	case Edits10, Edits20, Edits30:
+		for k := range ss {
+			ss[k] = b.ed.ratedSentence(ss, gaps, k, editRate[class], src.zh)
+		}
+	case MergeSplit:
+		ss, gaps = b.ed.mergeSplit(ss, gaps, src.zh)
 	case Reordered:
 		// Both parts get at least MinRun sentences when the run allows.
 		lo := max(1, min(b.cfg.MinRun, n/2))

@@ -14,6 +14,7 @@ type editor struct {
 	rng   *rand.Rand
 	words []string // English words (letters only, >= 3 runes, seen twice or more), sorted
 	han   []rune   // Han characters seen twice or more, sorted
+	byLen []string // words sorted by length in runes (hard tier; built when first needed)
 }
 
 // newEditor collects the vocabularies from the documents.

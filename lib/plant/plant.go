@@ -60,11 +60,42 @@ const (
 	Reordered = "reordered"
 )
 
-// Classes lists all edit classes, the default for Config.Classes.
+// The hard tier: edit classes used only when Config.Classes names them
+// (see hard.go). Each edits-N class edits N% of the words of every sentence
+// of the run (of its Han characters in a Chinese document), at least one
+// edit per sentence: max(1, round(N% of the words)) edits, each one of
+// substituting a word by one of similar length from the collection's
+// vocabulary (a Han character by another), inserting one, deleting one or
+// swapping two neighbours. Sentence boundaries are kept.
+const (
+	Edits10 = "edits-10"
+	Edits20 = "edits-20"
+	Edits30 = "edits-30"
+	// MergeSplit merges two sentences of the run by removing the full stop
+	// between them ("." or "。"; the next word lower-cased) or splits a
+	// long sentence by adding one near its middle (the next word
+	// capitalised): round(n/4) changes in a run of n sentences, at least
+	// one. The words are kept (runs of at least 2 sentences).
+	MergeSplit = "merge-split"
+)
+
+// Classes lists the default edit classes, the default for Config.Classes.
 var Classes = []string{Verbatim, Light, WordEdits, SentenceRewritten, SentenceDropped, Reordered}
 
+// HardClasses lists the classes of the hard tier, used only when asked
+// for.
+var HardClasses = []string{Edits10, Edits20, Edits30, MergeSplit}
+
 // minRun is the smallest run each class can work on.
-var minRun = map[string]int{Verbatim: 1, Light: 1, WordEdits: 1, SentenceRewritten: 3, SentenceDropped: 3, Reordered: 2}
+var minRun = map[string]int{Verbatim: 1, Light: 1, WordEdits: 1, SentenceRewritten: 3, SentenceDropped: 3, Reordered: 2,
+	Edits10: 1, Edits20: 1, Edits30: 1, MergeSplit: 2}
+
+// KnownClass reports whether name is an edit class of Classes or
+// HardClasses.
+func KnownClass(name string) bool {
+	_, ok := minRun[name]
+	return ok
+}
 
 // Config controls Build.
 type Config struct {
@@ -75,7 +106,7 @@ type Config struct {
 	// MinRun and MaxRun bound the run length in sentences (default 3 and 15).
 	MinRun, MaxRun int
 	// Classes are used in turn, run i getting Classes[i%len(Classes)]
-	// (default: all of Classes).
+	// (default: all of Classes; HardClasses only when named).
 	Classes []string
 	// Copies is the number of targets each run is planted into, each copy
 	// edited on its own (default 1; capped by the targets there are).
@@ -122,7 +153,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, fmt.Errorf("bad run bounds %d..%d", cfg.MinRun, cfg.MaxRun)
 	}
 	for _, c := range cfg.Classes {
-		if _, ok := minRun[c]; !ok {
+		if !KnownClass(c) {
 			return cfg, fmt.Errorf("unknown class %q", c)
 		}
 	}

@@ -3,6 +3,7 @@
 // docs.jsonl, truth.jsonl and pan/ (PAN XML). It is a development helper.
 //
 //	mkcorpus -sources ~/.cache/pdc-data/sources.jsonl -pairs 300 -seed 1 -distractors 100 -out /tmp/corpus
+//	mkcorpus -sources ... -classes edits-10,edits-20,edits-30,merge-split -pairs 800 -out /tmp/hard
 package main
 
 import (
@@ -11,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/plant"
@@ -29,7 +31,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var cfg plant.Config
 	src := fs.String("sources", "", "sources JSONL")
 	out := fs.String("out", "", "output directory")
-	classes := fs.String("classes", "", "comma-separated edit classes (default all)")
+	classes := fs.String("classes", "", "comma-separated edit classes (default: "+strings.Join(plant.Classes, ",")+
+		"; the hard tier: "+strings.Join(plant.HardClasses, ",")+")")
 	fs.Int64Var(&cfg.Seed, "seed", 1, "random seed")
 	fs.IntVar(&cfg.Pairs, "pairs", 100, "planted runs")
 	fs.IntVar(&cfg.MinRun, "min-run", 3, "shortest run, in sentences")
@@ -43,7 +46,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("need -sources and -out")
 	}
 	if *classes != "" {
-		cfg.Classes = strings.Split(*classes, ",")
+		for _, c := range strings.Split(*classes, ",") {
+			if c = strings.TrimSpace(c); !plant.KnownClass(c) {
+				return fmt.Errorf("unknown class %q in -classes (known: %s)", c,
+					strings.Join(append(slices.Clone(plant.Classes), plant.HardClasses...), ", "))
+			}
+			cfg.Classes = append(cfg.Classes, c)
+		}
 	}
 	st, err := build(cfg, *src, *out)
 	if err != nil {

@@ -47,4 +47,34 @@ func TestRun(t *testing.T) {
 	if err := run([]string{"-out", out}, &stdout, &stderr); err == nil {
 		t.Error("missing -sources accepted")
 	}
+
+	// The hard tier's classes, by name.
+	hard := filepath.Join(dir, "hard")
+	args = []string{"-sources", srcPath, "-out", hard, "-pairs", "8", "-max-run", "5", "-classes", "edits-10,edits-20, edits-30,merge-split"}
+	if err := run(args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(hard, "truth.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err = eval.ReadTruthJSONL(bytes.NewReader(b))
+	if err != nil || len(cases) != 8 {
+		t.Fatalf("%d hard cases, err %v", len(cases), err)
+	}
+	for i, c := range cases {
+		if !strings.HasPrefix(c.Class, "edits-") && c.Class != "merge-split" {
+			t.Errorf("case %d: class %q", i, c.Class)
+		}
+	}
+
+	// An unknown class is an error, before anything is written.
+	bad := filepath.Join(dir, "bad")
+	err = run([]string{"-sources", srcPath, "-out", bad, "-classes", "verbatim,edits-40"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `unknown class "edits-40"`) {
+		t.Errorf("unknown class: %v", err)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("output written for an unknown class")
+	}
 }

@@ -9,9 +9,10 @@
 #   1. scripts/sources.sh fetches the source texts (State of the Union
 #      addresses in English, two Debian books in Chinese; cached).
 #   2. lib/plant (mkcorpus) plants N runs (default 300) of every edit class
-#      into them, with the unplanted documents as distractors (default all),
-#      from seed S (default 1), each run into K targets (--copies, default
-#      1), each copy edited on its own. The corpus is cached under
+#      of the tier (--tier: default, or hard, see below) into them, with
+#      the unplanted documents as distractors (default all), from seed S
+#      (default 1), each run into K targets (--copies, default 1), each copy
+#      edited on its own. The corpus is cached under
 #      $PDC_DATA/corpus/, keyed by the parameters, the sources and the
 #      mkcorpus binary (so it is rebuilt when lib/plant changes).
 #   3. pdc is built from this tree into a temporary directory (unless
@@ -38,8 +39,9 @@
 # --tier hard plants only the classes of the hard tier (lib/plant
 # HardClasses: edits-10, edits-20, edits-30, merge-split), 800 runs by
 # default (200 per class: about 115 English and 85 Chinese each; the Chinese
-# sources allow about 345 runs in all), cached apart from the default tier's
-# corpus (the directory name adds -tierhard). After pdc eval's tables it
+# sources allow about 345 runs in all, so --runs above 800 adds English
+# runs only), cached apart from the default tier's corpus (the directory
+# name adds -tierhard). After pdc eval's tables it
 # prints recall and granularity per class and language. The hard tier has
 # no quality targets yet (its classes are measurements): with --tier hard,
 # --check checks nothing and says so.
@@ -58,7 +60,7 @@ DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 
 tier=default runs= seed=1 distractors=-1 copies=1 unmatched=5 json=0 check=0 prepare=0 out= corpus=
 usage() {
-	sed -n '2,5p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() {

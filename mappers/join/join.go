@@ -283,7 +283,7 @@ func distinct(ps []Posting) int {
 const MaxPairwise = 1000
 
 // MaxHubs is the most hubs of one list joined through hubs.
-const MaxHubs = 64
+const MaxHubs = 16
 
 // hubs joins a list through hubs (see the package comment).
 func (s *joiner) hubs(ps []Posting, g *grouper) error {

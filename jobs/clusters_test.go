@@ -22,7 +22,7 @@ import (
 // cluster, --min-size filters.
 func TestClusters(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--clusters"); code != 0 || !strings.Contains(stderr, "passage clusters of") {
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--clusters"); code != 0 || !strings.Contains(stderr, "passage clusters (their sizes add up to") {
 		t.Fatalf("run --clusters: exit %d\n%s", code, stderr)
 	}
 	order := map[string]int{} // input order of the sample's documents

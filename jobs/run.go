@@ -344,7 +344,7 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
 		fmt.Fprintf(m.Stderr, "pdc: to read the spans with their passages: pdc spans %s --text\n", out)
 	}
 	if o.clusters {
-		fmt.Fprintf(m.Stderr, "pdc: %s of %s (%s) in %s/clusters: pdc clusters %s\n",
+		fmt.Fprintf(m.Stderr, "pdc: %s (their sizes add up to %s; %s) in %s/clusters: pdc clusters %s\n",
 			plural(c["clusters.clusters"], "passage cluster"), plural(c["clusters.documents"], "document"),
 			plural(c["clusters.rounds"], "round"), out, out)
 	}

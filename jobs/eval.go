@@ -363,14 +363,6 @@ func unmatchedSpans(spans []span.Span, unmatched []eval.Detection) []span.Span {
 
 func spanChars(s span.Span) int { return s.CharEndA - s.CharStartA + s.CharEndB - s.CharStartB }
 
-// ratio is n/d, 0 when d is 0.
-func ratio(n, d int) float64 {
-	if d == 0 {
-		return 0
-	}
-	return float64(n) / float64(d)
-}
-
 func writeEvalTable(w io.Writer, r evalResult) error {
 	if err := eval.WriteReport(w, r.sum); err != nil {
 		return err
@@ -386,8 +378,8 @@ func writeEvalTable(w io.Writer, r evalResult) error {
 	}
 	if c := r.clusters; c != nil {
 		fmt.Fprintf(w, "\nclusters: %d of %d cases (%.4f) have both passages in one cluster; %d of %d planted passages (%.4f) are in one cluster with all their copies, %d (%.4f) in a cluster of exactly their documents\n",
-			c.CasesClustered, c.Cases, ratio(c.CasesClustered, c.Cases), c.PassagesWhole, c.Passages, ratio(c.PassagesWhole, c.Passages),
-			c.PassagesExact, ratio(c.PassagesExact, c.Passages))
+			c.CasesClustered, c.Cases, eval.Share(c.CasesClustered, c.Cases), c.PassagesWhole, c.Passages, eval.Share(c.PassagesWhole, c.Passages),
+			c.PassagesExact, eval.Share(c.PassagesExact, c.Passages))
 	}
 	if len(r.falsePos) > 0 {
 		fmt.Fprintf(w, "\n%d of %d false positives, longest first:\n", len(r.falsePos), r.nFalsePos)

@@ -217,7 +217,8 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 // one changes no edge, then the clusters job, whose counters get the
 // number of rounds (clusters.rounds).
 func runClusters(out string, runStep func(Step) error, jobs *[]Job) error {
-	input := ClusterStages()[len(ClusterStages())-1].OutputDir()
+	cs := ClusterStages()
+	input := cs[len(cs)-1].OutputDir()
 	rounds := 0
 	for changed := int64(-1); changed != 0; {
 		if rounds++; rounds > MaxRounds {

@@ -114,15 +114,17 @@ func Clusters(cases []Case, cs []cluster.Cluster) ClusterStats {
 // with all their copies; 95% of them in a cluster of no other document
 // (the sources quote each other now and then).
 func (s ClusterStats) Targets() []Target {
-	r := func(n, d int) float64 {
-		if d == 0 {
-			return 0
-		}
-		return float64(n) / float64(d)
-	}
 	return []Target{
-		{Name: "cases in one cluster", Value: r(s.CasesClustered, s.Cases), Bound: 0.99, Missing: s.Cases == 0},
-		{Name: "planted passages in one cluster with all copies", Value: r(s.PassagesWhole, s.Passages), Bound: 0.99, Missing: s.Passages == 0},
-		{Name: "planted passages in a cluster of exactly their documents", Value: r(s.PassagesExact, s.Passages), Bound: 0.95, Missing: s.Passages == 0},
+		{Name: "cases in one cluster", Value: Share(s.CasesClustered, s.Cases), Bound: 0.99, Missing: s.Cases == 0},
+		{Name: "planted passages in one cluster with all copies", Value: Share(s.PassagesWhole, s.Passages), Bound: 0.99, Missing: s.Passages == 0},
+		{Name: "planted passages in a cluster of exactly their documents", Value: Share(s.PassagesExact, s.Passages), Bound: 0.95, Missing: s.Passages == 0},
 	}
+}
+
+// Share is n/d, 0 when d is 0.
+func Share(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
 }

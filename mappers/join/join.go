@@ -146,8 +146,9 @@ func Map(t *mr.Task) error {
 			}
 			ps = append(ps, p)
 		}
-		docs = numberDocs(ps, docs)
-		if cfg.HubDF > 0 && (len(ps) > MaxPairwise || distinct(ps) > cfg.HubDF) {
+		var ndocs int
+		ndocs, docs = numberDocs(ps, docs)
+		if cfg.HubDF > 0 && (len(ps) > MaxPairwise || ndocs > cfg.HubDF) {
 			if err := st.hubs(ps, g); err != nil {
 				return err
 			}
@@ -236,10 +237,11 @@ func sortBySize(ps, buf []Posting) (sorted, spare []Posting) {
 }
 
 // numberDocs sets the docNo of the postings of one list, equal for equal
-// documents, and returns docs for reuse. Lists come sorted by document (the
-// index reducer sorts them), so a document's postings are neighbours; a
-// list that is not sorted is numbered through docs.
-func numberDocs(ps []Posting, docs map[string]int) map[string]int {
+// documents, and returns the number of documents and docs for reuse.
+// Lists come sorted by document (the index reducer sorts them), so a
+// document's postings are neighbours; a list that is not sorted is
+// numbered through docs.
+func numberDocs(ps []Posting, docs map[string]int) (int, map[string]int) {
 	n := 0
 	for i := range ps {
 		if i > 0 {
@@ -257,24 +259,17 @@ func numberDocs(ps []Posting, docs map[string]int) map[string]int {
 					}
 					ps[i].docNo = no
 				}
-				return docs
+				return len(docs), docs
 			case c < 0:
 				n++
 			}
 		}
 		ps[i].docNo = n
 	}
-	return docs
-}
-
-// distinct returns the number of documents of a list numbered by
-// numberDocs.
-func distinct(ps []Posting) int {
-	n := 0
-	for i := range ps {
-		n = max(n, ps[i].docNo+1)
+	if len(ps) == 0 {
+		return 0, docs
 	}
-	return n
+	return n + 1, docs
 }
 
 // MaxPairwise is the most postings of a list joined pairwise (the limit

@@ -76,7 +76,15 @@ func TestNumberDocs(t *testing.T) {
 		for i, d := range list {
 			ps[i].Doc = []byte(d)
 		}
-		docs = numberDocs(ps, docs)
+		var n int
+		n, docs = numberDocs(ps, docs)
+		distinct := map[string]bool{}
+		for _, d := range list {
+			distinct[d] = true
+		}
+		if n != len(distinct) {
+			t.Errorf("%q: %d documents, want %d", list, n, len(distinct))
+		}
 		for i := range ps {
 			for j := range ps {
 				if same := list[i] == list[j]; same != (ps[i].docNo == ps[j].docNo) {

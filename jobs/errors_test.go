@@ -70,6 +70,7 @@ func TestBadRecordsCounted(t *testing.T) {
 		"index.docs":                      3,
 		"match.spans":                     1,
 		"match.doc-pairs.with-spans":      1,
+		"extend.spans":                    1,
 	}
 	for k, v := range want {
 		if c[k] != v {

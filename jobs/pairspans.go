@@ -6,7 +6,8 @@ package jobs
 // to each other; this finds what a pairwise run would have found between
 // them: every sentence pair of the two with Jaccard >= tau over their word
 // sets (the words method; short and not-content sentences left out as the
-// run leaves them), then the run's match (mappers/match.Matcher). Document
+// run leaves them), then the run's match (mappers/match.Matcher) and
+// extension (lib/extend, over the windows the extend job sees). Document
 // frequencies play no part: site templates and --max-df do not apply to
 // two documents.
 
@@ -18,11 +19,14 @@ import (
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/extend"
 	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
 	"github.com/pdc-mr/pdc/lib/span"
 	"github.com/pdc-mr/pdc/mappers/match"
+	extendred "github.com/pdc-mr/pdc/reducers/extend"
 )
 
 func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
@@ -64,6 +68,10 @@ func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	spans, err := extendPair(cfg, buf.Bytes(), docs[a], docs[b])
+	if err != nil {
+		return err
+	}
 	sw, err := span.NewWriter(m.Stdout, o.format, o.text)
 	if err != nil {
 		return err
@@ -71,14 +79,9 @@ func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
 	if o.header {
 		fmt.Fprintln(m.Stdout, span.TSVHeader(o.text))
 	}
-	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		s, err := span.Parse(line)
-		if err != nil {
-			return fmt.Errorf("spans --pair: %w", err)
-		}
+	for _, e := range spans {
+		s := span.Span{DocA: a, DocB: b, StartA: e.StartA, StartB: e.StartB, Length: e.Length,
+			CharStartA: e.CharStartA, CharEndA: e.CharEndA, CharStartB: e.CharStartB, CharEndB: e.CharEndB, Score: e.Score}
 		if o.text {
 			ta := runeSlice(docs[a].Text, s.CharStartA, s.CharEndA)
 			tb := runeSlice(docs[b].Text, s.CharStartB, s.CharEndB)
@@ -89,6 +92,50 @@ func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
 		}
 	}
 	return sw.Close()
+}
+
+// extendPair returns the spans of two documents from the match's seed
+// records, extended as the extend job does (over the same windows).
+func extendPair(cfg jobconf.Config, seedLines []byte, a, b doc.Analysis) ([]extend.Seed, error) {
+	var seeds []extend.Seed
+	var ra, rb []extend.Range
+	var fields [][]byte
+	for _, l := range bytes.Split(seedLines, []byte{'\n'}) {
+		if len(l) == 0 {
+			continue
+		}
+		fields = mr.Fields(fields[:0], l)
+		if len(fields) < 2 {
+			return nil, fmt.Errorf("spans --pair: bad seed %q", l)
+		}
+		s, err := extend.ParseSeed(fields[2:])
+		if err != nil {
+			return nil, fmt.Errorf("spans --pair: %w", err)
+		}
+		seeds = append(seeds, s)
+		ra, rb = extend.Needs(ra, s, true), extend.Needs(rb, s, false)
+	}
+	side := func(an doc.Analysis, rs []extend.Range) (extend.Side, error) {
+		sents := slices.Clone(an.Sentences)
+		for i := range sents {
+			if sents[i].NotContent != "" { // as the parsed record has them
+				sents[i].Tokens = nil
+			}
+		}
+		blob, _, _ := extend.AppendWindow(nil, sents, extend.Normalize(rs), nil, nil)
+		sd := extend.Side{}
+		return sd, extend.DecodeWindow(sd, blob)
+	}
+	sa, err := side(a, ra)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := side(b, rb)
+	if err != nil {
+		return nil, err
+	}
+	var c extend.Counts
+	return extend.Spans(seeds, sa, sb, extendred.Params(cfg), &c), nil
 }
 
 // analyzeDocs analyzes the documents in need (the first of each id).

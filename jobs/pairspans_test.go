@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pdc-mr/pdc/lib/span"
 )
 
 // TestSpansPair: pdc spans --pair A B matches two documents alone. On a
@@ -26,9 +28,12 @@ func TestSpansPair(t *testing.T) {
 			want.WriteString(line)
 		}
 	}
-	got, stderr, code := runPDC(t, "spans", out, "--pair", b, a) // either order
-	if code != 0 || got != want.String() || want.Len() == 0 {
-		t.Errorf("--pair %s %s: exit %d\n%s\nwant\n%s%s", b, a, code, got, want.String(), stderr)
+	// Either order. Extension may go further than in the run: the run's
+	// join leaves out the site's template sentences, which extension does
+	// not step on, and two documents alone have no template.
+	got, stderr, code := runPDC(t, "spans", out, "--pair", b, a)
+	if code != 0 || !spansWithin(t, want.String(), got) || want.Len() == 0 {
+		t.Errorf("--pair %s %s: exit %d\n%s\nwant (or wider)\n%s%s", b, a, code, got, want.String(), stderr)
 	}
 
 	dir := t.TempDir()
@@ -38,7 +43,7 @@ func TestSpansPair(t *testing.T) {
 		"The bridge will stay closed until the repairs are finished in spring."
 	var docs strings.Builder
 	for i := range 150 {
-		own := fmt.Sprintf("Report %d opens with words of its own, number %d. ", i, i*13)
+		own := fmt.Sprintf("Item%d alpha%d beta%d gamma%d delta%d. ", i, i, i, i, i) // no word shared
 		line, _ := json.Marshal(map[string]string{"id": fmt.Sprintf("copy%03d", i), "url": fmt.Sprintf("https://h%d.example/", i), "text": own + story})
 		docs.Write(append(line, '\n'))
 	}
@@ -66,4 +71,23 @@ func TestSpansPair(t *testing.T) {
 	if _, stderr, code := runPDC(t, "spans", hub, "--pair", "copy007", "nosuch"); code != 1 || !strings.Contains(stderr, `"nosuch"`) {
 		t.Errorf("--pair with an unknown document: exit %d %s", code, stderr)
 	}
+}
+
+// spansWithin reports whether got has as many spans as want, each starting
+// at or before and ending at or after the one of want in its place.
+func spansWithin(t *testing.T, want, got string) bool {
+	t.Helper()
+	w, g := strings.Split(strings.TrimSpace(want), "\n"), strings.Split(strings.TrimSpace(got), "\n")
+	if len(w) != len(g) {
+		return false
+	}
+	for i := range w {
+		sw, err1 := span.Parse(w[i])
+		sg, err2 := span.Parse(g[i])
+		if err1 != nil || err2 != nil || sw.DocA != sg.DocA || sw.DocB != sg.DocB ||
+			sg.CharStartA > sw.CharStartA || sg.CharEndA < sw.CharEndA || sg.CharStartB > sw.CharStartB || sg.CharEndB < sw.CharEndB {
+			return false
+		}
+	}
+	return true
 }

@@ -33,11 +33,22 @@ func TestProgramsGolden(t *testing.T) {
 	if err := os.MkdirAll(stats, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"PDC_STATS=" + stats, "PDC_INPUT_FILE=docs.jsonl"}
+	env := []string{"PDC_STATS=" + stats, "PDC_SEEDS=" + filepath.Join(dir, "matches.txt"), "PDC_INPUT_FILE=docs.jsonl"}
 	input := in
 	for _, st := range pipeline.Stages() {
 		if st.Input != "" {
 			input = filepath.Join(dir, st.Input+".txt")
+		}
+		if len(st.Extra) > 0 { // the input and the extra outputs, as one file
+			data, _ := os.ReadFile(input)
+			for _, x := range st.Extra {
+				more, _ := os.ReadFile(filepath.Join(dir, x+".txt"))
+				data = append(data, more...)
+			}
+			input = filepath.Join(dir, st.Name+".in.txt")
+			if err := os.WriteFile(input, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		out := shellPipeline(t, st.Name, input, env, st.MapOnly)
 		golden(t, "program-"+st.Name+".txt", out)

@@ -136,7 +136,7 @@ func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
 	run.Inputs = man.Inputs
 	for _, kv := range man.Env {
 		k, v, _ := strings.Cut(kv, "=")
-		if k != "PDC_STATS" {
+		if k != "PDC_STATS" && k != "PDC_SEEDS" {
 			run.Params = append(run.Params, report.Param{Name: pipeline.FlagName(k), Value: v})
 		}
 	}

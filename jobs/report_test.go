@@ -60,8 +60,8 @@ func TestReport(t *testing.T) {
 	c := readCountersFile(t, out)
 	dom := browse(t, browser, filepath.Join(dir, "index.html"), "--dump-dom")
 	for _, want := range []string{
-		fmt.Sprintf(`<td id="spans">%d</td>`, c["match.spans"]),
-		fmt.Sprintf(`<td id="pairs">%d</td>`, c["match.doc-pairs.with-spans"]),
+		fmt.Sprintf(`<td id="spans">%d</td>`, c["extend.spans"]),
+		fmt.Sprintf(`<td id="pairs">%d</td>`, c["extend.doc-pairs.with-spans"]),
 		`<a href="pair-0018.html">18</a>`,
 		`https://doc.rust-lang.org/`,
 		`<svg class="hist"`,

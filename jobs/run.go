@@ -62,6 +62,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.Float64Var(&cfg.Tau, "tau", 0, "sentence Jaccard threshold and length filter |A|/|B| >= tau (default 0.7 for words, 0.9 otherwise)")
 	fs.IntVar(&cfg.Lambda, "lambda", cfg.Lambda, "minimum span length in duplicated sentence pairs")
 	fs.IntVar(&cfg.Gap, "gap", cfg.Gap, "sentences a span may skip on either side (0: exact diagonals)")
+	fs.Float64Var(&cfg.ExtendTau, "extend-tau", cfg.ExtendTau, "extend spans over neighbouring sentences (1:1, merged or split) with token Jaccard at least this (0: no extension)")
 	fs.IntVar(&cfg.MinTokens, "min-tokens", cfg.MinTokens, "sentences with fewer tokens are not matched (a gap can cross them)")
 	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report; bounds one list's memory)")
 	fs.IntVar(&cfg.HubDF, "hub-df", cfg.HubDF, "posting lists of more documents than this pair each sentence with the first similar one (a hub), not with all: linear in copies (0: all pairs)")
@@ -98,11 +99,11 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.outputText, "output-text", false, "with --output-format avro, include the duplicated passages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the local run to this file (go tool pprof)")
 	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
-	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 (other flags given with it still apply)")
+	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 --extend-tau 0 (other flags given with it still apply)")
 	addJobFlags(fs.FlagSet, &cfg, &o.idfRange)
 	fs.groups = []flagGroup{
 		{"Input", []string{"input", "extract", "max-doc-bytes", "site-from", "site-field", "strict"}},
-		{"Detection", []string{"signature", "tau", "lambda", "gap", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
+		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
 		{"Output", []string{"output", "clusters", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
@@ -186,6 +187,7 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 	}
 	in.Warn(m.Stderr)
 	cfg.Stats = filepath.Join(o.output, "stats")
+	cfg.Seeds = filepath.Join(o.output, "matches")
 	reducers := o.reducers
 	if reducers < 1 {
 		// Two partitions per worker: a document pair with many sentence
@@ -334,13 +336,13 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
 	}
 	out := strings.TrimSuffix(o.output, "/")
 	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read%s) in %s\n",
-		plural(c["match.spans"], "span"), plural(c["match.doc-pairs.with-spans"], "document pair"),
+		plural(c["extend.spans"], "span"), plural(c["extend.doc-pairs.with-spans"], "document pair"),
 		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took))
 	if o.quiet {
 		return
 	}
 	fmt.Fprintf(m.Stderr, "pdc: counters in %s/counters.tsv, templates and boilerplate left out in %s/boilerplate.tsv\n", out, out)
-	if c["match.spans"] > 0 && !o.print {
+	if c["extend.spans"] > 0 && !o.print {
 		fmt.Fprintf(m.Stderr, "pdc: to read the spans with their passages: pdc spans %s --text\n", out)
 	}
 	if o.clusters {
@@ -381,6 +383,7 @@ func paperWith(cfg jobconf.Config, fs *flag.FlagSet) jobconf.Config {
 	keep("signature", func() { p.Signature.Method = cfg.Signature.Method })
 	keep("tau", func() { p.Tau = cfg.Tau })
 	keep("gap", func() { p.Gap = cfg.Gap })
+	keep("extend-tau", func() { p.ExtendTau = cfg.ExtendTau })
 	keep("min-tokens", func() { p.MinTokens = cfg.MinTokens })
 	keep("max-site-df", func() { p.MaxSiteDF = cfg.MaxSiteDF })
 	p.Signature.ShingleN, p.Signature.Antecedents = cfg.Signature.ShingleN, cfg.Signature.Antecedents

@@ -148,9 +148,14 @@ func TestProgramsMatchRunner(t *testing.T) {
 			for _, st := range pipeline.Stages() {
 				in := inputs[st.Name]
 				if in == "" {
-					in = catParts(t, filepath.Join(out, st.Input))
+					text := catPartsText(t, filepath.Join(out, st.Input))
+					for _, x := range st.Extra {
+						text += catPartsText(t, filepath.Join(out, x))
+					}
+					in = filepath.Join(t.TempDir(), st.Name+".in")
+					writeFile(t, in, text)
 				}
-				env := []string{"PDC_SIGNATURE=" + sig, "PDC_STATS=" + filepath.Join(out, "stats"), "PDC_INPUT_FILE=" + sample}
+				env := []string{"PDC_SIGNATURE=" + sig, "PDC_STATS=" + filepath.Join(out, "stats"), "PDC_SEEDS=" + filepath.Join(out, "matches"), "PDC_INPUT_FILE=" + sample}
 				var got string
 				if st.WholeFiles { // one map task per part file, as Hadoop runs it
 					parts, _ := pipeline.PartFiles(hdfsfs.Local(), filepath.Join(out, st.Input))

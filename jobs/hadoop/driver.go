@@ -250,6 +250,11 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 		j.CacheFiles = []string{d.URI + path.Join(d.Out, "stats") + "#stats"}
 		cfg.Stats = "stats"
 	}
+	if st.SideSeeds {
+		// The extend tasks find the match output in their working directory.
+		j.CacheFiles = append(j.CacheFiles, d.URI+path.Join(d.Out, "matches")+"#matches")
+		cfg.Seeds = "matches"
+	}
 	j.Env = cfg.Env()
 	if d.Fault != "" {
 		j.Env["PDC_FAULT"] = d.Fault

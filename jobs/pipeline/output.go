@@ -261,7 +261,7 @@ func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error
 	if !keepIntermediate {
 		dirs := []string{}
 		for _, s := range append(Stages(), ClusterStages()...) {
-			if s.Name != "match" {
+			if s.OutputDir() != "spans" {
 				dirs = append(dirs, s.OutputDir())
 			}
 		}

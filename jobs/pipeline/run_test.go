@@ -22,12 +22,12 @@ func TestPlan(t *testing.T) {
 		done        []string
 		want        []string
 	}{
-		{"hadoop", false, false, nil, []string{"parse", "stats", "index", "join", "match"}},
-		{"local", true, true, nil, []string{"parse>stats", "index", "join+match"}},
-		{"keep intermediate", false, true, nil, []string{"parse>stats", "index", "join", "match"}},
-		{"parse done: stats reads it", true, true, []string{"parsed"}, []string{"parse", "stats", "index", "join+match"}},
-		{"stats done", true, true, []string{"stats"}, []string{"parse", "stats", "index", "join+match"}},
-		{"join done: match on its own", true, true, []string{"parsed", "stats", "index", "pairs"}, []string{"parse", "stats", "index", "join", "match"}},
+		{"hadoop", false, false, nil, []string{"parse", "stats", "index", "join", "match", "extend"}},
+		{"local", true, true, nil, []string{"parse>stats", "index", "join+match", "extend"}},
+		{"keep intermediate", false, true, nil, []string{"parse>stats", "index", "join", "match", "extend"}},
+		{"parse done: stats reads it", true, true, []string{"parsed"}, []string{"parse", "stats", "index", "join+match", "extend"}},
+		{"stats done", true, true, []string{"stats"}, []string{"parse", "stats", "index", "join+match", "extend"}},
+		{"join done: match on its own", true, true, []string{"parsed", "stats", "index", "pairs"}, []string{"parse", "stats", "index", "join", "match", "extend"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestRunResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"parse", "index", "join+match"}; !slices.Equal(d.ran, want) {
+	if want := []string{"parse", "index", "join+match", "extend"}; !slices.Equal(d.ran, want) {
 		t.Errorf("ran %q, want %q", d.ran, want)
 	}
 	if !strings.Contains(stderr.String(), "resuming the unfinished run") || !strings.Contains(stderr.String(), "job parse: finished in an earlier run, skipped") {

@@ -16,7 +16,8 @@
 //	                     (or when resuming a run that had finished the join) and
 //	                     otherwise runs the match inside the join's reduce
 //	                     tasks (Stage.ChainsNext)
-//	OUT/spans/           match job: the spans (lib/span), pdc's result
+//	OUT/matches/         match job: the runs found, as seeds (lib/extend)
+//	OUT/spans/           extend job: the spans (lib/span), pdc's result
 //	OUT/passages/, OUT/edges/, OUT/components-NN-{large,small}/
 //	                     with --clusters: the graph of span ends and the
 //	                     rounds of its connected components (mappers/clusters)
@@ -39,12 +40,14 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/mr"
 	clustermap "github.com/pdc-mr/pdc/mappers/clusters"
+	extendmap "github.com/pdc-mr/pdc/mappers/extend"
 	"github.com/pdc-mr/pdc/mappers/index"
 	joinmap "github.com/pdc-mr/pdc/mappers/join"
 	matchmap "github.com/pdc-mr/pdc/mappers/match"
 	parsemap "github.com/pdc-mr/pdc/mappers/parse"
 	statsmap "github.com/pdc-mr/pdc/mappers/stats"
 	clusterred "github.com/pdc-mr/pdc/reducers/clusters"
+	extendred "github.com/pdc-mr/pdc/reducers/extend"
 	indexred "github.com/pdc-mr/pdc/reducers/index"
 	joinred "github.com/pdc-mr/pdc/reducers/join"
 	statsred "github.com/pdc-mr/pdc/reducers/stats"
@@ -66,6 +69,9 @@ type Stage struct {
 	Combine bool
 	// SideStats tells whether the stage reads the stats job's output.
 	SideStats bool
+	// SideSeeds tells whether the stage's mappers read the match job's
+	// output as a side input (jobconf Config.Seeds).
+	SideSeeds bool
 	// MapOnly stages have no reduce (Hadoop: -numReduceTasks 0).
 	MapOnly bool
 	// WholeFiles stages read each input file as one split (they rely on
@@ -145,6 +151,7 @@ func Stages() []Stage {
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
 		{Name: "join", Input: "index", KeyFields: 2, PartitionFields: 2, ChainsNext: true},
 		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2, MapOnly: true, WholeFiles: true},
+		{Name: "extend", Input: "matches", Extra: []string{"parsed"}, KeyFields: extendmap.KeyFields, PartitionFields: extendmap.PartitionFields, SideSeeds: true},
 	}
 }
 
@@ -159,6 +166,8 @@ func (s Stage) OutputDir() string {
 	case "join":
 		return "pairs"
 	case "match":
+		return "matches"
+	case "extend":
 		return "spans"
 	}
 	return s.Name
@@ -172,11 +181,12 @@ type program struct {
 }
 
 var programs = map[string]program{
-	"parse": {mapper: parsemap.Map},
-	"stats": {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
-	"index": {mapper: index.Map, reducer: indexred.Reduce},
-	"join":  {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch},
-	"match": {mapper: matchmap.Map},
+	"parse":  {mapper: parsemap.Map},
+	"stats":  {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
+	"index":  {mapper: index.Map, reducer: indexred.Reduce},
+	"join":   {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch},
+	"match":  {mapper: matchmap.Map},
+	"extend": {mapper: extendmap.Map, reducer: extendred.Reduce},
 
 	"passages":   {mapper: clustermap.Passages, reducer: clusterred.Passages},
 	"edges":      {mapper: clustermap.Edges, reducer: clusterred.Edges},
@@ -191,7 +201,7 @@ var programs = map[string]program{
 func Program(kind, name string) (mr.Func, error) {
 	p, ok := programs[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join, match, passages, edges, large-star, small-star or clusters)", name)
+		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join, match, extend, passages, edges, large-star, small-star or clusters)", name)
 	}
 	var f mr.Func
 	switch kind {

@@ -26,6 +26,13 @@ type Config struct {
 	// Gap is the number of sentences a diagonal may skip on either side
 	// (0: the paper's exact diagonals).
 	Gap int
+	// ExtendTau is the extension threshold (lib/extend Params.Tau): the
+	// least similarity of the sentences a run grows over (0: no
+	// extension, the match's runs are the spans).
+	ExtendTau float64
+	// Seeds is the path of the match job's output, read by the extend
+	// mapper.
+	Seeds string
 	// MinTokens: sentences with fewer tokens are not indexed (they keep
 	// their place in the sentence numbering, and a gap can cross them).
 	MinTokens int
@@ -92,6 +99,7 @@ func Default() Config {
 		Tau:         sig.Tau,
 		Gap:         1,
 		Lambda:      3,
+		ExtendTau:   0.5,
 		MinTokens:   3,
 		MaxDF:       100000,
 		HubDF:       100,
@@ -109,7 +117,7 @@ func Paper() Config {
 	c := Default()
 	c.Signature.Method = signature.IMatch
 	c.Tau, c.Signature.Tau = 0.9, 0.9
-	c.Gap, c.MinTokens, c.MaxSiteDF = 0, 1, 0
+	c.Gap, c.MinTokens, c.MaxSiteDF, c.ExtendTau = 0, 1, 0, 0
 	return c
 }
 
@@ -123,6 +131,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("tau must be in (0, 1], got %g", c.Tau)
 	case c.Lambda < 1:
 		return fmt.Errorf("lambda must be >= 1, got %d", c.Lambda)
+	case c.ExtendTau < 0 || c.ExtendTau > 1:
+		return fmt.Errorf("extend-tau must be in [0, 1], got %g", c.ExtendTau)
 	case c.Gap < 0:
 		return fmt.Errorf("gap must be >= 0, got %d", c.Gap)
 	case c.MaxDF < 2:
@@ -175,6 +185,8 @@ func (c Config) Env() map[string]string {
 		"PDC_TAU":             fmtFloat(c.Tau),
 		"PDC_LAMBDA":          strconv.Itoa(c.Lambda),
 		"PDC_GAP":             strconv.Itoa(c.Gap),
+		"PDC_EXTEND_TAU":      fmtFloat(c.ExtendTau),
+		"PDC_SEEDS":           c.Seeds,
 		"PDC_MIN_TOKENS":      strconv.Itoa(c.MinTokens),
 		"PDC_MAX_DF":          strconv.Itoa(c.MaxDF),
 		"PDC_HUB_DF":          strconv.Itoa(c.HubDF),
@@ -222,6 +234,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	p.float("PDC_TAU", &c.Tau)
 	p.int("PDC_LAMBDA", &c.Lambda)
 	p.int("PDC_GAP", &c.Gap)
+	p.float("PDC_EXTEND_TAU", &c.ExtendTau)
 	p.int("PDC_MIN_TOKENS", &c.MinTokens)
 	p.int("PDC_MAX_DF", &c.MaxDF)
 	p.int("PDC_HUB_DF", &c.HubDF)
@@ -238,6 +251,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.Signature.IDFLow, c.Signature.IDFHigh = lo, hi
 	}
 	c.Stats = getenv("PDC_STATS")
+	c.Seeds = getenv("PDC_SEEDS")
 	if v := getenv("PDC_EXTRACT"); v != "" {
 		c.Extract = v
 	}

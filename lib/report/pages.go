@@ -54,7 +54,7 @@ type topRow struct {
 func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
 	c := run.Counters
 	p := indexPage{Generated: s.Generated.Format("2006-01-02 15:04 MST"), Out: run.Out,
-		Read: c["parse.docs.read"], OK: c["parse.docs.ok"], Spans: c["match.spans"], DocPairs: c["match.doc-pairs.with-spans"],
+		Read: c["parse.docs.read"], OK: c["parse.docs.ok"], Spans: finalCount(c, "spans"), DocPairs: finalCount(c, "doc-pairs.with-spans"),
 		Jobs: run.Jobs, Params: run.Params, Inputs: run.Inputs, LeftOut: len(all) - len(top)}
 	for _, k := range slices.Sorted(maps.Keys(c)) {
 		if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && c[k] > 0 {
@@ -240,4 +240,13 @@ func histogram(title string, values []float64, bounds []float64, format string) 
 	}
 	fmt.Fprintf(&b, "</svg><figcaption>%s, %d spans</figcaption></figure>", template.HTMLEscapeString(title), len(values))
 	return template.HTML(b.String()) // numbers and fixed labels only
+}
+
+// finalCount returns the extend job's counter name (the spans as written),
+// or for a run made before that job, the match job's.
+func finalCount(c map[string]int64, name string) int64 {
+	if v, ok := c["extend."+name]; ok {
+		return v
+	}
+	return c["match."+name]
 }

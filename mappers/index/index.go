@@ -39,7 +39,6 @@ import (
 	"hash/fnv"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -258,25 +257,9 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.
 	if path == "" {
 		return nil, nil, fmt.Errorf("the index job needs the stats job's output (PDC_STATS is not set)")
 	}
-	files := []string{path}
-	if fi, err := os.Stat(path); err != nil {
+	files, err := mr.SideFiles(path)
+	if err != nil {
 		return nil, nil, fmt.Errorf("read stats: %w", err)
-	} else if fi.IsDir() {
-		// ReadDir, not WalkDir: on Hadoop the directory is a symlink
-		// made by -files, which WalkDir would not enter.
-		ents, err := os.ReadDir(path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read stats: %w", err)
-		}
-		files = nil
-		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), "part-") {
-				files = append(files, filepath.Join(path, e.Name()))
-			}
-		}
-		if len(files) == 0 {
-			return nil, nil, fmt.Errorf("read stats: no part files in %s", path)
-		}
 	}
 	key := fmt.Sprintf("%+v", cfg)
 	for _, name := range files {

@@ -1,6 +1,7 @@
 // Package match is the match job (PDC-MR Algorithm 2), map only: per
 // document pair it finds the diagonals of duplicated sentence pairs and
-// writes them as spans, pdc's final output.
+// writes them as seeds for the extend job (mappers/extend), which writes
+// pdc's final output, the spans.
 //
 // The paper notes that this reducer "can also be merged into the mapper to
 // trim the intermediate data": the join job partitions its output by
@@ -10,8 +11,10 @@
 //
 // Input: duplicated sentence pairs (reducers/join), sorted by docA TAB docB
 // (as bytes), then by sentence pair.
-// Output: spans TSV (lib/span, which documents the format), ordered by
-// (docA, docB, startA, startB) within a part file (one part per join part).
+// Output: seed records (lib/extend, which documents the format): the runs
+// that are spans, and with extension on (jobconf Config.ExtendTau) the
+// runs of 2 or more pairs that are not (candidates), ordered by document
+// pair within a part file (one part per join part).
 package match
 
 import (
@@ -19,9 +22,9 @@ import (
 	"fmt"
 
 	"github.com/pdc-mr/pdc/lib/diagonal"
+	"github.com/pdc-mr/pdc/lib/extend"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
-	"github.com/pdc-mr/pdc/lib/span"
 )
 
 // MinShortSpan is the least extent, in characters on each side, of a span
@@ -119,8 +122,8 @@ type Matcher struct {
 	line  []byte
 	// Counts, added to c by Close: per document pair they would cost more
 	// than the matching of most pairs.
-	docPairs, sentPairs, shortDropped, spans, withSpans int64
-	found                                               diagonal.Counts
+	docPairs, sentPairs, shortDropped, spans, withSpans, candidates, singles int64
+	found                                                                    diagonal.Counts
 }
 
 // NewMatcher returns a Matcher writing spans to out and counting in c.
@@ -151,16 +154,98 @@ func (m *Matcher) Close() error {
 	}{
 		{"match.doc-pairs", m.docPairs}, {"match.sentence-pairs", m.sentPairs},
 		{"match.short-spans-dropped", m.shortDropped}, {"match.spans", m.spans},
-		{"match.doc-pairs.with-spans", m.withSpans},
+		{"match.doc-pairs.with-spans", m.withSpans}, {"match.candidates", m.candidates}, {"match.singles", m.singles},
 		{"match.runs.joined", int64(m.found.Joined)}, {"match.runs.covered-dropped", int64(m.found.Covered)},
 	} {
 		if c.n > 0 {
 			m.c.Add(c.name, c.n)
 		}
 	}
-	m.docPairs, m.sentPairs, m.shortDropped, m.spans, m.withSpans = 0, 0, 0, 0, 0
+	m.docPairs, m.sentPairs, m.shortDropped, m.spans, m.withSpans, m.candidates, m.singles = 0, 0, 0, 0, 0, 0, 0
 	m.found = diagonal.Counts{}
 	return err
+}
+
+// seeds writes the candidates for the extend job to grow (lib/extend):
+// the runs of 2 or more pairs that are no span, and, when the document
+// pair has a span or a candidate, its pairs outside them as single pairs
+// (extension may step on a pair of the join, not on two sentences as
+// similar that the join left out; see lib/extend).
+func (m *Matcher) seeds(runs []diagonal.Run, seeded bool) error {
+	var cands []diagonal.Run
+	// Single pairs join (lib/diagonal joinMerged) into a run only when
+	// found with minLen 1; such a run joined to a span is left to the
+	// single pairs below.
+	for _, run := range diagonal.Find(m.pairs, 1, m.cfg.Gap, nil) {
+		if run.Length >= 2 && !overlaps(run, runs, m.cfg.Lambda, m.offs) {
+			cands = append(cands, run)
+		}
+	}
+	if !seeded && len(cands) == 0 {
+		return nil
+	}
+	for _, run := range cands {
+		if err := m.write(run, false); err != nil {
+			return err
+		}
+		m.candidates++
+	}
+	for _, p := range m.pairs {
+		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score}
+		if overlaps(single, runs, m.cfg.Lambda, m.offs) || overlaps(single, cands, 0, m.offs) ||
+			!near(p, runs, m.cfg.Gap) && !near(p, cands, m.cfg.Gap) {
+			continue
+		}
+		if err := m.write(single, false); err != nil {
+			return err
+		}
+		m.singles++
+	}
+	return nil
+}
+
+// near reports whether pair p lies within the sentences extension compares
+// for one of runs (extend.Window and a gap around it, on both sides).
+func near(p diagonal.Pair, runs []diagonal.Run, gap int) bool {
+	d := extend.Window + gap
+	for _, r := range runs {
+		if p.A >= r.StartA-d && p.A <= r.EndA+d && p.B >= r.StartB-d && p.B <= r.EndB+d {
+			return true
+		}
+	}
+	return false
+}
+
+// write writes a run as a seed record (lib/extend), a span or a candidate.
+func (m *Matcher) write(run diagonal.Run, isSpan bool) error {
+	o1, o2 := m.offs[run.First.Tag], m.offs[run.Last.Tag]
+	b := extend.AppendSeed(m.line[:0], m.key, extend.Seed{
+		StartA: run.StartA, StartB: run.StartB, EndA: run.EndA, EndB: run.EndB, Length: run.Length,
+		CharStartA: o1.csA, CharEndA: o2.ceA, CharStartB: o1.csB, CharEndB: o2.ceB, Score: run.Score, Span: isSpan,
+	})
+	b = append(b, '\n')
+	m.line = b
+	if _, err := m.out.Write(b); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// overlaps reports whether run shares a sentence pair's rows with one of
+// the spans among runs (those kept by emit) on both sides.
+func overlaps(run diagonal.Run, runs []diagonal.Run, lambda int, offs []offsets) bool {
+	for _, r := range runs {
+		if r.Length < lambda {
+			o1, o2 := offs[r.First.Tag], offs[r.Last.Tag]
+			if o2.ceA-o1.csA < MinShortSpan || o2.ceB-o1.csB < MinShortSpan {
+				continue // dropped: not a span
+			}
+		}
+		if run.StartA <= r.EndA && r.StartA <= run.EndA && run.StartB <= r.EndB && r.StartB <= run.EndB {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseScore parses a score as the join writes it, a decimal such as
@@ -196,20 +281,20 @@ func (m *Matcher) emit() error {
 	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
 	kept := 0
 	for _, run := range runs {
-		first, last := run.First, run.Last
-		o1, o2 := m.offs[first.Tag], m.offs[last.Tag]
+		o1, o2 := m.offs[run.First.Tag], m.offs[run.Last.Tag]
 		if run.Length < m.cfg.Lambda && (o2.ceA-o1.csA < MinShortSpan || o2.ceB-o1.csB < MinShortSpan) {
 			m.shortDropped++
 			continue
 		}
-		b := append(m.line[:0], m.key...)
-		b = span.AppendFields(b, run.StartA, run.StartB, run.Length, o1.csA, o2.ceA, o1.csB, o2.ceB, run.Score)
-		b = append(b, '\n')
-		m.line = b
-		if _, err := m.out.Write(b); err != nil {
-			return fmt.Errorf("write: %w", err)
+		if err := m.write(run, true); err != nil {
+			return err
 		}
 		kept++
+	}
+	if m.cfg.ExtendTau > 0 {
+		if err := m.seeds(runs, kept > 0); err != nil {
+			return err
+		}
 	}
 	if kept > 0 {
 		m.spans += int64(kept)

@@ -1,0 +1,452 @@
+// Package extend grows the match job's runs of duplicated sentence pairs
+// over the edited sentences next to them and inside their gaps: the
+// extension step after the match (jobs "match" and "extend", see
+// mappers/extend).
+//
+// The join pairs sentences whose token sets have a Jaccard similarity of
+// at least tau (0.7 by default), and the match needs lambda such pairs on a
+// diagonal. A copy whose sentences were edited has runs of such pairs
+// broken by sentences that fall below tau (one substituted word in a short
+// sentence, a few in a long one) and by sentences merged or split (a full
+// stop removed or added), so its runs come out short, split in pieces, or
+// not at all. Extension starts from the runs the match confirmed (seeds)
+// and compares the sentences next to them with a looser measure, step by
+// step:
+//
+//   - one sentence with one (a 1:1 step), Jaccard of their token sets;
+//   - two consecutive sentences of one side with one of the other (2:1 and
+//     1:2 steps, a merge or a split), Jaccard of the union of the two sets
+//     with the third;
+//   - after skipping up to gap sentences on either side (an inserted,
+//     dropped or rewritten sentence).
+//
+// A step is taken when its similarity reaches Params.Tau (the extension
+// threshold, 0.5 by default): the smallest skip first, then the most
+// similar step. The sentences of a step must share at least
+// Params.MinTokens tokens (two short sentences with two words in common
+// are no copy), and a 1:1 step must be less similar than the join's threshold:
+// the join pairs all sentences that similar but those it leaves out on
+// purpose (site templates, boilerplate), which extension must not take
+// back. Extension stops at the first position with no step.
+//
+// Seeds are of two kinds: spans (runs the match reports on its own) and
+// candidates (runs of at least 2 pairs, too short for a span). Extended
+// seeds that meet or overlap on both sides, in order, are merged into one
+// span. A result with a span among its seeds is always reported; one made
+// of candidates only needs lambda steps in all and MinChars characters on
+// each side, so extension never makes a span without at least two pairs
+// over tau (precision: chance single pairs do not grow into spans). Results
+// inside another on both sides are dropped.
+package extend
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Sentence is one sentence of a window: its rune offsets in the document's
+// extracted text and its token set (sorted, distinct; empty for a sentence
+// that is not content, which extension steps over).
+type Sentence struct {
+	Start, End int
+	Tokens     []uint32
+	// Content is false for a sentence that is not content (lib/doc).
+	Content bool
+}
+
+// Side holds the sentences of one document that a document pair's seeds
+// need, by sentence index.
+type Side map[int]Sentence
+
+// Seed is a run of the match job (SeedRecord): sentences StartA..EndA of
+// the first document and StartB..EndB of the second (inclusive), Length
+// pairs of mean Score, and the rune offsets it covers.
+type Seed struct {
+	StartA, StartB, EndA, EndB int
+	Length                     int
+	CharStartA, CharEndA       int
+	CharStartB, CharEndB       int
+	Score                      float64
+	// Span tells a run the match reports as a span; otherwise the seed is
+	// a candidate.
+	Span bool
+}
+
+// Single reports a candidate of one pair: not extended by itself, it is a
+// pair of the join that extension may step on (Params.JoinTau).
+func (s Seed) Single() bool { return !s.Span && s.Length == 1 }
+
+// Params are the extension's parameters.
+type Params struct {
+	// Tau is the least similarity of a step.
+	Tau float64
+	// JoinTau is the join's threshold (jobconf Config.Tau): a 1:1 step
+	// must stay below it, since the join pairs every two sentences at
+	// least that similar unless it leaves them out on purpose (a site's
+	// template, boilerplate over --max-df, a pair of one site with
+	// --cross-site-only); extension must not undo that.
+	JoinTau float64
+	// Gap is the number of sentences a step may skip on either side.
+	Gap int
+	// Lambda is the least number of pairs of a span made of candidates.
+	Lambda int
+	// MinTokens is the least number of tokens the two sides of a step
+	// share.
+	MinTokens int
+	// MinChars is the least extent, in runes on each side, of a span made
+	// of candidates.
+	MinChars int
+}
+
+// Counts says what Extend did.
+type Counts struct {
+	// Spans, Candidates and Pairs count the seeds given (Pairs: single
+	// pairs, Seed.Single).
+	Spans, Candidates, Pairs int
+	// Steps counts the steps taken, Merges and Splits among them the 2:1
+	// and 1:2 ones.
+	Steps, Merges, Splits int
+	// Extended counts the spans that grew; New the spans made of
+	// candidates only; Joined the seeds merged into another; Covered the
+	// results dropped inside another; Out the spans returned.
+	Extended, New, Joined, Covered, Out int
+	// Edge counts extensions stopped by the end of a window (the window
+	// sent was too short to tell whether the run goes on).
+	Edge int
+}
+
+// Window is the number of sentences before and after each seed that its
+// documents send to the extension (Requests).
+const Window = 6
+
+// Spans returns a document pair's spans from its seeds: Extend's result,
+// or with p.Tau 0 (no extension) the seeds that are spans, ordered by
+// (StartA, StartB).
+func Spans(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
+	if p.Tau > 0 {
+		return Extend(seeds, a, b, p, c)
+	}
+	seeds = slices.DeleteFunc(seeds, func(s Seed) bool { return !s.Span })
+	slices.SortFunc(seeds, func(u, v Seed) int {
+		return cmp.Or(cmp.Compare(u.StartA, v.StartA), cmp.Compare(u.StartB, v.StartB))
+	})
+	c.Out += len(seeds)
+	return seeds
+}
+
+// Extend extends seeds (a document pair's, in any order) over the
+// sentences of a and b and returns the spans, ordered by (StartA, StartB).
+func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
+	x := extender{a: a, b: b, p: p, c: c, usedA: map[int]bool{}, usedB: map[int]bool{}}
+	type grown struct {
+		Seed
+		sum    float64 // sum of the pairs' scores
+		span   bool
+		strong int // pairs over tau the seeds brought
+		steps  int
+	}
+	g := make([]grown, 0, len(seeds))
+	for _, s := range seeds {
+		if s.Single() {
+			if x.pairs == nil {
+				x.pairs = map[[2]int]bool{}
+			}
+			x.pairs[[2]int{s.StartA, s.StartB}] = true
+			c.Pairs++
+			continue
+		}
+		if s.Span {
+			c.Spans++
+		} else {
+			c.Candidates++
+		}
+		g = append(g, grown{Seed: s, sum: s.Score * float64(s.Length), span: s.Span, strong: s.Length})
+		// A seed's sentences are its own: no other seed's extension may
+		// align them again.
+		x.use(s.StartA, s.EndA, s.StartB, s.EndB)
+	}
+	slices.SortFunc(g, func(u, v grown) int {
+		return cmp.Or(cmp.Compare(u.StartA, v.StartA), cmp.Compare(u.StartB, v.StartB), cmp.Compare(v.EndA, u.EndA), cmp.Compare(v.EndB, u.EndB))
+	})
+	for i := range g {
+		r := &g[i]
+		r.steps = x.forward(&r.Seed, &r.sum) + x.backward(&r.Seed, &r.sum)
+	}
+	slices.SortFunc(g, func(u, v grown) int {
+		return cmp.Or(cmp.Compare(u.StartA, v.StartA), cmp.Compare(u.StartB, v.StartB), cmp.Compare(v.EndA, u.EndA), cmp.Compare(v.EndB, u.EndB))
+	})
+	// Join runs that follow each other within a gap on both sides.
+	var out []grown
+	used := make([]bool, len(g))
+	for i := range g {
+		if used[i] {
+			continue
+		}
+		cur := g[i]
+		for j := i + 1; j < len(g) && g[j].StartA <= cur.EndA+2+p.Gap; j++ {
+			n := g[j]
+			if used[j] || !follows(cur.Seed, n.Seed, p.Gap) {
+				continue
+			}
+			used[j] = true
+			c.Joined++
+			cur.Length += n.Length
+			cur.sum += n.sum
+			cur.strong += n.strong
+			cur.steps += n.steps
+			cur.span = cur.span || n.span
+			cur.EndA, cur.CharEndA = n.EndA, n.CharEndA
+			cur.EndB, cur.CharEndB = n.EndB, n.CharEndB
+		}
+		out = append(out, cur)
+	}
+	var res []Seed
+	for i, r := range out {
+		if !r.span && (r.Length < p.Lambda || r.strong < 2 ||
+			r.CharEndA-r.CharStartA < p.MinChars || r.CharEndB-r.CharStartB < p.MinChars) {
+			continue
+		}
+		covered := false
+		for j, o := range out {
+			if j != i && o.StartA <= r.StartA && o.EndA >= r.EndA && o.StartB <= r.StartB && o.EndB >= r.EndB &&
+				(o.EndA-o.StartA > r.EndA-r.StartA || o.EndB-o.StartB > r.EndB-r.StartB || j < i) &&
+				(o.span || !r.span) {
+				covered = true
+				break
+			}
+		}
+		if covered {
+			c.Covered++
+			continue
+		}
+		if r.Length > 0 {
+			r.Score = r.sum / float64(r.Length)
+		}
+		r.Span = true
+		if !r.span {
+			c.New++
+		} else if r.steps > 0 {
+			c.Extended++
+		}
+		res = append(res, r.Seed)
+	}
+	c.Out += len(res)
+	return res
+}
+
+// follows reports whether run n continues run r: it starts after r's end
+// on both sides, skipping at most gap sentences on each, or gap on one and
+// gap+1 on the other (a sentence of one side that is two of the other, as
+// lib/diagonal joins runs).
+func follows(r, n Seed, gap int) bool {
+	da, db := n.StartA-r.EndA-1, n.StartB-r.EndB-1
+	return da >= 0 && db >= 0 && (da <= gap && db <= gap || gap > 0 && da+db == 2*gap+1 && min(da, db) == gap)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+type extender struct {
+	a, b         Side
+	p            Params
+	c            *Counts
+	scratch      []uint32
+	usedA, usedB map[int]bool    // sentences aligned by a seed or a step
+	pairs        map[[2]int]bool // the join's pairs given as single seeds
+}
+
+// use marks sentences from..to of A and of B used.
+func (x *extender) use(fromA, toA, fromB, toB int) {
+	for i := fromA; i <= toA; i++ {
+		x.usedA[i] = true
+	}
+	for j := fromB; j <= toB; j++ {
+		x.usedB[j] = true
+	}
+}
+
+// free reports whether sentences i..i+dir*(n-1) of a side are not used.
+func free(used map[int]bool, i, n, dir int) bool {
+	for k := 0; k < n; k++ {
+		if used[i+dir*k] {
+			return false
+		}
+	}
+	return true
+}
+
+// step is one possible step: na sentences of A from ia, nb of B from ib.
+type step struct {
+	ia, ib, na, nb int
+	score          float64
+}
+
+// forward extends s after its end and returns the number of steps taken.
+func (x *extender) forward(s *Seed, sum *float64) int {
+	n := 0
+	for {
+		i, j := x.next(x.a, s.EndA+1, 1), x.next(x.b, s.EndB+1, 1)
+		st, edge := x.best(i, j, 1)
+		if st.na == 0 {
+			if edge {
+				x.c.Edge++
+			}
+			return n
+		}
+		endA, endB := st.ia+st.na-1, st.ib+st.nb-1
+		x.use(s.EndA+1, endA, s.EndB+1, endB)
+		s.EndA, s.EndB = endA, endB
+		s.CharEndA, s.CharEndB = x.a[endA].End, x.b[endB].End
+		s.Length++
+		*sum += st.score
+		n++
+	}
+}
+
+// backward extends s before its start and returns the number of steps.
+func (x *extender) backward(s *Seed, sum *float64) int {
+	n := 0
+	for {
+		i, j := x.next(x.a, s.StartA-1, -1), x.next(x.b, s.StartB-1, -1)
+		st, edge := x.best(i, j, -1)
+		if st.na == 0 {
+			if edge {
+				x.c.Edge++
+			}
+			return n
+		}
+		startA, startB := st.ia-st.na+1, st.ib-st.nb+1
+		x.use(startA, s.StartA-1, startB, s.StartB-1)
+		s.StartA, s.StartB = startA, startB
+		s.CharStartA, s.CharStartB = x.a[startA].Start, x.b[startB].Start
+		s.Length++
+		*sum += st.score
+		n++
+	}
+}
+
+// next returns the first sentence from i in direction dir that is content
+// or missing: sentences that are not content are stepped over.
+func (x *extender) next(side Side, i, dir int) int {
+	for {
+		s, ok := side[i]
+		if !ok || s.Content {
+			return i
+		}
+		i += dir
+	}
+}
+
+// best returns the best step from sentences i of A and j of B in
+// direction dir (na = 0: none), and whether a missing sentence (the end of
+// a window) stopped the search.
+func (x *extender) best(i, j, dir int) (step, bool) {
+	edge := false
+	for skip := 0; skip <= 2*x.p.Gap; skip++ {
+		var best step
+		for da := max(0, skip-x.p.Gap); da <= min(skip, x.p.Gap); da++ {
+			db := skip - da
+			ia, ib := i+dir*da, j+dir*db
+			sa, okA := x.a[ia]
+			sb, okB := x.b[ib]
+			if !okA || !okB {
+				edge = true
+				continue
+			}
+			if !x.usable(sa) || !x.usable(sb) {
+				continue
+			}
+			try := func(na, nb int, score float64, shared int) {
+				// The step and the sentences it skips must be free.
+				if score >= x.p.Tau && score > best.score && shared >= x.p.MinTokens &&
+					free(x.usedA, i, da+na, dir) && free(x.usedB, j, db+nb, dir) {
+					best = step{ia, ib, na, nb, score}
+				}
+			}
+			// A pair at least as similar as the join's threshold that is
+			// no seed's was left out by the join on purpose: no step may
+			// align it, alone or within a merge or a split.
+			j11, in11 := jaccard(sa.Tokens, sb.Tokens)
+			if x.joined(j11) && !x.pairs[[2]int{ia, ib}] {
+				continue
+			}
+			try(1, 1, j11, in11)
+			if sa2, ok := x.a[ia+dir]; ok && x.usable(sa2) && !x.joined(first(jaccard(sa2.Tokens, sb.Tokens))) {
+				x.scratch = union(x.scratch[:0], sa.Tokens, sa2.Tokens)
+				j, in := jaccard(x.scratch, sb.Tokens)
+				try(2, 1, j, in)
+			}
+			if sb2, ok := x.b[ib+dir]; ok && x.usable(sb2) && !x.joined(first(jaccard(sa.Tokens, sb2.Tokens))) {
+				x.scratch = union(x.scratch[:0], sb.Tokens, sb2.Tokens)
+				j, in := jaccard(sa.Tokens, x.scratch)
+				try(1, 2, j, in)
+			}
+		}
+		if best.na > 0 {
+			x.c.Steps++
+			switch {
+			case best.na == 2:
+				x.c.Merges++
+			case best.nb == 2:
+				x.c.Splits++
+			}
+			return best, false
+		}
+	}
+	return step{}, edge
+}
+
+// joined reports whether a 1:1 similarity is one the join pairs.
+func (x *extender) joined(sim float64) bool { return x.p.JoinTau > 0 && sim >= x.p.JoinTau }
+
+func (x *extender) usable(s Sentence) bool { return s.Content && len(s.Tokens) >= x.p.MinTokens }
+
+// first returns a similarity without its count.
+func first(sim float64, _ int) float64 { return sim }
+
+// jaccard returns the Jaccard similarity of two sorted sets and the size
+// of their intersection.
+func jaccard(a, b []uint32) (float64, int) {
+	if len(a) == 0 || len(b) == 0 {
+		return 0, 0
+	}
+	in := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			in++
+			i++
+			j++
+		}
+	}
+	return float64(in) / float64(len(a)+len(b)-in), in
+}
+
+// union appends the union of two sorted sets to dst.
+func union(dst, a, b []uint32) []uint32 {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			dst = append(dst, a[i])
+			i++
+		case a[i] > b[j]:
+			dst = append(dst, b[j])
+			j++
+		default:
+			dst = append(dst, a[i])
+			i++
+			j++
+		}
+	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
+}

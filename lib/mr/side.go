@@ -1,0 +1,36 @@
+package mr
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// SideFiles returns the files of a side input at path: the file itself, or
+// the part files of a job output directory. On Hadoop the directory is a
+// symlink made by -files, so it is listed with ReadDir (WalkDir would not
+// enter it).
+func SideFiles(path string) ([]string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return []string{path}, nil
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "part-") {
+			files = append(files, filepath.Join(path, e.Name()))
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no part files in %s", path)
+	}
+	return files, nil
+}

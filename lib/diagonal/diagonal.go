@@ -65,6 +65,22 @@ type Counts struct {
 // score. Find may reorder pairs (not when they come sorted by (A, B)
 // without duplicates). If c is not nil, Find adds to its counts.
 func Find(pairs []Pair, minLen, gap int, c *Counts) []Run {
+	runs, _ := find(pairs, minLen, gap, c, false)
+	return runs
+}
+
+// FindAll returns Find's runs and the short runs: those of at least 2
+// pairs made of the runs too short on their own (single pairs among them)
+// joined as Find joins runs (joinMerged), but not with runs long enough on
+// their own; ordered by (StartA, StartB), without those whose sentences
+// all lie, on both sides, in longer runs (as Find drops them). A short run
+// may meet one of Find's runs: the caller tells. The extension takes them
+// as candidates (lib/extend).
+func FindAll(pairs []Pair, minLen, gap int, c *Counts) (runs, short []Run) {
+	return find(pairs, minLen, gap, c, true)
+}
+
+func find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Run) {
 	if !strictlySorted(pairs) { // the match job's pairs arrive sorted, without duplicates
 		slices.SortFunc(pairs, func(x, y Pair) int {
 			return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B), cmp.Compare(y.Score, x.Score))
@@ -74,7 +90,7 @@ func Find(pairs []Pair, minLen, gap int, c *Counts) []Run {
 	at := newLocator(pairs)
 	steps := stepsFor(gap)
 	used := make([]bool, len(pairs))
-	var runs []Run
+	var runs, rest []Run
 	var counts []bool // runs[i] counts on its own (without joinMerged)
 	for i := range pairs {
 		if used[i] {
@@ -99,10 +115,32 @@ func Find(pairs []Pair, minLen, gap int, c *Counts) []Run {
 		}
 		covered := max(cur.A-r.StartA, cur.B-r.StartB) + 1
 		ok := covered >= max(minLen, 1) && r.Length >= 2 || r.Length >= max(minLen, 1)
+		r.EndA, r.EndB, r.Last = cur.A, cur.B, cur
+		r.Score /= float64(r.Length)
 		if ok || gap > 0 && r.Length >= 2 { // two pairs may count once joined
-			r.EndA, r.EndB, r.Last = cur.A, cur.B, cur
-			r.Score /= float64(r.Length)
 			runs, counts = append(runs, r), append(counts, ok)
+		}
+		if !ok && withShort {
+			rest = append(rest, r)
+		}
+	}
+	var short []Run
+	if withShort && (len(rest) > 1 || len(rest) == 1 && rest[0].Length >= 2) {
+		if gap > 0 {
+			long := make([]bool, len(rest)) // counts on its own: 2 pairs or more
+			for i, r := range rest {
+				long[i] = r.Length >= 2
+			}
+			short, _ = joinMerged(rest, long, gap, 2)
+			// As Find drops them, but kept when they meet Find's runs:
+			// the caller tells.
+			kept := map[Run]bool{}
+			for _, r := range dropCovered(append(slices.Clone(runs), short...)) {
+				kept[r] = true
+			}
+			short = slices.DeleteFunc(short, func(r Run) bool { return !kept[r] })
+		} else {
+			short = slices.DeleteFunc(rest, func(r Run) bool { return r.Length < 2 })
 		}
 	}
 	if gap > 0 { // gap 0 keeps the paper's exact diagonals
@@ -115,10 +153,12 @@ func Find(pairs []Pair, minLen, gap int, c *Counts) []Run {
 			c.Covered += n - len(runs)
 		}
 	}
-	slices.SortFunc(runs, func(x, y Run) int {
+	byStart := func(x, y Run) int {
 		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
-	})
-	return runs
+	}
+	slices.SortFunc(runs, byStart)
+	slices.SortFunc(short, byStart)
+	return runs, short
 }
 
 // smallSteps holds stepsFor(gap) for the usual gaps: Find runs once per

@@ -144,6 +144,7 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		span   bool
 		strong int // pairs over tau the seeds brought
 		steps  int
+		grown  bool // by a step or an absorbed sentence
 	}
 	g := make([]grown, 0, len(seeds))
 	for _, s := range seeds {
@@ -170,7 +171,12 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 	})
 	for i := range g {
 		r := &g[i]
-		r.steps = x.forward(&r.Seed, &r.sum) + x.backward(&r.Seed, &r.sum)
+		before := x.absorbed
+		if !r.span && r.Length == 2 {
+			r.steps = x.fill(&r.Seed, &r.sum)
+		}
+		r.steps += x.forward(&r.Seed, &r.sum) + x.backward(&r.Seed, &r.sum)
+		r.grown = r.steps > 0 || x.absorbed > before
 	}
 	slices.SortFunc(g, func(u, v grown) int {
 		return cmp.Or(cmp.Compare(u.StartA, v.StartA), cmp.Compare(u.StartB, v.StartB), cmp.Compare(v.EndA, u.EndA), cmp.Compare(v.EndB, u.EndB))
@@ -194,6 +200,7 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 			cur.sum += n.sum
 			cur.strong += n.strong
 			cur.steps += n.steps
+			cur.grown = cur.grown || n.grown
 			cur.span = cur.span || n.span
 			cur.EndA, cur.CharEndA = n.EndA, n.CharEndA
 			cur.EndB, cur.CharEndB = n.EndB, n.CharEndB
@@ -202,7 +209,10 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 	}
 	var res []Seed
 	for i, r := range out {
-		if !r.span && (r.Length < p.Lambda || r.strong < 2 ||
+		// Lambda pairs, or 2 pairs grown over lambda sentences of one side
+		// (a merge or split the match could not see).
+		short := r.Length < p.Lambda && (r.Length < 2 || !r.grown || max(r.EndA-r.StartA, r.EndB-r.StartB)+1 < p.Lambda)
+		if !r.span && (short || r.strong < 2 ||
 			r.CharEndA-r.CharStartA < p.MinChars || r.CharEndB-r.CharStartB < p.MinChars) {
 			continue
 		}
@@ -257,6 +267,7 @@ type extender struct {
 	scratch      []uint32
 	usedA, usedB map[int]bool    // sentences aligned by a seed or a step
 	pairs        map[[2]int]bool // the join's pairs given as single seeds
+	absorbed     int             // sentences taken into a pair (absorb)
 }
 
 // use marks sentences from..to of A and of B used.
@@ -292,6 +303,20 @@ func (x *extender) forward(s *Seed, sum *float64) int {
 		i, j := x.next(x.a, s.EndA+1, 1), x.next(x.b, s.EndB+1, 1)
 		st, edge := x.best(i, j, 1)
 		if st.na == 0 {
+			switch x.absorb(s.EndA, s.EndB, 1) {
+			case 'a':
+				x.use(s.EndA+1, s.EndA+1, 0, -1)
+				s.EndA++
+				s.CharEndA = x.a[s.EndA].End
+				x.absorbed++
+				continue
+			case 'b':
+				x.use(0, -1, s.EndB+1, s.EndB+1)
+				s.EndB++
+				s.CharEndB = x.b[s.EndB].End
+				x.absorbed++
+				continue
+			}
 			if edge {
 				x.c.Edge++
 			}
@@ -307,6 +332,64 @@ func (x *extender) forward(s *Seed, sum *float64) int {
 	}
 }
 
+// absorb returns the side ('a' or 'b', 0 for none) whose next sentence in
+// direction dir after the pair of sentences e of A and f of B makes that
+// pair more similar when joined to it: the rest of a sentence that the
+// other side merged into one (a full stop removed at the run's end).
+func (x *extender) absorb(e, f, dir int) byte {
+	sa, okA := x.a[e]
+	sb, okB := x.b[f]
+	if !okA || !okB || !sa.Content || !sb.Content {
+		return 0
+	}
+	base, _ := jaccard(sa.Tokens, sb.Tokens)
+	if n, ok := x.a[e+dir]; ok && x.usable(n) && !x.usedA[e+dir] {
+		x.scratch = union(x.scratch[:0], sa.Tokens, n.Tokens)
+		if j, in := jaccard(x.scratch, sb.Tokens); j >= x.p.Tau && j > base && in-x.shared(sa.Tokens, sb.Tokens) >= x.p.MinTokens {
+			return 'a'
+		}
+	}
+	if n, ok := x.b[f+dir]; ok && x.usable(n) && !x.usedB[f+dir] {
+		x.scratch = union(x.scratch[:0], sb.Tokens, n.Tokens)
+		if j, in := jaccard(sa.Tokens, x.scratch); j >= x.p.Tau && j > base && in-x.shared(sa.Tokens, sb.Tokens) >= x.p.MinTokens {
+			return 'b'
+		}
+	}
+	return 0
+}
+
+// shared returns the number of tokens two sets share.
+func (x *extender) shared(a, b []uint32) int {
+	_, in := jaccard(a, b)
+	return in
+}
+
+// fill aligns the sentences between the two pairs of a candidate (a
+// merge, a split or an edited sentence that the match stepped over) and
+// returns the number of steps, which count as pairs, or 0 when the steps
+// do not lead from the first pair to the second.
+func (x *extender) fill(s *Seed, sum *float64) int {
+	if s.EndA-s.StartA < 2 && s.EndB-s.StartB < 2 {
+		return 0
+	}
+	for i := s.StartA + 1; i < s.EndA; i++ {
+		delete(x.usedA, i)
+	}
+	for j := s.StartB + 1; j < s.EndB; j++ {
+		delete(x.usedB, j)
+	}
+	t := Seed{EndA: s.StartA, EndB: s.StartB}
+	var add float64
+	n := x.forward(&t, &add)
+	x.use(s.StartA, s.EndA, s.StartB, s.EndB)
+	if n == 0 || t.EndA != s.EndA-1 || t.EndB != s.EndB-1 {
+		return 0
+	}
+	s.Length += n
+	*sum += add
+	return n
+}
+
 // backward extends s before its start and returns the number of steps.
 func (x *extender) backward(s *Seed, sum *float64) int {
 	n := 0
@@ -314,6 +397,20 @@ func (x *extender) backward(s *Seed, sum *float64) int {
 		i, j := x.next(x.a, s.StartA-1, -1), x.next(x.b, s.StartB-1, -1)
 		st, edge := x.best(i, j, -1)
 		if st.na == 0 {
+			switch x.absorb(s.StartA, s.StartB, -1) {
+			case 'a':
+				s.StartA--
+				x.use(s.StartA, s.StartA, 0, -1)
+				s.CharStartA = x.a[s.StartA].Start
+				x.absorbed++
+				continue
+			case 'b':
+				s.StartB--
+				x.use(0, -1, s.StartB, s.StartB)
+				s.CharStartB = x.b[s.StartB].Start
+				x.absorbed++
+				continue
+			}
 			if edge {
 				x.c.Edge++
 			}

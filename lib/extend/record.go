@@ -101,8 +101,9 @@ func ParseSeed(f [][]byte) (Seed, error) {
 type Range struct{ From, To int }
 
 // Needs appends to rs the sentences of side a (a = true) or b that
-// extension may compare for s: Window sentences before and after it, none
-// for a single pair.
+// extension may compare for s: its first and last sentences and Window
+// sentences before and after them, and for a candidate those between
+// them; none for a single pair.
 func Needs(rs []Range, s Seed, a bool) []Range {
 	if s.Single() {
 		return rs
@@ -111,7 +112,10 @@ func Needs(rs []Range, s Seed, a bool) []Range {
 	if a {
 		start, end = s.StartA, s.EndA
 	}
-	return append(rs, Range{max(0, start-Window), start - 1}, Range{end + 1, end + Window})
+	if !s.Span {
+		return append(rs, Range{max(0, start-Window), end + Window})
+	}
+	return append(rs, Range{max(0, start-Window), start}, Range{end, end + Window})
 }
 
 // Normalize sorts ranges and merges those that overlap or touch.

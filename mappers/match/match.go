@@ -20,6 +20,7 @@ package match
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/pdc-mr/pdc/lib/diagonal"
 	"github.com/pdc-mr/pdc/lib/extend"
@@ -171,17 +172,18 @@ func (m *Matcher) Close() error {
 // pair has a span or a candidate, its pairs outside them as single pairs
 // (extension may step on a pair of the join, not on two sentences as
 // similar that the join left out; see lib/extend).
-func (m *Matcher) seeds(runs []diagonal.Run, seeded bool) error {
+func (m *Matcher) seeds(spans, short []diagonal.Run) error {
+	if len(spans) == 0 && len(short) == 0 {
+		return nil
+	}
+	in := newBoxes(spans)
 	var cands []diagonal.Run
-	// Single pairs join (lib/diagonal joinMerged) into a run only when
-	// found with minLen 1; such a run joined to a span is left to the
-	// single pairs below.
-	for _, run := range diagonal.Find(m.pairs, 1, m.cfg.Gap, nil) {
-		if run.Length >= 2 && !overlaps(run, runs, m.cfg.Lambda, m.offs) {
+	for _, run := range short {
+		if !in.hit(run.StartA, run.EndA, run.StartB, run.EndB, 0) {
 			cands = append(cands, run)
 		}
 	}
-	if !seeded && len(cands) == 0 {
+	if len(spans) == 0 && len(cands) == 0 {
 		return nil
 	}
 	for _, run := range cands {
@@ -190,12 +192,14 @@ func (m *Matcher) seeds(runs []diagonal.Run, seeded bool) error {
 		}
 		m.candidates++
 	}
+	near := extend.Window + m.cfg.Gap
+	byCand := newBoxes(cands)
 	for _, p := range m.pairs {
-		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score}
-		if overlaps(single, runs, m.cfg.Lambda, m.offs) || overlaps(single, cands, 0, m.offs) ||
-			!near(p, runs, m.cfg.Gap) && !near(p, cands, m.cfg.Gap) {
+		if in.hit(p.A, p.A, p.B, p.B, 0) || byCand.hit(p.A, p.A, p.B, p.B, 0) ||
+			!in.hit(p.A, p.A, p.B, p.B, near) && !byCand.hit(p.A, p.A, p.B, p.B, near) {
 			continue
 		}
+		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score}
 		if err := m.write(single, false); err != nil {
 			return err
 		}
@@ -204,12 +208,29 @@ func (m *Matcher) seeds(runs []diagonal.Run, seeded bool) error {
 	return nil
 }
 
-// near reports whether pair p lies within the sentences extension compares
-// for one of runs (extend.Window and a gap around it, on both sides).
-func near(p diagonal.Pair, runs []diagonal.Run, gap int) bool {
-	d := extend.Window + gap
+// boxes answers whether sentence ranges meet the rectangles of runs
+// (sentences StartA..EndA by StartB..EndB).
+type boxes struct {
+	runs []diagonal.Run // by StartA
+	maxA int            // the longest run's EndA-StartA
+}
+
+func newBoxes(runs []diagonal.Run) boxes {
+	b := boxes{runs: slices.Clone(runs)}
+	slices.SortFunc(b.runs, func(x, y diagonal.Run) int { return x.StartA - y.StartA })
 	for _, r := range runs {
-		if p.A >= r.StartA-d && p.A <= r.EndA+d && p.B >= r.StartB-d && p.B <= r.EndB+d {
+		b.maxA = max(b.maxA, r.EndA-r.StartA)
+	}
+	return b
+}
+
+// hit reports whether sentences sa..ea of A and sb..eb of B meet a run's
+// rectangle grown by d sentences on each side.
+func (b boxes) hit(sa, ea, sb, eb, d int) bool {
+	i, _ := slices.BinarySearchFunc(b.runs, sa-d-b.maxA, func(r diagonal.Run, t int) int { return r.StartA - t })
+	for ; i < len(b.runs) && b.runs[i].StartA-d <= ea; i++ {
+		r := b.runs[i]
+		if r.EndA+d >= sa && r.StartB-d <= eb && r.EndB+d >= sb {
 			return true
 		}
 	}
@@ -229,23 +250,6 @@ func (m *Matcher) write(run diagonal.Run, isSpan bool) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	return nil
-}
-
-// overlaps reports whether run shares a sentence pair's rows with one of
-// the spans among runs (those kept by emit) on both sides.
-func overlaps(run diagonal.Run, runs []diagonal.Run, lambda int, offs []offsets) bool {
-	for _, r := range runs {
-		if r.Length < lambda {
-			o1, o2 := offs[r.First.Tag], offs[r.Last.Tag]
-			if o2.ceA-o1.csA < MinShortSpan || o2.ceB-o1.csB < MinShortSpan {
-				continue // dropped: not a span
-			}
-		}
-		if run.StartA <= r.EndA && r.StartA <= run.EndA && run.StartB <= r.EndB && r.StartB <= run.EndB {
-			return true
-		}
-	}
-	return false
 }
 
 // ParseScore parses a score as the join writes it, a decimal such as
@@ -278,21 +282,28 @@ func (m *Matcher) emit() error {
 	}
 	m.docPairs++
 	m.sentPairs += int64(len(m.pairs))
-	runs := diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
+	var runs, short []diagonal.Run
+	if m.cfg.ExtendTau > 0 {
+		runs, short = diagonal.FindAll(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
+	} else {
+		runs = diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
+	}
 	kept := 0
 	for _, run := range runs {
 		o1, o2 := m.offs[run.First.Tag], m.offs[run.Last.Tag]
 		if run.Length < m.cfg.Lambda && (o2.ceA-o1.csA < MinShortSpan || o2.ceB-o1.csB < MinShortSpan) {
 			m.shortDropped++
+			short = append(short, run) // a candidate
 			continue
 		}
 		if err := m.write(run, true); err != nil {
 			return err
 		}
+		runs[kept] = run
 		kept++
 	}
 	if m.cfg.ExtendTau > 0 {
-		if err := m.seeds(runs, kept > 0); err != nil {
+		if err := m.seeds(runs[:kept], short); err != nil {
 			return err
 		}
 	}

@@ -67,6 +67,8 @@ type evalOptions struct {
 	// runs were planted into several targets, the truth lists no
 	// copy-to-copy case, so span precision is not measured there.
 	checkClusters bool
+	// checkHard checks the hard tier's targets (lib/eval HardTargets).
+	checkHard bool
 }
 
 // defaultUnmatched is how many false positives --input lists when
@@ -90,6 +92,7 @@ func (m *Main) evalCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.format, "format", "table", "output format: table or json")
 	fs.IntVar(&o.unmatched, "unmatched", defaultUnmatched, "with --input: list up to this many false positives, longest first")
 	fs.BoolVar(&o.check, "check", false, "check the quality targets; fail if one is not met (needs --input)")
+	fs.BoolVar(&o.checkHard, "check-hard", false, "check the hard tier's targets (a corpus of scripts/eval.sh --tier hard) instead")
 	fs.BoolVar(&o.checkClusters, "check-clusters", false, "check only the passage-cluster targets (a run with --clusters on a corpus planted with copies)")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -118,7 +121,7 @@ func (o *evalOptions) validate(fs *flagSet) error {
 	if explicit && o.unmatched > 0 && len(o.inputs) == 0 {
 		return usagef("eval: --unmatched needs --input DOCS (the run's documents)")
 	}
-	if o.check && len(o.inputs) == 0 {
+	if (o.check || o.checkHard) && len(o.inputs) == 0 {
 		return usagef("eval: --check needs --input DOCS (the run's documents, to tell natural reuse from false positives)")
 	}
 	if len(o.inputs) == 0 {
@@ -186,6 +189,8 @@ func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error
 		return fmt.Errorf("eval: --check-clusters: %s has no clusters (run pdc run with --clusters)", o.spans)
 	case o.checkClusters:
 		res.targets = res.clusters.Targets()
+	case o.checkHard:
+		res.targets = res.sum.HardTargets()
 	case o.check:
 		res.targets = res.sum.Targets()
 		if res.clusters != nil {
@@ -201,7 +206,7 @@ func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("write: %w", ferr)
 	}
-	if err == nil && (o.check || o.checkClusters) {
+	if err == nil && (o.check || o.checkClusters || o.checkHard) {
 		err = targetsError(res.targets)
 	}
 	return err
@@ -425,11 +430,15 @@ type evalScore struct {
 	SpanP       float64 `json:"span_precision"`
 	SpanR       float64 `json:"span_recall"`
 	SpanF1      float64 `json:"span_f1"`
+	// Boundary: mean characters a detecting span covers outside its
+	// cases (lib/eval Score.Boundary).
+	Boundary float64 `json:"boundary_chars"`
 }
 
 func jsonScore(s eval.Score) evalScore {
 	return evalScore{Cases: s.Cases, Detections: s.Detections, Precision: s.Precision, Recall: s.Recall,
-		Granularity: s.Granularity, Plagdet: s.Plagdet, SpanP: s.SpanP, SpanR: s.SpanR, SpanF1: s.SpanF1}
+		Granularity: s.Granularity, Plagdet: s.Plagdet, SpanP: s.SpanP, SpanR: s.SpanR, SpanF1: s.SpanF1,
+		Boundary: s.Boundary}
 }
 
 type evalReport struct {

@@ -58,10 +58,15 @@ type Detection struct {
 // case when it refers to the same two documents and, in each of the two
 // documents, the ranges overlap by at least half of the shorter of the two
 // ranges (see SpanOverlap). SpanF1 is their harmonic mean.
+//
+// Boundary is the boundary error: the mean number of characters, over
+// both documents, that a detection of at least one case covers outside
+// the cases it detects (0 when no detection detects a case).
 type Score struct {
 	Precision, Recall, Granularity, Plagdet float64
 	Cases, Detections                       int
 	SpanP, SpanR, SpanF1                    float64
+	Boundary                                float64
 }
 
 // SpanOverlap is the span-level match criterion: in each document the overlap
@@ -182,10 +187,15 @@ func Evaluate(cases []Case, dets []Detection) Score {
 		t.addCase(c, dets, byPair[keyOf(c.Susp, c.Src)])
 	}
 	var precSum float64
-	spanDets := 0
+	spanDets, hits, outside := 0, 0, 0
 	for i, d := range dets {
+		in := unionLen(t.detA[i]) + unionLen(t.detB[i])
 		if total := d.SuspLen + d.SrcLen; total > 0 {
-			precSum += float64(unionLen(t.detA[i])+unionLen(t.detB[i])) / float64(total)
+			precSum += float64(in) / float64(total)
+		}
+		if len(t.detA[i]) > 0 {
+			hits++
+			outside += d.SuspLen + d.SrcLen - in
 		}
 		if t.spanHit[i] {
 			spanDets++
@@ -199,6 +209,9 @@ func Evaluate(cases []Case, dets []Detection) Score {
 	sc.Plagdet = Plagdet(sc.Precision, sc.Recall, sc.Granularity)
 	sc.SpanP, sc.SpanR = ratios(float64(spanDets), float64(t.spanCases), len(dets), len(cases))
 	sc.SpanF1 = f1(sc.SpanP, sc.SpanR)
+	if hits > 0 {
+		sc.Boundary = float64(outside) / float64(hits)
+	}
 	return sc
 }
 

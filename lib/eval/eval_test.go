@@ -33,7 +33,7 @@ func TestEvaluate(t *testing.T) {
 			name:  "perfect",
 			cases: []Case{cs("a", "b", 0, 100, 0, 100, "verbatim")},
 			dets:  []Detection{det("a", "b", 0, 100, 0, 100)},
-			want:  Score{1, 1, 1, 1, 1, 1, 1, 1, 1},
+			want:  Score{1, 1, 1, 1, 1, 1, 1, 1, 1, 0},
 		},
 		{
 			// Case a[0,100) b[0,100); detection a[50,150) b[50,150).
@@ -44,7 +44,7 @@ func TestEvaluate(t *testing.T) {
 			name:  "half overlap",
 			cases: []Case{cs("a", "b", 0, 100, 0, 100, "light")},
 			dets:  []Detection{det("a", "b", 50, 150, 50, 150)},
-			want:  Score{0.5, 0.5, 1, 0.5, 1, 1, 1, 1, 1},
+			want:  Score{0.5, 0.5, 1, 0.5, 1, 1, 1, 1, 1, 100},
 		},
 		{
 			// Overlap of 10 chars per document: rec = prec = 20/200 = 0.1,
@@ -52,7 +52,7 @@ func TestEvaluate(t *testing.T) {
 			name:  "sliver below span criterion",
 			cases: []Case{cs("a", "b", 0, 100, 0, 100, "light")},
 			dets:  []Detection{det("a", "b", 90, 190, 90, 190)},
-			want:  Score{0.1, 0.1, 1, 0.1, 1, 1, 0, 0, 0},
+			want:  Score{0.1, 0.1, 1, 0.1, 1, 1, 0, 0, 0, 180},
 		},
 		{
 			// Case a[0,100) b[0,100) found as two halves a[0,50) b[0,50) and
@@ -62,7 +62,7 @@ func TestEvaluate(t *testing.T) {
 			name:  "granularity two",
 			cases: []Case{cs("a", "b", 0, 100, 0, 100, "verbatim")},
 			dets:  []Detection{det("a", "b", 0, 50, 0, 50), det("a", "b", 50, 100, 50, 100)},
-			want:  Score{1, 1, 2, 1 / log3, 1, 2, 1, 1, 1},
+			want:  Score{1, 1, 2, 1 / log3, 1, 2, 1, 1, 1, 0},
 		},
 		{
 			// Perfect detection plus one on the pair (a,c) that has no case.
@@ -71,7 +71,7 @@ func TestEvaluate(t *testing.T) {
 			name:  "false positive",
 			cases: []Case{cs("a", "b", 0, 100, 0, 100, "verbatim")},
 			dets:  []Detection{det("a", "b", 0, 100, 0, 100), det("a", "c", 0, 100, 0, 100)},
-			want:  Score{0.5, 1, 1, 2.0 / 3, 1, 2, 0.5, 1, 2.0 / 3},
+			want:  Score{0.5, 1, 1, 2.0 / 3, 1, 2, 0.5, 1, 2.0 / 3, 0},
 		},
 		{
 			// Case susp b[200,300) src a[10,110); pdc reports the pair as
@@ -79,7 +79,7 @@ func TestEvaluate(t *testing.T) {
 			name:  "reversed orientation",
 			cases: []Case{cs("b", "a", 200, 300, 10, 110, "verbatim")},
 			dets:  []Detection{det("a", "b", 10, 110, 200, 300)},
-			want:  Score{1, 1, 1, 1, 1, 1, 1, 1, 1},
+			want:  Score{1, 1, 1, 1, 1, 1, 1, 1, 1, 0},
 		},
 		{
 			// Reversed and partial: detection a[10,60) b[200,300).
@@ -89,7 +89,7 @@ func TestEvaluate(t *testing.T) {
 			name:  "reversed partial",
 			cases: []Case{cs("b", "a", 200, 300, 10, 110, "verbatim")},
 			dets:  []Detection{det("a", "b", 10, 60, 200, 300)},
-			want:  Score{1, 0.75, 1, 6.0 / 7, 1, 1, 1, 1, 1},
+			want:  Score{1, 0.75, 1, 6.0 / 7, 1, 1, 1, 1, 1, 0},
 		},
 		{
 			// Offsets given in the wrong orientation: a[200,300) does not
@@ -98,7 +98,7 @@ func TestEvaluate(t *testing.T) {
 			name:  "orientation mixed up",
 			cases: []Case{cs("b", "a", 200, 300, 10, 110, "verbatim")},
 			dets:  []Detection{det("a", "b", 200, 300, 10, 110)},
-			want:  Score{0, 0, 1, 0, 1, 1, 0, 0, 0},
+			want:  Score{0, 0, 1, 0, 1, 1, 0, 0, 0, 0},
 		},
 		{
 			// Two cases on one pair: c1 a[0,100) b[0,100), c2 a[300,400)
@@ -111,7 +111,7 @@ func TestEvaluate(t *testing.T) {
 				cs("a", "b", 300, 400, 500, 600, "light"),
 			},
 			dets: []Detection{det("a", "b", 0, 100, 0, 100), det("a", "b", 300, 350, 500, 550)},
-			want: Score{1, 0.75, 1, 6.0 / 7, 2, 2, 1, 1, 1},
+			want: Score{1, 0.75, 1, 6.0 / 7, 2, 2, 1, 1, 1, 0},
 		},
 		{
 			// The same two cases, one detection a[0,400) b[0,600) covering
@@ -125,7 +125,7 @@ func TestEvaluate(t *testing.T) {
 				cs("a", "b", 300, 400, 500, 600, "light"),
 			},
 			dets: []Detection{det("a", "b", 0, 400, 0, 600)},
-			want: Score{0.4, 1, 1, 4.0 / 7, 2, 1, 1, 1, 1},
+			want: Score{0.4, 1, 1, 4.0 / 7, 2, 1, 1, 1, 1, 600},
 		},
 		{
 			// From the PAN reference evaluator's tests: case t[0,100)
@@ -137,16 +137,16 @@ func TestEvaluate(t *testing.T) {
 			name:  "pan reference",
 			cases: []Case{cs("t", "s", 0, 100, 0, 100, "")},
 			dets:  []Detection{det("t", "s", 100, 200, 100, 200), det("t", "s", 0, 200, 0, 200)},
-			want:  Score{0.25, 1, 1, 0.4, 1, 2, 0.5, 1, 2.0 / 3},
+			want:  Score{0.25, 1, 1, 0.4, 1, 2, 0.5, 1, 2.0 / 3, 200},
 		},
 		{
 			name: "nothing at all",
-			want: Score{1, 1, 1, 1, 0, 0, 1, 1, 1},
+			want: Score{1, 1, 1, 1, 0, 0, 1, 1, 1, 0},
 		},
 		{
 			name:  "no detections",
 			cases: []Case{cs("a", "b", 0, 100, 0, 100, "verbatim")},
-			want:  Score{0, 0, 1, 0, 1, 0, 0, 0, 0},
+			want:  Score{0, 0, 1, 0, 1, 0, 0, 0, 0, 0},
 		},
 	}
 	for _, tt := range tests {
@@ -163,7 +163,7 @@ func scoreNear(a, b Score) bool {
 	return near(a.Precision, b.Precision) && near(a.Recall, b.Recall) &&
 		near(a.Granularity, b.Granularity) && near(a.Plagdet, b.Plagdet) &&
 		a.Cases == b.Cases && a.Detections == b.Detections &&
-		near(a.SpanP, b.SpanP) && near(a.SpanR, b.SpanR) && near(a.SpanF1, b.SpanF1)
+		near(a.SpanP, b.SpanP) && near(a.SpanR, b.SpanR) && near(a.SpanF1, b.SpanF1) && near(a.Boundary, b.Boundary)
 }
 
 func TestPlagdet(t *testing.T) {
@@ -193,12 +193,13 @@ func TestEvaluateByClass(t *testing.T) {
 	got := EvaluateByClass(cases, dets)
 	want := map[string]Score{
 		// One case, one perfect detection.
-		"verbatim": {1, 1, 1, 1, 1, 1, 1, 1, 1},
+		"verbatim": {1, 1, 1, 1, 1, 1, 1, 1, 1, 0},
 		// light: rec = (0 + 100/200)/2 = 0.25; the one detection touching a
 		// light case has prec = 100/200 = 0.5; gran = 1;
 		// plagdet = 2*0.5*0.25/0.75 = 1/3. Span: the detection overlaps the
 		// second case by 50 >= 0.5*100 per document: SpanP = 1, SpanR = 1/2.
-		"light": {0.5, 0.25, 1, 1.0 / 3, 2, 1, 1, 0.5, 2.0 / 3},
+		// Boundary: c[150,200) and d[150,200) lie outside: 100 characters.
+		"light": {0.5, 0.25, 1, 1.0 / 3, 2, 1, 1, 0.5, 2.0 / 3, 100},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("classes = %v, want %v", got, want)

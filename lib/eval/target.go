@@ -95,6 +95,44 @@ func (s Summary) Targets() []Target {
 	return ts
 }
 
+// Quality targets of the hard tier (lib/plant HardClasses) with pdc's
+// default settings, in each language.
+const (
+	// TargetHardRecall is the least recall of edits-10, edits-20 and
+	// merge-split, TargetHard30 that of edits-30.
+	TargetHardRecall = 0.97
+	TargetHard30     = 0.94
+	// TargetHardPrecision is the least precision (planted), and
+	// TargetHardGran the greatest granularity of each class.
+	TargetHardPrecision = 0.99
+	TargetHardGran      = 1.02
+)
+
+// HardTargets returns the hard tier's quality targets, in a fixed order,
+// measured on s.
+func (s Summary) HardTargets() []Target {
+	var ts []Target
+	for _, c := range []string{"edits-10", "edits-20", "edits-30", "merge-split"} {
+		bound := TargetHardRecall
+		if c == "edits-30" {
+			bound = TargetHard30
+		}
+		for _, l := range []string{"en", "zh"} {
+			sc, ok := s.LangClasses[l][c]
+			t := Target{Name: l + " " + c + " recall", Bound: bound, Missing: !ok || sc.Cases == 0}
+			if !t.Missing {
+				t.Value = sc.Recall
+			}
+			ts = append(ts, t)
+		}
+		sc, ok := s.Classes[c]
+		ts = append(ts, Target{Name: c + " granularity", Value: sc.Granularity, Bound: TargetHardGran, AtMost: true,
+			Missing: !ok || sc.Cases == 0})
+	}
+	return append(ts, Target{Name: "precision (planted)", Value: s.Planted.Precision, Bound: TargetHardPrecision,
+		Missing: s.Planted.Detections == 0})
+}
+
 // WriteTargets writes one line per target (see Target.String) and returns
 // the number of failed targets.
 func WriteTargets(w io.Writer, ts []Target) (failed int, err error) {

@@ -175,3 +175,28 @@ func TestTargets(t *testing.T) {
 		t.Errorf("missing class or zh gap passes: %v, %v", ts[1], ts[len(ts)-1])
 	}
 }
+
+// TestHardTargets: each hard-tier class is checked per language (recall)
+// and overall (granularity), with edits-30's lower bound; a language
+// without cases fails as not measured.
+func TestHardTargets(t *testing.T) {
+	ok := Score{Cases: 10, Recall: 0.98, Granularity: 1}
+	s := Summary{
+		Planted: Score{Detections: 10, Precision: 0.995},
+		Classes: map[string]Score{"edits-10": ok, "edits-20": ok, "edits-30": ok, "merge-split": {Cases: 10, Recall: 0.98, Granularity: 1.03}},
+		LangClasses: map[string]map[string]Score{
+			"en": {"edits-10": ok, "edits-20": ok, "edits-30": {Cases: 5, Recall: 0.95}, "merge-split": ok},
+			"zh": {"edits-10": ok, "edits-20": {Cases: 5, Recall: 0.96}, "edits-30": {Cases: 5, Recall: 0.93}},
+		},
+	}
+	var failed []string
+	for _, tg := range s.HardTargets() {
+		if !tg.Pass() {
+			failed = append(failed, tg.Name)
+		}
+	}
+	want := "zh edits-20 recall; zh edits-30 recall; zh merge-split recall; merge-split granularity"
+	if got := strings.Join(failed, "; "); got != want {
+		t.Errorf("failed targets %q, want %q", got, want)
+	}
+}

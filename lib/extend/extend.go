@@ -29,14 +29,18 @@
 // purpose (site templates, boilerplate), which extension must not take
 // back. Extension stops at the first position with no step.
 //
-// Seeds are of two kinds: spans (runs the match reports on its own) and
-// candidates (runs of at least 2 pairs, too short for a span). Extended
-// seeds that meet or overlap on both sides, in order, are merged into one
-// span. A result with a span among its seeds is always reported; one made
-// of candidates only needs lambda steps in all and MinChars characters on
-// each side, so extension never makes a span without at least two pairs
-// over tau (precision: chance single pairs do not grow into spans). Results
-// inside another on both sides are dropped.
+// Seeds are of three kinds: spans (runs the match reports on its own),
+// candidates (runs of at least 2 pairs, too short for a span) and single
+// pairs of the join near them (Seed.Single: not extended, but steps may
+// align them). A sentence belongs to one seed: a seed's sentences are its
+// own, and a step takes only free ones. Extended seeds that follow each
+// other within a gap on both sides (func follows) are joined into one span.
+// A result with a span among its seeds is always reported; one made of
+// candidates only needs lambda pairs and steps in all (or 2 pairs grown
+// over lambda sentences of one side) and MinChars characters on each side,
+// so extension never makes a span without at least two pairs over tau
+// (precision: chance single pairs do not grow into spans). Results inside
+// another on both sides are dropped.
 package extend
 
 import (
@@ -126,7 +130,7 @@ func Spans(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 	if p.Tau > 0 {
 		return Extend(seeds, a, b, p, c)
 	}
-	seeds = slices.DeleteFunc(seeds, func(s Seed) bool { return !s.Span })
+	seeds = slices.DeleteFunc(slices.Clone(seeds), func(s Seed) bool { return !s.Span })
 	slices.SortFunc(seeds, func(u, v Seed) int {
 		return cmp.Or(cmp.Compare(u.StartA, v.StartA), cmp.Compare(u.StartB, v.StartB))
 	})
@@ -137,7 +141,7 @@ func Spans(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 // Extend extends seeds (a document pair's, in any order) over the
 // sentences of a and b and returns the spans, ordered by (StartA, StartB).
 func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
-	x := extender{a: a, b: b, p: p, c: c, usedA: map[int]bool{}, usedB: map[int]bool{}}
+	x := extender{a: a, b: b, p: p, c: c, usedA: map[int]int{}, usedB: map[int]int{}}
 	type grown struct {
 		Seed
 		sum    float64 // sum of the pairs' scores
@@ -145,6 +149,7 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		strong int // pairs over tau the seeds brought
 		steps  int
 		grown  bool // by a step or an absorbed sentence
+		id     int  // owner number in the extender's used maps
 	}
 	g := make([]grown, 0, len(seeds))
 	for _, s := range seeds {
@@ -164,6 +169,9 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		g = append(g, grown{Seed: s, sum: s.Score * float64(s.Length), span: s.Span, strong: s.Length})
 		// A seed's sentences are its own: no other seed's extension may
 		// align them again.
+		g[len(g)-1].id = len(g)
+		x.owner = len(g)
+		x.seeds = append(x.seeds, s)
 		x.use(s.StartA, s.EndA, s.StartB, s.EndB)
 	}
 	slices.SortFunc(g, func(u, v grown) int {
@@ -171,6 +179,7 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 	})
 	for i := range g {
 		r := &g[i]
+		x.owner = r.id
 		before := x.absorbed
 		if !r.span && r.Length == 2 {
 			r.steps = x.fill(&r.Seed, &r.sum)
@@ -218,9 +227,9 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		}
 		covered := false
 		for j, o := range out {
+			same := o.StartA == r.StartA && o.EndA == r.EndA && o.StartB == r.StartB && o.EndB == r.EndB
 			if j != i && o.StartA <= r.StartA && o.EndA >= r.EndA && o.StartB <= r.StartB && o.EndB >= r.EndB &&
-				(o.EndA-o.StartA > r.EndA-r.StartA || o.EndB-o.StartB > r.EndB-r.StartB || j < i) &&
-				(o.span || !r.span) {
+				(!same || better(o.Seed, o.sum, j, r.Seed, r.sum, i)) && (o.span || !r.span) {
 				covered = true
 				break
 			}
@@ -235,13 +244,20 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		r.Span = true
 		if !r.span {
 			c.New++
-		} else if r.steps > 0 {
+		} else if r.grown {
 			c.Extended++
 		}
 		res = append(res, r.Seed)
 	}
 	c.Out += len(res)
 	return res
+}
+
+// better reports whether of two results with the same extent, o (number
+// j) is kept rather than r (number i): more pairs, then a higher score sum,
+// then the first.
+func better(o Seed, osum float64, j int, r Seed, rsum float64, i int) bool {
+	return cmp.Or(cmp.Compare(o.Length, r.Length), cmp.Compare(osum, rsum), cmp.Compare(i, j)) > 0
 }
 
 // follows reports whether run n continues run r: it starts after r's end
@@ -265,7 +281,9 @@ type extender struct {
 	p            Params
 	c            *Counts
 	scratch      []uint32
-	usedA, usedB map[int]bool    // sentences aligned by a seed or a step
+	usedA, usedB map[int]int     // sentences aligned by a seed or a step: its number + 1
+	owner        int             // the seed being extended, + 1
+	seeds        []Seed          // by owner number - 1, as given
 	pairs        map[[2]int]bool // the join's pairs given as single seeds
 	absorbed     int             // sentences taken into a pair (absorb)
 }
@@ -273,17 +291,21 @@ type extender struct {
 // use marks sentences from..to of A and of B used.
 func (x *extender) use(fromA, toA, fromB, toB int) {
 	for i := fromA; i <= toA; i++ {
-		x.usedA[i] = true
+		if x.usedA[i] == 0 {
+			x.usedA[i] = x.owner
+		}
 	}
 	for j := fromB; j <= toB; j++ {
-		x.usedB[j] = true
+		if x.usedB[j] == 0 {
+			x.usedB[j] = x.owner
+		}
 	}
 }
 
 // free reports whether sentences i..i+dir*(n-1) of a side are not used.
-func free(used map[int]bool, i, n, dir int) bool {
+func free(used map[int]int, i, n, dir int) bool {
 	for k := 0; k < n; k++ {
-		if used[i+dir*k] {
+		if used[i+dir*k] != 0 {
 			return false
 		}
 	}
@@ -343,13 +365,13 @@ func (x *extender) absorb(e, f, dir int) byte {
 		return 0
 	}
 	base, _ := jaccard(sa.Tokens, sb.Tokens)
-	if n, ok := x.a[e+dir]; ok && x.usable(n) && !x.usedA[e+dir] {
+	if n, ok := x.a[e+dir]; ok && x.usable(n) && x.usedA[e+dir] == 0 {
 		x.scratch = union(x.scratch[:0], sa.Tokens, n.Tokens)
 		if j, in := jaccard(x.scratch, sb.Tokens); j >= x.p.Tau && j > base && in-x.shared(sa.Tokens, sb.Tokens) >= x.p.MinTokens {
 			return 'a'
 		}
 	}
-	if n, ok := x.b[f+dir]; ok && x.usable(n) && !x.usedB[f+dir] {
+	if n, ok := x.b[f+dir]; ok && x.usable(n) && x.usedB[f+dir] == 0 {
 		x.scratch = union(x.scratch[:0], sb.Tokens, n.Tokens)
 		if j, in := jaccard(sa.Tokens, x.scratch); j >= x.p.Tau && j > base && in-x.shared(sa.Tokens, sb.Tokens) >= x.p.MinTokens {
 			return 'b'
@@ -364,6 +386,20 @@ func (x *extender) shared(a, b []uint32) int {
 	return in
 }
 
+// inSeed reports whether sentence i of A (a) or B lies in a seed other
+// than the one being extended.
+func (x *extender) inSeed(i int, a bool) bool {
+	for k, s := range x.seeds {
+		if k+1 == x.owner {
+			continue
+		}
+		if a && s.StartA <= i && i <= s.EndA || !a && s.StartB <= i && i <= s.EndB {
+			return true
+		}
+	}
+	return false
+}
+
 // fill aligns the sentences between the two pairs of a candidate (a
 // merge, a split or an edited sentence that the match stepped over) and
 // returns the number of steps, which count as pairs, or 0 when the steps
@@ -372,11 +408,16 @@ func (x *extender) fill(s *Seed, sum *float64) int {
 	if s.EndA-s.StartA < 2 && s.EndB-s.StartB < 2 {
 		return 0
 	}
+	// Free the candidate's own inside, not another seed's sentences.
 	for i := s.StartA + 1; i < s.EndA; i++ {
-		delete(x.usedA, i)
+		if x.usedA[i] == x.owner && !x.inSeed(i, true) {
+			delete(x.usedA, i)
+		}
 	}
 	for j := s.StartB + 1; j < s.EndB; j++ {
-		delete(x.usedB, j)
+		if x.usedB[j] == x.owner && !x.inSeed(j, false) {
+			delete(x.usedB, j)
+		}
 	}
 	t := Seed{EndA: s.StartA, EndB: s.StartB}
 	var add float64
@@ -451,7 +492,9 @@ func (x *extender) best(i, j, dir int) (step, bool) {
 			sa, okA := x.a[ia]
 			sb, okB := x.b[ib]
 			if !okA || !okB {
-				edge = true
+				// A missing sentence ends the window (not the start
+				// of a document).
+				edge = edge || ia >= 0 && ib >= 0
 				continue
 			}
 			if !x.usable(sa) || !x.usable(sb) {

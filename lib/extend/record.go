@@ -86,7 +86,7 @@ func ParseSeed(f [][]byte) (Seed, error) {
 		n[i] = v
 	}
 	score, err := strconv.ParseFloat(string(f[10]), 64)
-	if err != nil {
+	if err != nil || !(score >= 0 && score <= 1) {
 		return Seed{}, fmt.Errorf("seed: bad score %q", f[10])
 	}
 	s.StartA, s.StartB, s.EndA, s.EndB, s.Length = n[0], n[1], n[2], n[3], n[4]

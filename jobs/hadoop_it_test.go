@@ -93,6 +93,12 @@ func TestHadoopMatchesLocal(t *testing.T) {
 	if !reflect.DeepEqual(pipeline.ParseCounters(hc), pipeline.ParseCounters(string(lc))) {
 		t.Errorf("counters differ:\nhadoop:\n%s\nlocal:\n%s", hc, lc)
 	}
+	// The run extended spans (the extend job's windows went through the
+	// shuffle, and its side input through -files), so the equality above
+	// covers extension.
+	if c := pipeline.ParseCounters(string(lc)); c["extend.spans.extended"] == 0 || c["extend.windows"] == 0 {
+		t.Errorf("the sample's run extended no span: extend.spans.extended %d, extend.windows %d", c["extend.spans.extended"], c["extend.windows"])
+	}
 	// Clusters and document pairs are the same too.
 	for _, cmd := range [][]string{{"clusters", "--text"}, {"clusters", "--format", "jsonl"}, {"pairs"}} {
 		want, stderr, code := runPDC(t, append([]string{cmd[0], local}, cmd[1:]...)...)

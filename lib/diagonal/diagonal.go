@@ -91,7 +91,8 @@ func find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Ru
 	steps := stepsFor(gap)
 	used := make([]bool, len(pairs))
 	var runs, rest []Run
-	var counts []bool // runs[i] counts on its own (without joinMerged)
+	var restFirst []int // index of the first pair of each run in rest
+	var counts []bool   // runs[i] counts on its own (without joinMerged)
 	for i := range pairs {
 		if used[i] {
 			continue
@@ -121,24 +122,22 @@ func find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Ru
 			runs, counts = append(runs, r), append(counts, ok)
 		}
 		if !ok && withShort {
-			rest = append(rest, r)
+			rest, restFirst = append(rest, r), append(restFirst, i)
 		}
 	}
 	var short []Run
 	if withShort && (len(rest) > 1 || len(rest) == 1 && rest[0].Length >= 2) {
 		if gap > 0 {
-			long := make([]bool, len(rest)) // counts on its own: 2 pairs or more
-			for i, r := range rest {
-				long[i] = r.Length >= 2
-			}
-			short, _ = joinMerged(rest, long, gap, 2)
+			short = joinShort(pairs, &at, rest, restFirst, gap)
 			// As Find drops them, but kept when they meet Find's runs:
 			// the caller tells.
-			kept := map[Run]bool{}
-			for _, r := range dropCovered(append(slices.Clone(runs), short...)) {
-				kept[r] = true
+			var long []Run // the runs that count on their own (rest has the others)
+			for i, r := range runs {
+				if counts[i] {
+					long = append(long, r)
+				}
 			}
-			short = slices.DeleteFunc(short, func(r Run) bool { return !kept[r] })
+			short = dropCoveredBy(short, long)
 		} else {
 			short = slices.DeleteFunc(rest, func(r Run) bool { return r.Length < 2 })
 		}
@@ -159,6 +158,91 @@ func find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Ru
 	slices.SortFunc(runs, byStart)
 	slices.SortFunc(short, byStart)
 	return runs, short
+}
+
+// joinShort joins the runs of rest (first pairs at pairs[first[i]]) as
+// joinMerged joins runs, and returns those of 2 pairs or more. It finds a
+// run's successor through the pairs' locator, not a map: rest holds most
+// of a document pair's pairs, as single pairs.
+func joinShort(pairs []Pair, at *locator, rest []Run, first []int, gap int) []Run {
+	startOf := make([]int32, len(pairs)) // rest index + 1 of the run starting at a pair
+	for i, k := range first {
+		startOf[k] = int32(i + 1)
+	}
+	next := make([]int32, len(rest)) // the run joined after run i, + 1
+	joined := make([]bool, len(rest))
+	for i, r := range rest {
+		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
+			k, ok := at.find(-1, r.EndA+s[0], r.EndB+s[1])
+			if j := int32(0); ok {
+				j = startOf[k]
+				if j != 0 && !joined[j-1] {
+					next[i], joined[j-1] = j, true
+					break
+				}
+			}
+		}
+	}
+	var out []Run
+	for i := range rest {
+		if joined[i] {
+			continue
+		}
+		r := rest[i]
+		sum := r.Score * float64(r.Length)
+		for j := next[i]; j != 0; j = next[j-1] {
+			nr := rest[j-1]
+			r.EndA, r.EndB, r.Last = nr.EndA, nr.EndB, nr.Last
+			r.Length += nr.Length
+			sum += nr.Score * float64(nr.Length)
+		}
+		if r.Length >= 2 {
+			r.Score = sum / float64(r.Length)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// dropCoveredBy leaves out the short runs whose sentences, on both sides,
+// all lie in runs or in longer (or as long and better scored) short runs,
+// as dropCovered does.
+func dropCoveredBy(short, runs []Run) []Run {
+	if len(short) == 0 {
+		return short
+	}
+	slices.SortStableFunc(short, func(x, y Run) int {
+		return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(y.Score, x.Score), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
+	})
+	minA, maxA, minB, maxB := short[0].StartA, short[0].EndA, short[0].StartB, short[0].EndB
+	for _, rs := range [2][]Run{runs, short} {
+		for _, r := range rs {
+			minA, maxA = min(minA, r.StartA), max(maxA, r.EndA)
+			minB, maxB = min(minB, r.StartB), max(maxB, r.EndB)
+		}
+	}
+	inA := make([]bool, maxA-minA+1)
+	inB := make([]bool, maxB-minB+1)
+	mark := func(r Run) {
+		for i := r.StartA; i <= r.EndA; i++ {
+			inA[i-minA] = true
+		}
+		for i := r.StartB; i <= r.EndB; i++ {
+			inB[i-minB] = true
+		}
+	}
+	for _, r := range runs {
+		mark(r)
+	}
+	kept := short[:0]
+	for _, r := range short {
+		if !slices.Contains(inA[r.StartA-minA:r.EndA-minA+1], false) && !slices.Contains(inB[r.StartB-minB:r.EndB-minB+1], false) {
+			continue
+		}
+		mark(r)
+		kept = append(kept, r)
+	}
+	return kept
 }
 
 // smallSteps holds stepsFor(gap) for the usual gaps: Find runs once per

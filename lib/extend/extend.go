@@ -510,17 +510,21 @@ func (x *extender) best(i, j, dir int) (step, bool) {
 			// A pair at least as similar as the join's threshold that is
 			// no seed's was left out by the join on purpose: no step may
 			// align it, alone or within a merge or a split.
-			j11, in11 := jaccard(sa.Tokens, sb.Tokens)
+			// Sizes bound Jaccard (|a|/|b| for |a| <= |b|): most
+			// neighbours are told apart without comparing their sets.
+			j11, in11 := x.jaccard(sa.Tokens, sb.Tokens)
 			if x.joined(j11) && !x.pairs[[2]int{ia, ib}] {
 				continue
 			}
 			try(1, 1, j11, in11)
-			if sa2, ok := x.a[ia+dir]; ok && x.usable(sa2) && !x.joined(first(jaccard(sa2.Tokens, sb.Tokens))) {
+			if sa2, ok := x.a[ia+dir]; ok && x.usable(sa2) && unionBound(sa.Tokens, sa2.Tokens, sb.Tokens) >= x.p.Tau &&
+				!x.joined(first(x.jaccard(sa2.Tokens, sb.Tokens))) {
 				x.scratch = union(x.scratch[:0], sa.Tokens, sa2.Tokens)
 				j, in := jaccard(x.scratch, sb.Tokens)
 				try(2, 1, j, in)
 			}
-			if sb2, ok := x.b[ib+dir]; ok && x.usable(sb2) && !x.joined(first(jaccard(sa.Tokens, sb2.Tokens))) {
+			if sb2, ok := x.b[ib+dir]; ok && x.usable(sb2) && unionBound(sb.Tokens, sb2.Tokens, sa.Tokens) >= x.p.Tau &&
+				!x.joined(first(x.jaccard(sa.Tokens, sb2.Tokens))) {
 				x.scratch = union(x.scratch[:0], sb.Tokens, sb2.Tokens)
 				j, in := jaccard(sa.Tokens, x.scratch)
 				try(1, 2, j, in)
@@ -544,6 +548,40 @@ func (x *extender) best(i, j, dir int) (step, bool) {
 func (x *extender) joined(sim float64) bool { return x.p.JoinTau > 0 && sim >= x.p.JoinTau }
 
 func (x *extender) usable(s Sentence) bool { return s.Content && len(s.Tokens) >= x.p.MinTokens }
+
+// jaccard is jaccard, or 0 when the sets' sizes show it is under both
+// thresholds (Tau and JoinTau).
+func (x *extender) jaccard(a, b []uint32) (float64, int) {
+	lo := x.p.Tau
+	if x.p.JoinTau > 0 {
+		lo = min(lo, x.p.JoinTau)
+	}
+	if sizeBound(len(a), len(b)) < lo {
+		return 0, 0
+	}
+	return jaccard(a, b)
+}
+
+// sizeBound is the greatest Jaccard similarity of sets of n and m elements.
+func sizeBound(n, m int) float64 {
+	if n == 0 || m == 0 {
+		return 0
+	}
+	return float64(min(n, m)) / float64(max(n, m))
+}
+
+// unionBound bounds the Jaccard similarity of the union of sets a1 and a2
+// with b from their sizes (the union has between max and the sum of theirs).
+func unionBound(a1, a2, b []uint32) float64 {
+	lo, hi, n := max(len(a1), len(a2)), len(a1)+len(a2), len(b)
+	switch {
+	case n >= hi:
+		return sizeBound(hi, n)
+	case n <= lo:
+		return sizeBound(lo, n)
+	}
+	return 1
+}
 
 // first returns a similarity without its count.
 func first(sim float64, _ int) float64 { return sim }

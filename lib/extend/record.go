@@ -85,8 +85,8 @@ func ParseSeed(f [][]byte) (Seed, error) {
 		}
 		n[i] = v
 	}
-	score, err := strconv.ParseFloat(string(f[10]), 64)
-	if err != nil || !(score >= 0 && score <= 1) {
+	score, ok := mr.ParseDecimal(f[10])
+	if !ok || score > 1 {
 		return Seed{}, fmt.Errorf("seed: bad score %q", f[10])
 	}
 	s.StartA, s.StartB, s.EndA, s.EndB, s.Length = n[0], n[1], n[2], n[3], n[4]
@@ -174,6 +174,7 @@ func DecodeWindow(side Side, blob []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBadWindow, err)
 	}
+	tokens := make([]uint32, 0, len(raw)/4) // one array for all the sets
 	for len(raw) > 0 {
 		var v [4]uint64
 		for i := range v {
@@ -187,10 +188,11 @@ func DecodeWindow(side Side, blob []byte) error {
 		if nt > len(raw)/4 {
 			return ErrBadWindow
 		}
-		set := make([]uint32, nt)
-		for i := range set {
-			set[i] = binary.LittleEndian.Uint32(raw[4*i:])
+		off := len(tokens)
+		for i := range nt {
+			tokens = append(tokens, binary.LittleEndian.Uint32(raw[4*i:]))
 		}
+		set := tokens[off:len(tokens):len(tokens)]
 		raw = raw[4*nt:]
 		side[int(v[0])] = Sentence{Start: int(v[1]), End: int(v[1] + v[2]), Tokens: set, Content: v[3]&1 == 1}
 	}

@@ -100,7 +100,7 @@ func ParsePair(f [][]byte) (Pair, error) {
 		}
 		n[i] = v
 	}
-	score, ok := ParseScore(f[2])
+	score, ok := mr.ParseDecimal(f[2])
 	if !ok {
 		return Pair{}, fmt.Errorf("bad score %q", f[2])
 	}
@@ -250,30 +250,6 @@ func (m *Matcher) write(run diagonal.Run, isSpan bool) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	return nil
-}
-
-// ParseScore parses a score as the join writes it, a decimal such as
-// 0.9123. The result is what strconv.ParseFloat gives: digits/10^k with
-// both exact in a float64 is correctly rounded, like ParseFloat.
-func ParseScore(b []byte) (float64, bool) {
-	ip, fp, dot := bytes.Cut(b, []byte{'.'})
-	if len(ip)+len(fp) > 9 || dot && len(fp) == 0 {
-		return 0, false
-	}
-	i, ok := mr.Atoi(ip)
-	if !ok {
-		return 0, false
-	}
-	f, scale := 0, 1
-	if dot {
-		if f, ok = mr.Atoi(fp); !ok {
-			return 0, false
-		}
-		for range fp {
-			scale *= 10
-		}
-	}
-	return float64(i*scale+f) / float64(scale), true
 }
 
 func (m *Matcher) emit() error {

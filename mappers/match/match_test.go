@@ -1,38 +1,69 @@
 package match
 
 import (
-	"strconv"
+	"bytes"
+	"strings"
 	"testing"
+
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
-// TestParseScore checks parseScore against strconv.ParseFloat on every
-// score the join can write (4 decimals in [0, 1]), and its refusals.
-func TestParseScore(t *testing.T) {
-	for i := 0; i <= 10000; i++ {
-		s := strconv.FormatFloat(float64(i)/10000, 'f', 4, 64)
-		want, _ := strconv.ParseFloat(s, 64)
-		if got, ok := ParseScore([]byte(s)); !ok || got != want {
-			t.Fatalf("ParseScore(%s) = %v, %v; want %v", s, got, ok, want)
-		}
+// TestMatcherSeeds: the match writes the spans and, with extension on, the
+// candidates (runs of 2 pairs) and the single pairs near a seed, as seed
+// records (lib/extend); a lone pair seeds nothing; without extension only
+// the spans.
+func TestMatcherSeeds(t *testing.T) {
+	p := func(a, b int) Pair {
+		return Pair{A: a, B: b, Score: 1, CSA: 100 * a, CEA: 100*a + 90, CSB: 100 * b, CEB: 100*b + 90}
 	}
-	for _, tc := range []struct {
-		in   string
-		want float64
-		ok   bool
+	tests := []struct {
+		name   string
+		extend float64
+		pairs  []Pair
+		want   []string
 	}{
-		{"1", 1, true},
-		{"0.5", 0.5, true},
-		{"12.25", 12.25, true},
-		{"", 0, false},
-		{".5", 0, false},
-		{"0.", 0, false},
-		{"-0.5", 0, false},
-		{"0.5e3", 0, false},
-		{"1234567.891", 0, false}, // too many digits
-	} {
-		got, ok := ParseScore([]byte(tc.in))
-		if ok != tc.ok || ok && got != tc.want {
-			t.Errorf("ParseScore(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
+		{"span, a single near it, one far", 0.5,
+			[]Pair{p(1, 1), p(2, 2), p(3, 3), p(6, 7), p(30, 40)},
+			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000", "c\t6\t7\t6\t7\t1\t600\t690\t700\t790\t1.0000"}},
+		{"candidate of two pairs", 0.5,
+			[]Pair{p(1, 1), p(2, 2)},
+			[]string{"c\t1\t1\t2\t2\t2\t100\t290\t100\t290\t1.0000"}},
+		{"two singles joined across a merge", 0.5,
+			[]Pair{p(3, 151), p(5, 154)},
+			[]string{"c\t3\t151\t5\t154\t2\t300\t590\t15100\t15490\t1.0000"}},
+		{"a lone pair", 0.5, []Pair{p(4, 9)}, nil},
+		{"no extension", 0,
+			[]Pair{p(1, 1), p(2, 2), p(3, 3), p(6, 7), p(10, 20), p(11, 21)},
+			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := jobconf.Default()
+			cfg.ExtendTau = tt.extend
+			var out, errs bytes.Buffer
+			w := mr.NewOutput(&out)
+			m := NewMatcher(cfg, mr.NewCounters(&errs), w)
+			for _, pr := range tt.pairs {
+				if err := m.Add([]byte("a\tb"), pr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := m.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				if l != "" {
+					got = append(got, strings.TrimPrefix(l, "a\tb\t"))
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("seeds:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
 	}
 }

@@ -100,7 +100,7 @@ func rounded(c, u int64, j float64) float64 {
 		}
 	}
 	var b [16]byte
-	s, _ := match.ParseScore(strconv.AppendFloat(b[:0], j, 'f', 4, 64))
+	s, _ := mr.ParseDecimal(strconv.AppendFloat(b[:0], j, 'f', 4, 64))
 	return s
 }
 

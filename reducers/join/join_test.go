@@ -129,7 +129,7 @@ func TestRounded(t *testing.T) {
 	for u := int64(1); u <= 2000; u++ {
 		for c := int64(0); c <= u; c++ {
 			j := float64(c) / float64(u)
-			want, _ := match.ParseScore(strconv.AppendFloat(nil, j, 'f', 4, 64))
+			want, _ := mr.ParseDecimal(strconv.AppendFloat(nil, j, 'f', 4, 64))
 			if got := rounded(c, u, j); got != want {
 				t.Fatalf("rounded(%d, %d) = %v, want %v", c, u, got, want)
 			}

@@ -122,7 +122,7 @@ func extendPair(cfg jobconf.Config, seedLines []byte, a, b doc.Analysis) ([]exte
 				sents[i].Tokens = nil
 			}
 		}
-		blob, _, _ := extend.AppendWindow(nil, sents, extend.Normalize(rs), nil, nil)
+		blob := extend.AppendWindow(nil, sents, extend.Normalize(rs))
 		sd := extend.Side{}
 		return sd, extend.DecodeWindow(sd, blob)
 	}

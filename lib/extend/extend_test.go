@@ -650,7 +650,7 @@ func windowSide(t *testing.T, sents []doc.Sentence, seeds []Seed, a bool) Side {
 	for _, s := range seeds {
 		rs = Needs(rs, s, a)
 	}
-	blob, _, _ := AppendWindow(nil, sents, Normalize(rs), nil, nil)
+	blob := AppendWindow(nil, sents, Normalize(rs))
 	side := Side{}
 	if err := DecodeWindow(side, blob); err != nil {
 		t.Fatal(err)

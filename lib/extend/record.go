@@ -35,8 +35,11 @@ import (
 //	uvarint start     rune offset
 //	uvarint length    in runes
 //	uvarint n         number of tokens times 2, plus 1 for content
-//	n/2 x uint32      the token set, sorted, little endian: the low 32 bits
+//	n/2 x uint16      the token set, sorted, little endian: the low 16 bits
 //	                  of the token hashes (lib/doc), enough for a similarity
+//	                  (two of a sentence's 30 words share 16 bits once in
+//	                  several thousand comparisons, which moves Jaccard by
+//	                  one word), and half the bytes of 32
 const (
 	KindSpan      = "s"
 	KindCandidate = "c"
@@ -137,18 +140,54 @@ func Normalize(rs []Range) []Range {
 
 // AppendWindow appends the blob of a window: the sentences of sents (a
 // document's, as lib/doc decodes them) within ranges (Normalize order).
-// scratch and set are reused buffers, returned grown.
-func AppendWindow(b []byte, sents []doc.Sentence, ranges []Range, scratch []byte, set []uint32) ([]byte, []byte, []uint32) {
-	raw := scratch[:0]
+func AppendWindow(b []byte, sents []doc.Sentence, ranges []Range) []byte {
+	var w Windows
+	w.Reset(sents)
+	return w.Append(b, ranges)
+}
+
+// Windows writes the windows of one document: each sentence's set is made
+// once for all the windows it is in. Reset it for each document; it reuses
+// its buffers.
+type Windows struct {
+	sents []doc.Sentence
+	sets  [][]uint16 // by sentence; nil until made
+	all   []uint16   // the sets' backing array
+	raw   []byte
+}
+
+// Reset starts a document.
+func (w *Windows) Reset(sents []doc.Sentence) {
+	w.sents = sents
+	w.sets = append(w.sets[:0], make([][]uint16, len(sents))...)
+	w.all = w.all[:0]
+}
+
+// set returns sentence i's token set: the low 16 bits of its token
+// hashes, sorted and distinct.
+func (w *Windows) set(i int) []uint16 {
+	if w.sets[i] == nil {
+		off := len(w.all)
+		for _, t := range w.sents[i].Tokens {
+			w.all = append(w.all, uint16(t))
+		}
+		s := w.all[off:]
+		slices.Sort(s)
+		s = slices.Compact(s)
+		w.all = w.all[:off+len(s)]
+		w.sets[i] = s[:len(s):len(s)]
+	}
+	return w.sets[i]
+}
+
+// Append appends the blob of the document's sentences within ranges
+// (Normalize order).
+func (w *Windows) Append(b []byte, ranges []Range) []byte {
+	raw := w.raw[:0]
 	for _, r := range ranges {
-		for i := r.From; i <= min(r.To, len(sents)-1); i++ {
-			s := sents[i]
-			set = set[:0]
-			for _, t := range s.Tokens {
-				set = append(set, uint32(t))
-			}
-			slices.Sort(set)
-			set = slices.Compact(set)
+		for i := r.From; i <= min(r.To, len(w.sents)-1); i++ {
+			s := w.sents[i]
+			set := w.set(i)
 			flag := uint64(0)
 			if len(s.Tokens) > 0 { // lib/doc: a sentence that is not content has no token
 				flag = 1
@@ -158,11 +197,12 @@ func AppendWindow(b []byte, sents []doc.Sentence, ranges []Range, scratch []byte
 			raw = binary.AppendUvarint(raw, uint64(s.End-s.Start))
 			raw = binary.AppendUvarint(raw, uint64(len(set))<<1|flag)
 			for _, t := range set {
-				raw = binary.LittleEndian.AppendUint32(raw, t)
+				raw = binary.LittleEndian.AppendUint16(raw, t)
 			}
 		}
 	}
-	return base64.RawStdEncoding.AppendEncode(b, raw), raw, set
+	w.raw = raw
+	return base64.RawStdEncoding.AppendEncode(b, raw)
 }
 
 // ErrBadWindow reports a corrupt window blob.
@@ -174,7 +214,7 @@ func DecodeWindow(side Side, blob []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBadWindow, err)
 	}
-	tokens := make([]uint32, 0, len(raw)/4) // one array for all the sets
+	tokens := make([]uint32, 0, len(raw)/2) // one array for all the sets
 	for len(raw) > 0 {
 		var v [4]uint64
 		for i := range v {
@@ -185,15 +225,15 @@ func DecodeWindow(side Side, blob []byte) error {
 			v[i], raw = x, raw[n:]
 		}
 		nt := int(v[3] >> 1)
-		if nt > len(raw)/4 {
+		if nt > len(raw)/2 {
 			return ErrBadWindow
 		}
 		off := len(tokens)
 		for i := range nt {
-			tokens = append(tokens, binary.LittleEndian.Uint32(raw[4*i:]))
+			tokens = append(tokens, uint32(binary.LittleEndian.Uint16(raw[2*i:])))
 		}
 		set := tokens[off:len(tokens):len(tokens)]
-		raw = raw[4*nt:]
+		raw = raw[2*nt:]
 		side[int(v[0])] = Sentence{Start: int(v[1]), End: int(v[1] + v[2]), Tokens: set, Content: v[3]&1 == 1}
 	}
 	return nil

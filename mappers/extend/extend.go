@@ -49,8 +49,7 @@ func Map(t *mr.Task) error {
 		sents   []doc.Sentence
 		tokens  []uint64
 		scratch []byte
-		raw     []byte
-		set     []uint32
+		win     extend.Windows
 		line    []byte
 		nWin    int64
 		nDocs   int64
@@ -77,6 +76,7 @@ func Map(t *mr.Task) error {
 			if err != nil {
 				return fmt.Errorf("extend mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
 			}
+			win.Reset(sents)
 			for _, q := range rs {
 				line = append(line[:0], q.pair...)
 				line = append(line, "\tw\t"...)
@@ -84,7 +84,7 @@ func Map(t *mr.Task) error {
 				line = append(line, '\t')
 				line = append(line, f[1]...)
 				line = append(line, '\t')
-				line, raw, set = extend.AppendWindow(line, sents, q.ranges, raw, set)
+				line = win.Append(line, q.ranges)
 				line = append(line, '\n')
 				if _, err := out.Write(line); err != nil {
 					return fmt.Errorf("write: %w", err)
@@ -124,6 +124,8 @@ type request struct {
 func ReadRequests(files []string) (*Requests, error) {
 	q := &Requests{byDoc: map[string][]request{}}
 	var fields [][]byte
+	var lastKey []byte
+	var pair, docA, docB string
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -137,13 +139,20 @@ func ReadRequests(files []string) (*Requests, error) {
 			if len(fields) != extend.SeedFields {
 				return nil, fmt.Errorf("read seeds: %s: line %d: want %d fields, got %d", name, n+1, extend.SeedFields, len(fields))
 			}
+			if string(fields[2]) == extend.KindCandidate && string(fields[7]) == "1" {
+				continue // a single pair needs no sentence (extend.Needs)
+			}
 			s, err := extend.ParseSeed(fields[2:])
 			if err != nil {
 				return nil, fmt.Errorf("read seeds: %s: line %d: %w", name, n+1, err)
 			}
-			pair := string(l[:len(fields[0])+1+len(fields[1])])
-			q.add(string(fields[0]), pair, 'a', s)
-			q.add(string(fields[1]), pair, 'b', s)
+			// A pair's seeds come together: its strings are made once.
+			if key := l[:len(fields[0])+1+len(fields[1])]; !bytes.Equal(key, lastKey) {
+				lastKey = append(lastKey[:0], key...)
+				pair, docA, docB = string(key), string(fields[0]), string(fields[1])
+			}
+			q.add(docA, pair, 'a', s)
+			q.add(docB, pair, 'b', s)
 		}
 	}
 	for _, rs := range q.byDoc {

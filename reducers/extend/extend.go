@@ -99,7 +99,7 @@ func (x *reducer) flush() error {
 	}
 	var sides [2]extend.Side
 	for i := range sides {
-		sides[i] = extend.Side{}
+		sides[i] = make(extend.Side, len(x.win[i])/40) // about 40 bytes of blob a sentence
 		if x.p.Tau > 0 && x.win[i] != nil {
 			if err := extend.DecodeWindow(sides[i], x.win[i]); err != nil {
 				return fmt.Errorf("extend reducer: pair %q: %w", x.key, err)

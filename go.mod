@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/colinmarc/hdfs/v2 v2.4.0
 	github.com/golang/snappy v0.0.1
+	github.com/jcmturner/gokrb5/v8 v8.4.4
 	github.com/linkedin/goavro/v2 v2.15.0
 	github.com/markusmobius/go-trafilatura v1.12.2
 	github.com/parquet-go/parquet-go v0.32.0
@@ -31,7 +32,6 @@ require (
 	github.com/jcmturner/dnsutils/v2 v2.0.0 // indirect
 	github.com/jcmturner/gofork v1.7.6 // indirect
 	github.com/jcmturner/goidentity/v6 v6.0.1 // indirect
-	github.com/jcmturner/gokrb5/v8 v8.4.4 // indirect
 	github.com/jcmturner/rpc/v2 v2.0.3 // indirect
 	github.com/klauspost/compress v1.17.9 // indirect
 	github.com/markusmobius/go-dateparser v1.2.3 // indirect

@@ -86,8 +86,15 @@ func nonEmpty(addrs []string) []string {
 }
 
 func dial(opts hdfs.ClientOptions, name string) (FS, error) {
-	if opts.KerberosClient != nil {
-		return nil, errors.New("kerberos-secured HDFS is not supported")
+	if opts.KerberosClient != nil { // hadoop.security.authentication is kerberos
+		kc, err := kerberosClient(os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		opts.KerberosClient = kc
+		if opts.KerberosServicePrincipleName == "" {
+			return nil, errors.New("kerberos: the hadoop configuration names no dfs.namenode.kerberos.principal")
+		}
 	}
 	if name == "" {
 		var err error

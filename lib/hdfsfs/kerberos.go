@@ -1,0 +1,148 @@
+package hdfsfs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	krb "github.com/jcmturner/gokrb5/v8/client"
+	"github.com/jcmturner/gokrb5/v8/config"
+	"github.com/jcmturner/gokrb5/v8/credentials"
+	"github.com/jcmturner/gokrb5/v8/keytab"
+)
+
+// Kerberos identity for a secured cluster (hadoop.security.authentication
+// kerberos in its configuration), as Hadoop's own tools take it:
+//
+//   - a keytab, for unattended runs: PDC_KEYTAB and PDC_PRINCIPAL (the
+//     --keytab and --principal flags set them); the login renews itself;
+//   - else the ticket cache kinit leaves: KRB5CCNAME ("FILE:" prefix
+//     allowed), default /tmp/krb5cc_UID.
+//
+// The Kerberos configuration is KRB5_CONFIG, default /etc/krb5.conf. Every
+// failure is one line that says what to do.
+const (
+	EnvKeytab    = "PDC_KEYTAB"
+	EnvPrincipal = "PDC_PRINCIPAL"
+)
+
+// kerberosClient logs in as the identity of the environment (getenv).
+func kerberosClient(getenv func(string) string) (*krb.Client, error) {
+	confPath := getenv("KRB5_CONFIG")
+	if confPath == "" {
+		confPath = "/etc/krb5.conf"
+	}
+	cfg, err := config.Load(confPath)
+	if err != nil {
+		return nil, fmt.Errorf("kerberos: read %s: %v (set KRB5_CONFIG to the cluster's krb5.conf)", confPath, err)
+	}
+	settings := []func(*krb.Settings){krb.DisablePAFXFAST(true)}
+	if ktPath := getenv(EnvKeytab); ktPath != "" {
+		return keytabLogin(cfg, confPath, ktPath, getenv(EnvPrincipal), settings)
+	}
+	if getenv(EnvPrincipal) != "" {
+		return nil, errors.New("kerberos: --principal needs --keytab (or drop it and run kinit)")
+	}
+	return cacheLogin(cfg, ccachePath(getenv), settings)
+}
+
+// ccachePath is the ticket cache of KRB5CCNAME, else the default file.
+func ccachePath(getenv func(string) string) string {
+	if p := getenv("KRB5CCNAME"); p != "" {
+		return strings.TrimPrefix(p, "FILE:")
+	}
+	return fmt.Sprintf("/tmp/krb5cc_%d", os.Getuid())
+}
+
+func keytabLogin(cfg *config.Config, confPath, ktPath, principal string, settings []func(*krb.Settings)) (*krb.Client, error) {
+	if principal == "" {
+		return nil, fmt.Errorf("kerberos: --keytab %s needs --principal USER@REALM", ktPath)
+	}
+	user, realm, ok := strings.Cut(principal, "@")
+	if !ok {
+		realm = cfg.LibDefaults.DefaultRealm
+	}
+	if err := knownRealm(cfg, confPath, realm); err != nil {
+		return nil, err
+	}
+	kt, err := keytab.Load(ktPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("kerberos: keytab %s does not exist (--keytab)", ktPath)
+		}
+		return nil, fmt.Errorf("kerberos: read keytab %s: %v", ktPath, err)
+	}
+	if !keytabHolds(kt, user, realm) {
+		return nil, fmt.Errorf("kerberos: keytab %s holds no key for %s@%s (klist -kt %s lists its principals)", ktPath, user, realm, ktPath)
+	}
+	c := krb.NewWithKeytab(user, realm, kt, cfg, settings...)
+	if err := c.Login(); err != nil {
+		return nil, fmt.Errorf("kerberos: login as %s@%s: %s (is the KDC of %s in %s up?)", user, realm, oneLine(err), realm, confPath)
+	}
+	return c, nil
+}
+
+func cacheLogin(cfg *config.Config, path string, settings []func(*krb.Settings)) (*krb.Client, error) {
+	cc, err := loadCCache(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("kerberos: no ticket cache at %s: run kinit, or give --principal and --keytab", path)
+		}
+		return nil, fmt.Errorf("kerberos: read ticket cache %s: %v (run kinit again)", path, err)
+	}
+	now := time.Now()
+	valid := false
+	for _, e := range cc.GetEntries() {
+		if strings.HasPrefix(e.Server.PrincipalName.PrincipalNameString(), "krbtgt/") && e.EndTime.After(now) {
+			valid = true
+		}
+	}
+	if !valid {
+		return nil, fmt.Errorf("kerberos: the ticket in %s has expired: run kinit again (or give --principal and --keytab)", path)
+	}
+	c, err := krb.NewFromCCache(cc, cfg, settings...)
+	if err != nil {
+		return nil, fmt.Errorf("kerberos: ticket cache %s: %s (run kinit again)", path, oneLine(err))
+	}
+	return c, nil
+}
+
+// loadCCache is credentials.LoadCCache, whose parser panics on a
+// truncated file: that is an error here.
+func loadCCache(path string) (cc *credentials.CCache, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			cc, err = nil, fmt.Errorf("damaged ticket cache: %v", r)
+		}
+	}()
+	return credentials.LoadCCache(path)
+}
+
+// knownRealm reports a realm the Kerberos configuration does not name.
+func knownRealm(cfg *config.Config, confPath, realm string) error {
+	for _, r := range cfg.Realms {
+		if r.Realm == realm {
+			return nil
+		}
+	}
+	return fmt.Errorf("kerberos: realm %q is not in %s: check the principal's realm, or KRB5_CONFIG", realm, confPath)
+}
+
+// keytabHolds reports whether kt has a key for user@realm.
+func keytabHolds(kt *keytab.Keytab, user, realm string) bool {
+	for _, e := range kt.Entries {
+		if e.Principal.Realm == realm && strings.Join(e.Principal.Components, "/") == user {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLine keeps the first line of a gokrb5 error, which may span several.
+func oneLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return strings.TrimSpace(s)
+}

@@ -105,6 +105,9 @@ func dial(opts hdfs.ClientOptions, name string) (FS, error) {
 	opts.User = name
 	c, err := hdfs.NewClient(opts)
 	if err != nil {
+		if reason := krbError(err); opts.KerberosClient != nil && reason != "" {
+			return nil, fmt.Errorf("connect to namenode %s: kerberos: the KDC refused the ticket (%s): run kinit again, or give --principal and --keytab", strings.Join(opts.Addresses, ","), reason)
+		}
 		return nil, fmt.Errorf("connect to namenode %s: %w", strings.Join(opts.Addresses, ","), err)
 	}
 	return &hdfsFS{c: c}, nil

@@ -141,6 +141,21 @@ func keytabHolds(kt *keytab.Keytab, user, realm string) bool {
 	return false
 }
 
+// krbError returns the Kerberos error code in a gokrb5 error
+// ("KRB_AP_ERR_BAD_INTEGRITY"), or "".
+func krbError(err error) string {
+	s := err.Error()
+	i := strings.Index(s, "KRB_")
+	if i < 0 {
+		i = strings.Index(s, "KDC_ERR_")
+	}
+	if i < 0 {
+		return ""
+	}
+	code, _, _ := strings.Cut(s[i:], " ")
+	return code
+}
+
 // oneLine keeps the first line of a gokrb5 error, which may span several.
 func oneLine(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "\n")

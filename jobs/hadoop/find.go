@@ -105,5 +105,10 @@ func (f finder) java(classpath string) []string {
 		java = filepath.Join(home, "bin", "java")
 	}
 	argv := append([]string{java}, JDK17Flags...)
+	if krb5 := f.getenv("KRB5_CONFIG"); krb5 != "" {
+		// A secured cluster: the JVM reads the same Kerberos
+		// configuration as pdc (and the ticket cache of KRB5CCNAME).
+		argv = append(argv, "-Djava.security.krb5.conf="+krb5)
+	}
 	return append(argv, "-cp", classpath, streamingClass)
 }

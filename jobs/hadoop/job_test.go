@@ -85,6 +85,8 @@ func TestFindStreaming(t *testing.T) {
 			map[string]string{"mapred": "/usr/bin/mapred"}, nil, "/usr/bin/mapred streaming"},
 		{"jar dir", map[string]string{"PDC_HADOOP_JARS": "/j", "JAVA_HOME": "/jdk"}, nil,
 			[]string{"/j/hadoop-streaming-3.4.2.jar"}, "/jdk/bin/java ... -cp /j/* " + streamingClass},
+		{"jar dir, secured cluster", map[string]string{"PDC_HADOOP_JARS": "/j", "KRB5_CONFIG": "/k/krb5.conf"}, nil,
+			[]string{"/j/hadoop-streaming-3.4.2.jar"}, "java ... -Djava.security.krb5.conf=/k/krb5.conf -cp /j/* " + streamingClass},
 		{"jar dir without streaming", map[string]string{"PDC_HADOOP_JARS": "/j"}, nil, nil, "error"},
 		{"nothing", nil, nil, nil, "error"},
 	}

@@ -78,3 +78,38 @@ func TestKerberosCLI(t *testing.T) {
 		t.Errorf("no ticket: exit %d, stderr %q; want one line saying to run kinit", code, stderr)
 	}
 }
+
+// TestKerberosHadoopRun: pdc run --hadoop on the secured cluster with a
+// kinit ticket cache (the Hadoop client reads KRB5_CONFIG and KRB5CCNAME):
+// the parse job, map only, runs and writes its output; the first job with
+// reduce tasks fails, since the secure shuffle needs Hadoop's native
+// library, which Maven Central does not ship, and the error says so
+// (docs/hadoop.md).
+func TestKerberosHadoopRun(t *testing.T) {
+	env := secureEnv(t)
+	kinit, err := exec.LookPath("kinit")
+	if err != nil {
+		t.Skip("no kinit (apt-get install krb5-user)")
+	}
+	cc := filepath.Join(t.TempDir(), "cc")
+	cmd := exec.Command(kinit, "-c", cc, "-kt", os.Getenv("PDC_SECURE_KEYTAB"), os.Getenv("PDC_SECURE_PRINCIPAL"))
+	cmd.Env = append(os.Environ(), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("kinit: %v\n%s", err, b)
+	}
+	bin := filepath.Join(t.TempDir(), "pdc")
+	build := exec.Command("go", "build", "-tags", "nomainextract", "-o", bin, "./pdc")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build pdc: %v\n%s", err, b)
+	}
+	env = append(env, "KRB5CCNAME=FILE:"+cc, "PDC_BINARY="+bin, "PDC_HADOOP_JARS="+os.Getenv("PDC_HADOOP_JARS"))
+	out := "hdfs://" + os.Getenv("PDC_SECURE_NAMENODE") + "/user/pdc/" + strings.ReplaceAll(t.Name(), "/", "-")
+	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", sample, "--output", out, "--overwrite", "--keep-intermediate")
+	if code != 1 || !strings.Contains(stderr, "job stats:") || !strings.Contains(stderr, "native library (libhadoop.so)") {
+		t.Fatalf("pdc run --hadoop: exit %d, want 1 with the stats job's reduce failure naming the native library\n%s", code, stderr)
+	}
+	if ls, stderr, code := runPDCEnv(t, env, "fs", "ls", out+"/parsed"); code != 0 || !strings.Contains(ls, "/parsed/_SUCCESS") {
+		t.Errorf("the parse job (map only) did not finish: exit %d\n%s%s", code, ls, stderr)
+	}
+}

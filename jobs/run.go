@@ -254,7 +254,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		man.Files = absAll(localSet.Paths())
 	}
 	d := &hadoop.Driver{
-		Submitter:  &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress},
+		Submitter:  &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress, Secure: hadoop.Secured(m.Getenv("HADOOP_CONF_DIR"))},
 		FileSystem: fsys,
 		Out:        out,
 		URI:        hdfsURI(o.output),

@@ -43,55 +43,11 @@ NN_PORT=9000
 PORTS="9000 9870 8032 8030 8031 8033 8088 10020 10033 19888"
 MAIN=org.apache.hadoop.mapreduce.MiniHadoopClusterManager
 
-# JDK 17 flags for Hadoop 3.4 (client, daemons and task JVMs).
-JPMS="-XX:+IgnoreUnrecognizedVMOptions"
-for p in java.lang java.lang.reflect java.util java.util.concurrent java.io java.net java.nio \
-	sun.nio.ch java.util.zip sun.security.util sun.security.x509; do
-	JPMS="$JPMS --add-opens=java.base/$p=ALL-UNNAMED"
-done
-JPMS="$JPMS --add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED"
+NAME=hadoop-cluster
+# shellcheck source=hadoop/common.sh
+. "$ROOT/scripts/hadoop/common.sh"
 
-die() { echo "hadoop-cluster: $*" >&2; exit 1; }
-say() { echo "hadoop-cluster: $*" >&2; }
-
-need() {
-	command -v "$1" >/dev/null 2>&1 || die "$1 not found on PATH ($2)"
-}
-
-fetch() {
-	local sum
-	need java "install a JDK 17, e.g. apt-get install openjdk-17-jdk-headless"
-	sum=$(sha256sum "$POM" | cut -c1-16)
-	if [ -f "$JARS/.complete-$sum" ]; then
-		return 0
-	fi
-	need mvn "install Maven, e.g. apt-get install maven"
-	say "fetching Hadoop jars into $JARS (about 100 MB, once)"
-	rm -rf "$JARS.tmp"
-	mkdir -p "$JARS.tmp"
-	mvn -B -q -f "$POM" dependency:copy-dependencies -DincludeScope=runtime \
-		-DoutputDirectory="$JARS.tmp" >&2 || die "mvn dependency:copy-dependencies failed"
-	touch "$JARS.tmp/.complete-$sum"
-	rm -rf "$JARS"
-	mv "$JARS.tmp" "$JARS"
-}
-
-# running: the pid file names a live MiniHadoopClusterManager JVM.
-running() {
-	local pid
-	[ -f "$PIDFILE" ] || return 1
-	pid=$(cat "$PIDFILE")
-	[ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-	tr '\0' ' ' <"/proc/$pid/cmdline" | grep "$MAIN" >/dev/null
-}
-
-port_taken() {
-	if command -v ss >/dev/null 2>&1; then
-		[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
-	else
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-	fi
-}
+fetch() { fetch_jars; }
 
 check_ports() {
 	local p busy=""
@@ -216,33 +172,15 @@ start() {
 	say "up in $((SECONDS - t0))s (pid $pid); run: eval \"\$($0 env)\""
 }
 
-descendants() { # descendants PID: all child pids, depth first
-	local c
-	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
-		descendants "$c"
-		echo "$c"
-	done
-}
-
 stop() {
-	local pid kids i
+	local pid
 	if ! running; then
 		say "not running"
 		rm -f "$PIDFILE"
 		return 0
 	fi
 	pid=$(cat "$PIDFILE")
-	kids=$(descendants "$pid") # task containers started by the NodeManager
-	kill -TERM "$pid" 2>/dev/null || true
-	for i in $(seq 1 60); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.5
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		say "pid $pid did not stop in 30s; sending SIGKILL"
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
-	for i in $kids; do kill -KILL "$i" 2>/dev/null || true; done
+	kill_cluster "$pid"
 	rm -rf "$PIDFILE" "$W/details.json" "$W/data"
 	say "stopped (pid $pid)"
 }

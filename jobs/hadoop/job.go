@@ -7,6 +7,8 @@ package hadoop
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,7 +52,31 @@ type Submitter struct {
 	// Stderr receives progress: job id, tracking URL, map and reduce percentages. Nil
 	// discards it.
 	Stderr io.Writer
+	// Secure tells a Kerberos-secured cluster (Secured): a failed reduce
+	// task's error then names the usual cause.
+	Secure bool
 }
+
+// Secured reports whether the Hadoop configuration in dir asks for
+// Kerberos (hadoop.security.authentication kerberos in core-site.xml).
+func Secured(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "core-site.xml"))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.Index(s, "<name>hadoop.security.authentication</name>")
+	if i < 0 {
+		return false
+	}
+	v, _, _ := strings.Cut(s[i:], "</value>")
+	return strings.HasSuffix(strings.ToLower(strings.TrimSpace(v)), "kerberos")
+}
+
+// SecureShuffleHint is added to a reduce task's failure on a secured
+// cluster: Hadoop's shuffle serves map output there only through its native
+// library (SecureIOUtils), and without it every reduce task fails.
+const SecureShuffleHint = "on a Kerberos-secured cluster reduce tasks need Hadoop's native library (libhadoop.so) on every NodeManager for the secure shuffle (\"Secure IO is not possible without native code extensions\" in the NodeManager log): install it, or see docs/hadoop.md"
 
 const (
 	streamingClass   = "org.apache.hadoop.streaming.HadoopStreaming"

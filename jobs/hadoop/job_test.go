@@ -245,3 +245,28 @@ func FuzzContainerLogs(f *testing.F) {
 		_ = pickStderr(parseContainerLogs(s))
 	})
 }
+
+// TestSecured: a configuration asking for Kerberos is secured, whatever its
+// layout; simple authentication, none or no file is not.
+func TestSecured(t *testing.T) {
+	for _, tt := range []struct {
+		core string
+		want bool
+	}{
+		{"<configuration><property><name>hadoop.security.authentication</name><value>kerberos</value></property></configuration>", true},
+		{"<configuration>\n  <property>\n    <name>hadoop.security.authentication</name>\n    <value> Kerberos </value>\n  </property>\n</configuration>", true},
+		{"<configuration><property><name>hadoop.security.authentication</name><value>simple</value></property></configuration>", false},
+		{"<configuration><property><name>fs.defaultFS</name><value>hdfs://x:9000</value></property></configuration>", false},
+		{"", false},
+	} {
+		dir := t.TempDir()
+		if tt.core != "" {
+			if err := os.WriteFile(filepath.Join(dir, "core-site.xml"), []byte(tt.core), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := Secured(dir); got != tt.want {
+			t.Errorf("Secured(%q) = %v, want %v", tt.core, got, tt.want)
+		}
+	}
+}

@@ -67,6 +67,9 @@ func (s *Submitter) jobError(ctx context.Context, j *Job, out *clientLog, err er
 		e.Task = out.failedTask
 		e.Stage = stageOf(out.failedTask)
 	}
+	if s.Secure && e.Stage == "reduce" {
+		e.Reason += " (" + SecureShuffleHint + ")"
+	}
 	if out.jobID != "" && ctx.Err() == nil {
 		e.Stderr = s.taskStderr(ctx, out.jobID)
 	}

@@ -143,7 +143,10 @@ start() {
 	export JAVA_HOME # task containers run $JAVA_HOME/bin/java
 	cd "$W"
 	# setsid: the JVM leads its own session, so the caller's terminal signals do not reach it.
-	setsid java $JPMS -Xmx2g -Dtest.build.data="$W/data" -cp "$JARS/*" "$MAIN" \
+	# Containers inherit the JVM's environment: another cluster's HADOOP_CONF_DIR there
+	# would point the MapReduce application master at that cluster.
+	env -u HADOOP_CONF_DIR -u PDC_HADOOP_CONF_DIR -u PDC_SECURE_CONF_DIR -u KRB5CCNAME -u KRB5_CONFIG \
+		setsid java $JPMS -Xmx2g -Dtest.build.data="$W/data" -cp "$JARS/*" "$MAIN" \
 		-format -nnport "$NN_PORT" -nnhttpport 9870 -rmport 8032 -jhsport 10020 \
 		-datanodes 1 -nodemanagers 1 \
 		-writeConfig "$W/minicluster.xml" -writeDetails "$W/details.json" \

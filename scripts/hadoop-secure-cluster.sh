@@ -139,8 +139,11 @@ start() {
 	cd "$W"
 	# setsid: the JVM leads its own session, so the caller's terminal signals do not reach it.
 	# $SITE comes first on the classpath: the NodeManager's container localizer builds a
-	# fresh Configuration and must see the security keys.
-	setsid java $JPMS -Xmx2g -cp "$SITE:$CLASSES:$JARS/*" \
+	# fresh Configuration and must see the security keys. Containers inherit the JVM's
+	# environment: another cluster's HADOOP_CONF_DIR there would point the MapReduce
+	# application master at that cluster, unsecured.
+	env -u HADOOP_CONF_DIR -u PDC_HADOOP_CONF_DIR -u HADOOP_HOME -u HADOOP_MAPRED_HOME \
+		setsid java $JPMS -Xmx2g -cp "$SITE:$CLASSES:$JARS/*" \
 		-Dpdc.ports="$PORTS_CSV" -Dpdc.siteconf="$SITE" -Dpdc.jars="$JARS" \
 		-Dpdc.taskopts="-Xmx400m $JPMS" -Dpdc.blocksize="$BLOCK" -Dpdc.nmmb="$NM_MB" \
 		-Dpdc.dataprotection="$PROTECTION" \

@@ -146,8 +146,7 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		Seed
 		sum    float64 // sum of the pairs' scores
 		span   bool
-		strong int // pairs over tau the seeds brought
-		steps  int
+		strong int  // pairs over tau the seeds brought
 		grown  bool // by a step or an absorbed sentence
 		id     int  // owner number in the extender's used maps
 	}
@@ -174,22 +173,22 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		x.seeds = append(x.seeds, s)
 		x.use(s.StartA, s.EndA, s.StartB, s.EndB)
 	}
-	slices.SortFunc(g, func(u, v grown) int {
+	byStart := func(u, v grown) int { // longest first among those starting together
 		return cmp.Or(cmp.Compare(u.StartA, v.StartA), cmp.Compare(u.StartB, v.StartB), cmp.Compare(v.EndA, u.EndA), cmp.Compare(v.EndB, u.EndB))
-	})
+	}
+	slices.SortFunc(g, byStart)
 	for i := range g {
 		r := &g[i]
 		x.owner = r.id
 		before := x.absorbed
+		steps := 0
 		if !r.span && r.Length == 2 {
-			r.steps = x.fill(&r.Seed, &r.sum)
+			steps = x.fill(&r.Seed, &r.sum)
 		}
-		r.steps += x.forward(&r.Seed, &r.sum) + x.backward(&r.Seed, &r.sum)
-		r.grown = r.steps > 0 || x.absorbed > before
+		steps += x.grow(&r.Seed, &r.sum, 1) + x.grow(&r.Seed, &r.sum, -1)
+		r.grown = steps > 0 || x.absorbed > before
 	}
-	slices.SortFunc(g, func(u, v grown) int {
-		return cmp.Or(cmp.Compare(u.StartA, v.StartA), cmp.Compare(u.StartB, v.StartB), cmp.Compare(v.EndA, u.EndA), cmp.Compare(v.EndB, u.EndB))
-	})
+	slices.SortFunc(g, byStart) // extension moved the starts
 	// Join runs that follow each other within a gap on both sides.
 	var out []grown
 	used := make([]bool, len(g))
@@ -208,7 +207,6 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 			cur.Length += n.Length
 			cur.sum += n.sum
 			cur.strong += n.strong
-			cur.steps += n.steps
 			cur.grown = cur.grown || n.grown
 			cur.span = cur.span || n.span
 			cur.EndA, cur.CharEndA = n.EndA, n.CharEndA
@@ -269,13 +267,6 @@ func follows(r, n Seed, gap int) bool {
 	return da >= 0 && db >= 0 && (da <= gap && db <= gap || gap > 0 && da+db == 2*gap+1 && min(da, db) == gap)
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 type extender struct {
 	a, b         Side
 	p            Params
@@ -318,40 +309,51 @@ type step struct {
 	score          float64
 }
 
-// forward extends s after its end and returns the number of steps taken.
-func (x *extender) forward(s *Seed, sum *float64) int {
+// grow extends s after its end (dir 1) or before its start (dir -1) and
+// returns the number of steps taken.
+func (x *extender) grow(s *Seed, sum *float64, dir int) int {
 	n := 0
 	for {
-		i, j := x.next(x.a, s.EndA+1, 1), x.next(x.b, s.EndB+1, 1)
-		st, edge := x.best(i, j, 1)
-		if st.na == 0 {
-			switch x.absorb(s.EndA, s.EndB, 1) {
-			case 'a':
-				x.use(s.EndA+1, s.EndA+1, 0, -1)
-				s.EndA++
-				s.CharEndA = x.a[s.EndA].End
-				x.absorbed++
-				continue
-			case 'b':
-				x.use(0, -1, s.EndB+1, s.EndB+1)
-				s.EndB++
-				s.CharEndB = x.b[s.EndB].End
-				x.absorbed++
-				continue
-			}
-			if edge {
-				x.c.Edge++
-			}
-			return n
+		ea, eb := s.EndA, s.EndB // the run's last sentences in direction dir
+		if dir < 0 {
+			ea, eb = s.StartA, s.StartB
 		}
-		endA, endB := st.ia+st.na-1, st.ib+st.nb-1
-		x.use(s.EndA+1, endA, s.EndB+1, endB)
-		s.EndA, s.EndB = endA, endB
-		s.CharEndA, s.CharEndB = x.a[endA].End, x.b[endB].End
+		st, edge := x.best(x.next(x.a, ea+dir, dir), x.next(x.b, eb+dir, dir), dir)
+		if st.na == 0 {
+			switch x.absorb(ea, eb, dir) {
+			case 'a':
+				x.use(ea+dir, ea+dir, 0, -1)
+				x.moveEnd(s, ea+dir, eb, dir)
+			case 'b':
+				x.use(0, -1, eb+dir, eb+dir)
+				x.moveEnd(s, ea, eb+dir, dir)
+			default:
+				if edge {
+					x.c.Edge++
+				}
+				return n
+			}
+			x.absorbed++
+			continue
+		}
+		ia, ib := st.ia+dir*(st.na-1), st.ib+dir*(st.nb-1) // the step's far sentences
+		x.use(min(ea+dir, ia), max(ea+dir, ia), min(eb+dir, ib), max(eb+dir, ib))
+		x.moveEnd(s, ia, ib, dir)
 		s.Length++
 		*sum += st.score
 		n++
 	}
+}
+
+// moveEnd makes sentences ia of A and ib of B the end of s in direction dir.
+func (x *extender) moveEnd(s *Seed, ia, ib, dir int) {
+	if dir > 0 {
+		s.EndA, s.EndB = ia, ib
+		s.CharEndA, s.CharEndB = x.a[ia].End, x.b[ib].End
+		return
+	}
+	s.StartA, s.StartB = ia, ib
+	s.CharStartA, s.CharStartB = x.a[ia].Start, x.b[ib].Start
 }
 
 // absorb returns the side ('a' or 'b', 0 for none) whose next sentence in
@@ -364,26 +366,19 @@ func (x *extender) absorb(e, f, dir int) byte {
 	if !okA || !okB || !sa.Content || !sb.Content {
 		return 0
 	}
-	base, _ := jaccard(sa.Tokens, sb.Tokens)
-	if n, ok := x.a[e+dir]; ok && x.usable(n) && x.usedA[e+dir] == 0 {
-		x.scratch = union(x.scratch[:0], sa.Tokens, n.Tokens)
-		if j, in := jaccard(x.scratch, sb.Tokens); j >= x.p.Tau && j > base && in-x.shared(sa.Tokens, sb.Tokens) >= x.p.MinTokens {
-			return 'a'
-		}
+	base, baseIn := jaccard(sa.Tokens, sb.Tokens)
+	takes := func(t1, t2, other []uint32) bool { // t1 joined to t2 is more like other
+		x.scratch = union(x.scratch[:0], t1, t2)
+		j, in := jaccard(x.scratch, other)
+		return j >= x.p.Tau && j > base && in-baseIn >= x.p.MinTokens
 	}
-	if n, ok := x.b[f+dir]; ok && x.usable(n) && x.usedB[f+dir] == 0 {
-		x.scratch = union(x.scratch[:0], sb.Tokens, n.Tokens)
-		if j, in := jaccard(sa.Tokens, x.scratch); j >= x.p.Tau && j > base && in-x.shared(sa.Tokens, sb.Tokens) >= x.p.MinTokens {
-			return 'b'
-		}
+	if n, ok := x.a[e+dir]; ok && x.usable(n) && x.usedA[e+dir] == 0 && takes(sa.Tokens, n.Tokens, sb.Tokens) {
+		return 'a'
+	}
+	if n, ok := x.b[f+dir]; ok && x.usable(n) && x.usedB[f+dir] == 0 && takes(sb.Tokens, n.Tokens, sa.Tokens) {
+		return 'b'
 	}
 	return 0
-}
-
-// shared returns the number of tokens two sets share.
-func (x *extender) shared(a, b []uint32) int {
-	_, in := jaccard(a, b)
-	return in
 }
 
 // inSeed reports whether sentence i of A (a) or B lies in a seed other
@@ -421,7 +416,7 @@ func (x *extender) fill(s *Seed, sum *float64) int {
 	}
 	t := Seed{EndA: s.StartA, EndB: s.StartB}
 	var add float64
-	n := x.forward(&t, &add)
+	n := x.grow(&t, &add, 1)
 	x.use(s.StartA, s.EndA, s.StartB, s.EndB)
 	if n == 0 || t.EndA != s.EndA-1 || t.EndB != s.EndB-1 {
 		return 0
@@ -429,42 +424,6 @@ func (x *extender) fill(s *Seed, sum *float64) int {
 	s.Length += n
 	*sum += add
 	return n
-}
-
-// backward extends s before its start and returns the number of steps.
-func (x *extender) backward(s *Seed, sum *float64) int {
-	n := 0
-	for {
-		i, j := x.next(x.a, s.StartA-1, -1), x.next(x.b, s.StartB-1, -1)
-		st, edge := x.best(i, j, -1)
-		if st.na == 0 {
-			switch x.absorb(s.StartA, s.StartB, -1) {
-			case 'a':
-				s.StartA--
-				x.use(s.StartA, s.StartA, 0, -1)
-				s.CharStartA = x.a[s.StartA].Start
-				x.absorbed++
-				continue
-			case 'b':
-				s.StartB--
-				x.use(0, -1, s.StartB, s.StartB)
-				s.CharStartB = x.b[s.StartB].Start
-				x.absorbed++
-				continue
-			}
-			if edge {
-				x.c.Edge++
-			}
-			return n
-		}
-		startA, startB := st.ia-st.na+1, st.ib-st.nb+1
-		x.use(startA, s.StartA-1, startB, s.StartB-1)
-		s.StartA, s.StartB = startA, startB
-		s.CharStartA, s.CharStartB = x.a[startA].Start, x.b[startB].Start
-		s.Length++
-		*sum += st.score
-		n++
-	}
 }
 
 // next returns the first sentence from i in direction dir that is content
@@ -517,17 +476,15 @@ func (x *extender) best(i, j, dir int) (step, bool) {
 				continue
 			}
 			try(1, 1, j11, in11)
-			if sa2, ok := x.a[ia+dir]; ok && x.usable(sa2) && unionBound(sa.Tokens, sa2.Tokens, sb.Tokens) >= x.p.Tau &&
-				!x.joined(first(x.jaccard(sa2.Tokens, sb.Tokens))) {
-				x.scratch = union(x.scratch[:0], sa.Tokens, sa2.Tokens)
-				j, in := jaccard(x.scratch, sb.Tokens)
-				try(2, 1, j, in)
+			if sa2, ok := x.a[ia+dir]; ok && x.usable(sa2) {
+				if j, in, ok := x.merged(sa.Tokens, sa2.Tokens, sb.Tokens); ok {
+					try(2, 1, j, in)
+				}
 			}
-			if sb2, ok := x.b[ib+dir]; ok && x.usable(sb2) && unionBound(sb.Tokens, sb2.Tokens, sa.Tokens) >= x.p.Tau &&
-				!x.joined(first(x.jaccard(sa.Tokens, sb2.Tokens))) {
-				x.scratch = union(x.scratch[:0], sb.Tokens, sb2.Tokens)
-				j, in := jaccard(sa.Tokens, x.scratch)
-				try(1, 2, j, in)
+			if sb2, ok := x.b[ib+dir]; ok && x.usable(sb2) {
+				if j, in, ok := x.merged(sb.Tokens, sb2.Tokens, sa.Tokens); ok {
+					try(1, 2, j, in)
+				}
 			}
 		}
 		if best.na > 0 {
@@ -542,6 +499,19 @@ func (x *extender) best(i, j, dir int) (step, bool) {
 		}
 	}
 	return step{}, edge
+}
+
+// merged returns the similarity of sentence t with two sentences of the
+// other side, s1 and the next s2, joined (a merge or a split), and its
+// shared tokens; ok is false when their sizes rule out Tau, or when s2
+// and t are a pair the join left out (see best).
+func (x *extender) merged(s1, s2, t []uint32) (sim float64, shared int, ok bool) {
+	if unionBound(s1, s2, t) < x.p.Tau || x.joined(first(x.jaccard(s2, t))) {
+		return 0, 0, false
+	}
+	x.scratch = union(x.scratch[:0], s1, s2)
+	sim, shared = jaccard(x.scratch, t)
+	return sim, shared, true
 }
 
 // joined reports whether a 1:1 similarity is one the join pairs.

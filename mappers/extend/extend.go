@@ -79,8 +79,9 @@ func Map(t *mr.Task) error {
 			win.Reset(sents)
 			for _, q := range rs {
 				line = append(line[:0], q.pair...)
-				line = append(line, "\tw\t"...)
-				line = append(line, q.side)
+				line = append(line, '\t')
+				line = append(line, extend.KindWindow...)
+				line = append(line, '\t', q.side)
 				line = append(line, '\t')
 				line = append(line, f[1]...)
 				line = append(line, '\t')

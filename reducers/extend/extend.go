@@ -26,7 +26,7 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	x := &reducer{cfg: cfg, out: mr.NewOutput(t.Stdout), c: mr.NewCounters(t.Stderr), p: Params(cfg)}
+	x := &reducer{out: mr.NewOutput(t.Stdout), c: mr.NewCounters(t.Stderr), p: Params(cfg)}
 	var fields [][]byte
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
@@ -78,7 +78,6 @@ func Params(cfg jobconf.Config) extend.Params {
 }
 
 type reducer struct {
-	cfg    jobconf.Config
 	p      extend.Params
 	out    mr.Output
 	c      *mr.Counters
@@ -87,9 +86,8 @@ type reducer struct {
 	win    [2][]byte
 	srcpos [2][]byte
 	line   []byte
-	n      extend.Counts
-	spans  int64
-	pairs  int64 // document pairs with spans
+	n      extend.Counts // n.Out: the spans written
+	pairs  int64         // document pairs with spans
 }
 
 // flush extends and writes the current document pair's seeds.
@@ -116,7 +114,6 @@ func (x *reducer) flush() error {
 			return fmt.Errorf("write: %w", err)
 		}
 	}
-	x.spans += int64(len(seeds))
 	if len(seeds) > 0 {
 		x.pairs++
 	}
@@ -134,7 +131,7 @@ func (x *reducer) counts() {
 		{"extend.steps", x.n.Steps}, {"extend.steps.merge", x.n.Merges}, {"extend.steps.split", x.n.Splits},
 		{"extend.spans.extended", x.n.Extended}, {"extend.spans.new", x.n.New},
 		{"extend.seeds.joined", x.n.Joined}, {"extend.spans.covered-dropped", x.n.Covered},
-		{"extend.window-ends", x.n.Edge}, {"extend.spans", int(x.spans)},
+		{"extend.window-ends", x.n.Edge}, {"extend.spans", x.n.Out},
 		{"extend.doc-pairs.with-spans", int(x.pairs)},
 	} {
 		if c.n > 0 {

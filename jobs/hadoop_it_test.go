@@ -33,13 +33,20 @@ func hadoopEnv(t *testing.T) []string {
 	if conf == "" {
 		t.Skip("no Hadoop cluster (set PDC_HADOOP_CONF_DIR: scripts/hadoop-cluster.sh start && eval \"$(scripts/hadoop-cluster.sh env)\")")
 	}
+	return []string{"HADOOP_CONF_DIR=" + conf, "PDC_BINARY=" + taskBinary(t)}
+}
+
+// taskBinary builds the static pdc that Hadoop tasks run, as
+// scripts/build.sh builds bin/pdc.
+func taskBinary(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "pdc")
-	build := exec.Command("go", "build", "-tags", "nomainextract", "-o", bin, "./pdc") // as scripts/build.sh's bin/pdc
+	build := exec.Command("go", "build", "-tags", "nomainextract", "-o", bin, "./pdc")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build pdc: %v\n%s", err, out)
 	}
-	return []string{"HADOOP_CONF_DIR=" + conf, "PDC_BINARY=" + bin}
+	return bin
 }
 
 func hdfsDir(t *testing.T) string {

@@ -97,13 +97,7 @@ func TestKerberosHadoopRun(t *testing.T) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("kinit: %v\n%s", err, b)
 	}
-	bin := filepath.Join(t.TempDir(), "pdc")
-	build := exec.Command("go", "build", "-tags", "nomainextract", "-o", bin, "./pdc")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build pdc: %v\n%s", err, b)
-	}
-	env = append(env, "KRB5CCNAME=FILE:"+cc, "PDC_BINARY="+bin, "PDC_HADOOP_JARS="+os.Getenv("PDC_HADOOP_JARS"))
+	env = append(env, "KRB5CCNAME=FILE:"+cc, "PDC_BINARY="+taskBinary(t), "PDC_HADOOP_JARS="+os.Getenv("PDC_HADOOP_JARS"))
 	out := "hdfs://" + os.Getenv("PDC_SECURE_NAMENODE") + "/user/pdc/" + strings.ReplaceAll(t.Name(), "/", "-")
 	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", sample, "--output", out, "--overwrite", "--keep-intermediate")
 	if code != 1 || !strings.Contains(stderr, "job stats:") || !strings.Contains(stderr, "native library (libhadoop.so)") {

@@ -7,11 +7,11 @@ package hadoop
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/colinmarc/hdfs/v2/hadoopconf"
 )
 
 // Job is one Hadoop Streaming job.
@@ -58,19 +58,10 @@ type Submitter struct {
 }
 
 // Secured reports whether the Hadoop configuration in dir asks for
-// Kerberos (hadoop.security.authentication kerberos in core-site.xml).
+// Kerberos (hadoop.security.authentication kerberos).
 func Secured(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "core-site.xml"))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.Index(s, "<name>hadoop.security.authentication</name>")
-	if i < 0 {
-		return false
-	}
-	v, _, _ := strings.Cut(s[i:], "</value>")
-	return strings.HasSuffix(strings.ToLower(strings.TrimSpace(v)), "kerberos")
+	conf, err := hadoopconf.Load(dir)
+	return err == nil && strings.EqualFold(strings.TrimSpace(conf["hadoop.security.authentication"]), "kerberos")
 }
 
 // SecureShuffleHint is added to a reduce task's failure on a secured

@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -271,26 +269,7 @@ func TestEditorEdits(t *testing.T) {
 // TestBuildRealHard plants the hard classes into the real sources written
 // by scripts/sources.sh when they are present ($PDC_DATA/sources.jsonl).
 func TestBuildRealHard(t *testing.T) {
-	dir := os.Getenv("PDC_DATA")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "pdc-data")
-	}
-	f, err := os.Open(filepath.Join(dir, "sources.jsonl"))
-	if err != nil {
-		t.Skip("no real sources; run scripts/sources.sh")
-	}
-	src, err := ReadSources(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	input := make(map[string]string)
-	for _, s := range src {
-		input[s.ID] = s.Text
-	}
+	src, input := realSources(t)
 	b := build(t, Config{Seed: 1, Pairs: 800, Classes: HardClasses, Distractors: 0}, src)
 	checkCases(t, b, input)
 	t.Logf("real corpus: %+v", b.stats)

@@ -369,26 +369,7 @@ func TestBuildErrors(t *testing.T) {
 // TestBuildReal plants into the real sources written by scripts/sources.sh
 // when they are present ($PDC_DATA/sources.jsonl).
 func TestBuildReal(t *testing.T) {
-	dir := os.Getenv("PDC_DATA")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "pdc-data")
-	}
-	f, err := os.Open(filepath.Join(dir, "sources.jsonl"))
-	if err != nil {
-		t.Skip("no real sources; run scripts/sources.sh")
-	}
-	src, err := ReadSources(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	input := make(map[string]string)
-	for _, s := range src {
-		input[s.ID] = s.Text
-	}
+	src, input := realSources(t)
 	for seed := range int64(2) {
 		b := build(t, Config{Seed: seed, Pairs: 300, Distractors: 50}, src)
 		for i, c := range b.cases {
@@ -436,4 +417,32 @@ func FuzzBuild(f *testing.F) {
 			}
 		}
 	})
+}
+
+// realSources reads the real sources written by scripts/sources.sh
+// ($PDC_DATA/sources.jsonl) and their texts by id; it skips the test
+// without them.
+func realSources(t *testing.T) ([]Source, map[string]string) {
+	t.Helper()
+	dir := os.Getenv("PDC_DATA")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "pdc-data")
+	}
+	f, err := os.Open(filepath.Join(dir, "sources.jsonl"))
+	if err != nil {
+		t.Skip("no real sources; run scripts/sources.sh")
+	}
+	src, err := ReadSources(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := make(map[string]string)
+	for _, s := range src {
+		input[s.ID] = s.Text
+	}
+	return src, input
 }

@@ -132,6 +132,8 @@ func TestCLIErrors(t *testing.T) {
 		{"bad tau", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--tau", "1.5"}, 2, "tau"},
 		{"bad signature", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--signature", "md5"}, 2, "md5"},
 		{"unknown job", []string{"map", "sort"}, 2, "unknown job"},
+		{"hadoop output with a comma", []string{"run", "--hadoop", "--input", sample, "--output", "hdfs://nn:8020/runs/a,b"}, 2, "splits job paths at commas"},
+		{"fs without subcommand after flags", []string{"fs", "--principal", "p@R", "--keytab", "k"}, 2, "no subcommand"},
 		{"spans of nothing", []string{"spans", filepath.Join(dir, "none")}, 1, "none"},
 		{"spans text without input or manifest", []string{"spans", bare, "--text"}, 2, "--input"},
 		{"spans of a directory that is no run", []string{"spans", dir}, 1, "not the output of pdc run"},

@@ -86,6 +86,7 @@ const (
 func (m *Main) evalCmd(ctx context.Context, args []string) error {
 	var o evalOptions
 	fs := m.newFlagSet("eval", "--truth TRUTH --spans OUT [--input DOCS] [--format table|json] [--unmatched N] [--check]")
+	fs.kerberosFlags()
 	fs.StringVar(&o.truth, "truth", "", "ground truth: PAN XML file or directory, or truth JSON Lines")
 	fs.StringVar(&o.spans, "spans", "", "the run's output directory, or a spans TSV file")
 	fs.Var(&o.inputs, "input", "the run's documents, to tell natural reuse from false positives and print them with their text; repeatable")

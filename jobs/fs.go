@@ -11,6 +11,8 @@ import (
 )
 
 const fsUsage = `Usage:
+  pdc fs [--principal P --keytab K] COMMAND ARGS...
+
   pdc fs put LOCAL... DEST     upload files or directories to HDFS (with progress)
   pdc fs get SRC LOCAL         download a file or directory from HDFS
   pdc fs cat PATH...           print files
@@ -18,19 +20,28 @@ const fsUsage = `Usage:
   pdc fs rm PATH...            remove files or directories
 
 HDFS paths are hdfs://HOST:PORT/PATH, or /PATH on the default file system
-of HADOOP_CONF_DIR. HADOOP_USER_NAME is honoured.
+of HADOOP_CONF_DIR. HADOOP_USER_NAME is honoured. On a Kerberos-secured
+cluster pdc logs in from the ticket cache of kinit (KRB5CCNAME), or as
+--principal with the key in --keytab.
 `
 
 // fsCmd is `pdc fs`: a small HDFS client for moving documents and results.
 func (m *Main) fsCmd(ctx context.Context, args []string) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprint(m.Stdout, fsUsage)
+		return nil
+	}
+	flags := m.newFlagSet("fs", "[--principal P --keytab K] put|get|cat|ls|rm ARGS...")
+	flags.kerberosFlags()
+	if err := flags.parse(args); err != nil {
+		return err
+	}
+	args = flags.Args()
 	if len(args) == 0 {
 		return usagef("fs: no subcommand")
 	}
 	sub, args := args[0], args[1:]
 	switch sub {
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(m.Stdout, fsUsage)
-		return nil
 	case "put":
 		if len(args) < 2 {
 			return usagef("fs put: want LOCAL... DEST")

@@ -62,6 +62,7 @@ var ingestProgressEvery = 5 * time.Second
 func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	o := ingestOptions{}
 	flags := m.newFlagSet("ingest", "--input SRC... --output DIR|FILE.jsonl[.gz]|hdfs://HOST:PORT/PATH [flags]")
+	flags.kerberosFlags()
 	flags.Var(&o.inputs, "input", "sources: "+input.Kinds()+" files, or directories of them and of .html/.txt files; repeatable")
 	flags.StringVar(&o.output, "output", "", "FILE.jsonl[.gz], or a directory of part-NNNNN.jsonl.gz files; hdfs://... writes to HDFS")
 	flags.BoolVar(&o.hdfs, "hdfs", false, "write --output (an absolute path) to the HDFS of HADOOP_CONF_DIR")

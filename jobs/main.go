@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/kerberos"
 )
 
 // Main is the pdc command line, with its streams injected.
@@ -169,7 +172,17 @@ type flagSet struct {
 	*flag.FlagSet
 	synopsis string
 	stdout   io.Writer
-	groups   []flagGroup // for help; none: one list
+	groups   []flagGroup        // for help; none: one list
+	ident    *kerberos.Identity // --principal and --keytab, when the command has them
+}
+
+// kerberosFlags adds --principal and --keytab, the Kerberos identity of the
+// command's HDFS access (and Hadoop jobs) on a secured cluster; parse hands
+// them to hdfsfs.
+func (fs *flagSet) kerberosFlags() {
+	fs.ident = &kerberos.Identity{}
+	fs.StringVar(&fs.ident.Principal, "principal", "", "secured cluster: log in as this Kerberos `principal` (USER@REALM) with --keytab; default: the ticket cache of kinit (KRB5CCNAME)")
+	fs.StringVar(&fs.ident.Keytab, "keytab", "", "secured cluster: keytab `file` holding the key of --principal (unattended runs; the login renews itself)")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting and
@@ -243,6 +256,9 @@ func (fs *flagSet) parse(args []string) error {
 			return err
 		}
 		return &UsageError{Msg: fmt.Sprintf("%s: %v", fs.Name(), err), Cmd: fs.Name()}
+	}
+	if fs.ident != nil {
+		hdfsfs.SetIdentity(*fs.ident)
 	}
 	return nil
 }

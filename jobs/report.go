@@ -27,6 +27,7 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	var output string
 	var overwrite bool
 	fs := m.newFlagSet("report", "OUT --output DIR [--input DOCS] [flags]")
+	fs.kerberosFlags()
 	fs.StringVar(&output, "output", "", "directory of the report (index.html, a page per pair, style.css), created")
 	fs.Var(&inputs, "input", "the run's documents, for the passages (default: the run's inputs); repeatable")
 	fs.BoolVar(&overwrite, "overwrite", false, "replace an existing report directory")

@@ -18,12 +18,16 @@ import (
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/kerberos"
 	mrlocal "github.com/pdc-mr/pdc/lib/mr/local"
 	"github.com/pdc-mr/pdc/lib/signature"
 )
 
 // runOptions are the flags of `pdc run` that are not job parameters.
 type runOptions struct {
+	// ticket is the private ticket cache of the Hadoop client on a
+	// secured cluster with --keytab (closed when the run ends).
+	ticket           *kerberos.PrivateCache
 	inputs           listFlag
 	clusters         bool
 	output           string
@@ -80,6 +84,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	cfg := jobconf.Default()
 	o := runOptions{}
 	fs := m.newFlagSet("run", "--input DOCS... --output OUT [flags]")
+	fs.kerberosFlags()
 	fs.Var(&o.inputs, "input", "documents (a `path`): "+input.Kinds()+", or directories of them and of .html/.txt pages; repeatable (local paths, or HDFS with --hadoop)")
 	fs.StringVar(&o.output, "output", "", "output directory (spans in OUT/spans)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
@@ -105,7 +110,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		{"Input", []string{"input", "extract", "max-doc-bytes", "site-from", "site-field", "strict"}},
 		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
-		{"Runner", []string{"hadoop", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
+		{"Runner", []string{"hadoop", "principal", "keytab", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
 		{"Output", []string{"output", "clusters", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
 	}
 	if err := fs.parse(args); err != nil {
@@ -148,6 +153,9 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	var po pipeline.Options
 	if o.hadoop {
 		d, po, err = m.hadoopDriver(cfg, &o)
+		if o.ticket != nil {
+			defer o.ticket.Close()
+		}
 	} else {
 		if err := inputUnder(o.output, o.inputs); err != nil {
 			return err
@@ -216,6 +224,11 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 
 // hadoopDriver returns the Hadoop Streaming driver for a run.
 func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, pipeline.Options, error) {
+	// Hadoop splits job paths (-input, -files) at commas, and has no
+	// escape for a comma in a name (--input splits at commas already).
+	if strings.Contains(o.output, ",") {
+		return nil, pipeline.Options{}, usagef("run --hadoop: --output %q: Hadoop splits job paths at commas; use a path without one", o.output)
+	}
 	streaming, err := hadoop.FindStreaming(m.Getenv)
 	if err != nil {
 		return nil, pipeline.Options{}, err
@@ -253,8 +266,18 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		}
 		man.Files = absAll(localSet.Paths())
 	}
+	sub := &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress, Secure: hadoop.Secured(m.Getenv("HADOOP_CONF_DIR"))}
+	if id := hdfsfs.Identity().Resolve(m.Getenv); sub.Secure && id.Keytab != "" {
+		// The Hadoop client logs in from a ticket cache: one of pdc's own,
+		// kept fresh from the keytab for as long as the run lasts.
+		if o.ticket, err = kerberos.NewPrivateCache(id, m.Getenv); err != nil {
+			return nil, pipeline.Options{}, err
+		}
+		o.ticket.Keep(func(err error) { fmt.Fprintf(m.Stderr, "pdc: renew the Hadoop client's ticket: %v (retrying)\n", err) })
+		sub.Env = append(sub.Env, o.ticket.Env())
+	}
 	d := &hadoop.Driver{
-		Submitter:  &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress, Secure: hadoop.Secured(m.Getenv("HADOOP_CONF_DIR"))},
+		Submitter:  sub,
 		FileSystem: fsys,
 		Out:        out,
 		URI:        hdfsURI(o.output),

@@ -34,6 +34,7 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	o := spanOptions{}
 	var inputs listFlag
 	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro|parquet] [--text --input DOCS]")
+	fs.kerberosFlags()
 	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl, avro (schema lib/avroio/span.avsc) or parquet (lib/parquetio, the same columns)")
 	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (needs --input)")
 	fs.BoolVar(&o.header, "header", false, "tsv: start with a line naming the columns (#doc_a, doc_b, ...)")

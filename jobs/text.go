@@ -24,6 +24,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
 	cfg := jobconf.Default()
 	fs := m.newFlagSet("text", "--input DOCS [--id ID] [--table]")
+	fs.kerberosFlags()
 	fs.Var(&inputs, "input", "documents (as for pdc run); repeatable")
 	id := fs.String("id", "", "only the document with this id")
 	table := fs.Bool("table", false, "print only the sentence table")

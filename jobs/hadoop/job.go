@@ -55,6 +55,9 @@ type Submitter struct {
 	// Secure tells a Kerberos-secured cluster (Secured): a failed reduce
 	// task's error then names the usual cause.
 	Secure bool
+	// Env is added to the environment of every hadoop and yarn command
+	// (KRB5CCNAME of pdc's private ticket cache, from --keytab).
+	Env []string
 }
 
 // Secured reports whether the Hadoop configuration in dir asks for

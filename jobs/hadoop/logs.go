@@ -44,6 +44,7 @@ func (s *Submitter) yarnCommand(ctx context.Context, subcmd string, args ...stri
 	if s.ConfDir != "" {
 		cmd.Env = append(cmd.Env, "HADOOP_CONF_DIR="+s.ConfDir)
 	}
+	cmd.Env = append(cmd.Env, s.Env...)
 	return cmd
 }
 

@@ -23,6 +23,7 @@ func (s *Submitter) Run(ctx context.Context, j *Job) (*Result, error) {
 	if s.ConfDir != "" {
 		cmd.Env = append(cmd.Env, "HADOOP_CONF_DIR="+s.ConfDir)
 	}
+	cmd.Env = append(cmd.Env, s.Env...)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/colinmarc/hdfs/v2"
 	"github.com/colinmarc/hdfs/v2/hadoopconf"
+	"github.com/pdc-mr/pdc/lib/kerberos"
 )
 
 // hdfsFS is FS on HDFS through a colinmarc/hdfs client. It also implements io.Closer.
@@ -87,7 +88,7 @@ func nonEmpty(addrs []string) []string {
 
 func dial(opts hdfs.ClientOptions, name string) (FS, error) {
 	if opts.KerberosClient != nil { // hadoop.security.authentication is kerberos
-		kc, err := kerberosClient(os.Getenv)
+		kc, err := kerberos.Login(Identity(), os.Getenv)
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +106,7 @@ func dial(opts hdfs.ClientOptions, name string) (FS, error) {
 	opts.User = name
 	c, err := hdfs.NewClient(opts)
 	if err != nil {
-		if reason := krbError(err); opts.KerberosClient != nil && reason != "" {
+		if reason := kerberos.ErrorCode(err); opts.KerberosClient != nil && reason != "" {
 			return nil, fmt.Errorf("connect to namenode %s: kerberos: the KDC refused the ticket (%s): run kinit again, or give --principal and --keytab", strings.Join(opts.Addresses, ","), reason)
 		}
 		return nil, fmt.Errorf("connect to namenode %s: %w", strings.Join(opts.Addresses, ","), err)

@@ -9,6 +9,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/pdc-mr/pdc/lib/kerberos"
 )
 
 // clients caches HDFS clients opened by Resolve, by namenode address ("" = from the
@@ -16,6 +18,28 @@ import (
 var clients struct {
 	sync.Mutex
 	m map[string]FS
+}
+
+// identity is the Kerberos identity of every HDFS client the process opens.
+var identity struct {
+	sync.Mutex
+	id kerberos.Identity
+}
+
+// SetIdentity sets the Kerberos identity (--principal, --keytab) of the HDFS
+// clients opened after it, on a secured cluster. The zero Identity means the
+// environment's (PDC_KEYTAB and PDC_PRINCIPAL, else the ticket cache).
+func SetIdentity(id kerberos.Identity) {
+	identity.Lock()
+	defer identity.Unlock()
+	identity.id = id
+}
+
+// Identity is the Kerberos identity set by SetIdentity.
+func Identity() kerberos.Identity {
+	identity.Lock()
+	defer identity.Unlock()
+	return identity.id
 }
 
 // Resolve picks the file system for a path and returns it with the path to use on it:

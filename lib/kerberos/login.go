@@ -1,4 +1,8 @@
-package hdfsfs
+// Package kerberos logs pdc in to a Kerberos-secured Hadoop cluster, as
+// Hadoop's own tools do: from the ticket cache kinit leaves, or from a
+// keytab for unattended runs. It also writes ticket caches (ccache.go),
+// for the Hadoop client that pdc starts (PrivateCache).
+package kerberos
 
 import (
 	"errors"
@@ -14,39 +18,65 @@ import (
 	"github.com/jcmturner/gokrb5/v8/keytab"
 )
 
-// Kerberos identity for a secured cluster (hadoop.security.authentication
+// Identity is who pdc is on a secured cluster (hadoop.security.authentication
 // kerberos in its configuration), as Hadoop's own tools take it:
 //
-//   - a keytab, for unattended runs: PDC_KEYTAB and PDC_PRINCIPAL (the
-//     --keytab and --principal flags set them); the login renews itself;
+//   - a keytab, for unattended runs: Keytab and Principal (the --keytab and
+//     --principal flags), else the environment's PDC_KEYTAB and
+//     PDC_PRINCIPAL; the login renews itself;
 //   - else the ticket cache kinit leaves: KRB5CCNAME ("FILE:" prefix
 //     allowed), default /tmp/krb5cc_UID.
 //
 // The Kerberos configuration is KRB5_CONFIG, default /etc/krb5.conf. Every
 // failure is one line that says what to do.
+type Identity struct {
+	Principal string // USER@REALM, or USER in the default realm
+	Keytab    string // path
+}
+
+// Environment variables that give a keytab identity when the flags do not.
 const (
 	EnvKeytab    = "PDC_KEYTAB"
 	EnvPrincipal = "PDC_PRINCIPAL"
 )
 
-// kerberosClient logs in as the identity of the environment (getenv).
-func kerberosClient(getenv func(string) string) (*krb.Client, error) {
+// Resolve fills an empty identity from the environment (getenv).
+func (id Identity) Resolve(getenv func(string) string) Identity {
+	if id.Principal == "" && id.Keytab == "" {
+		return Identity{Principal: getenv(EnvPrincipal), Keytab: getenv(EnvKeytab)}
+	}
+	return id
+}
+
+// Login logs in as id (Resolve'd), or from the ticket cache when id names no
+// keytab. getenv reads KRB5_CONFIG, KRB5CCNAME and the PDC_ variables.
+func Login(id Identity, getenv func(string) string) (*krb.Client, error) {
+	cfg, confPath, err := loadConfig(getenv)
+	if err != nil {
+		return nil, err
+	}
+	id = id.Resolve(getenv)
+	settings := []func(*krb.Settings){krb.DisablePAFXFAST(true)}
+	if id.Keytab != "" {
+		return keytabLogin(cfg, confPath, id.Keytab, id.Principal, settings)
+	}
+	if id.Principal != "" {
+		return nil, errors.New("kerberos: --principal needs --keytab (or drop it and run kinit)")
+	}
+	return cacheLogin(cfg, ccachePath(getenv), settings)
+}
+
+// loadConfig reads the Kerberos configuration of KRB5_CONFIG.
+func loadConfig(getenv func(string) string) (*config.Config, string, error) {
 	confPath := getenv("KRB5_CONFIG")
 	if confPath == "" {
 		confPath = "/etc/krb5.conf"
 	}
 	cfg, err := config.Load(confPath)
 	if err != nil {
-		return nil, fmt.Errorf("kerberos: read %s: %v (set KRB5_CONFIG to the cluster's krb5.conf)", confPath, err)
+		return nil, "", fmt.Errorf("kerberos: read %s: %v (set KRB5_CONFIG to the cluster's krb5.conf)", confPath, err)
 	}
-	settings := []func(*krb.Settings){krb.DisablePAFXFAST(true)}
-	if ktPath := getenv(EnvKeytab); ktPath != "" {
-		return keytabLogin(cfg, confPath, ktPath, getenv(EnvPrincipal), settings)
-	}
-	if getenv(EnvPrincipal) != "" {
-		return nil, errors.New("kerberos: --principal needs --keytab (or drop it and run kinit)")
-	}
-	return cacheLogin(cfg, ccachePath(getenv), settings)
+	return cfg, confPath, nil
 }
 
 // ccachePath is the ticket cache of KRB5CCNAME, else the default file.
@@ -141,9 +171,9 @@ func keytabHolds(kt *keytab.Keytab, user, realm string) bool {
 	return false
 }
 
-// krbError returns the Kerberos error code in a gokrb5 error
+// ErrorCode returns the Kerberos error code in a gokrb5 error
 // ("KRB_AP_ERR_BAD_INTEGRITY"), or "".
-func krbError(err error) string {
+func ErrorCode(err error) string {
 	s := err.Error()
 	i := strings.Index(s, "KRB_")
 	if i < 0 {

@@ -118,6 +118,10 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	if m.Getenv == nil {
 		m.Getenv = os.Getenv
 	}
+	return kerberos.Explain(m.run(ctx, args))
+}
+
+func (m *Main) run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, usage)
 		return &UsageError{Msg: "no command given"}

@@ -86,19 +86,7 @@ write_conf() {
 		yarn.app.mapreduce.am.command-opts "-Xmx400m $JPMS" \
 		mapreduce.map.java.opts "-Xmx400m $JPMS" \
 		mapreduce.reduce.java.opts "-Xmx400m $JPMS"
-	cat >"$CONF/log4j.properties" <<-'EOF'
-		# Client-side logging (the conf dir comes first on the classpath): stderr only,
-		# job progress (mapreduce.Job) and streaming messages at INFO.
-		log4j.rootLogger=WARN,stderr
-		log4j.appender.stderr=org.apache.log4j.ConsoleAppender
-		log4j.appender.stderr.Target=System.err
-		log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
-		log4j.appender.stderr.layout.ConversionPattern=%d{ISO8601} %-5p %c{1} - %m%n
-		log4j.logger.org.apache.hadoop.mapreduce.Job=INFO
-		log4j.logger.org.apache.hadoop.streaming=INFO
-		log4j.logger.org.apache.hadoop.yarn.client.api.impl.YarnClientImpl=INFO
-		log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR
-	EOF
+	client_log4j "$CONF"
 }
 
 client() { # client CLASS ARGS...: a Hadoop client JVM on the cluster's conf

@@ -123,19 +123,7 @@ start() {
 	mkdir -p "$W/data" "$SITE" "$CONF"
 	JAVA_HOME=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}
 	export JAVA_HOME # task containers run $JAVA_HOME/bin/java
-	cat >"$CONF/log4j.properties" <<-'EOF'
-		# Client-side logging (the conf dir comes first on the classpath): stderr only,
-		# job progress (mapreduce.Job) and streaming messages at INFO.
-		log4j.rootLogger=WARN,stderr
-		log4j.appender.stderr=org.apache.log4j.ConsoleAppender
-		log4j.appender.stderr.Target=System.err
-		log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
-		log4j.appender.stderr.layout.ConversionPattern=%d{ISO8601} %-5p %c{1} - %m%n
-		log4j.logger.org.apache.hadoop.mapreduce.Job=INFO
-		log4j.logger.org.apache.hadoop.streaming=INFO
-		log4j.logger.org.apache.hadoop.yarn.client.api.impl.YarnClientImpl=INFO
-		log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR
-	EOF
+	client_log4j "$CONF"
 	cd "$W"
 	# setsid: the JVM leads its own session, so the caller's terminal signals do not reach it.
 	# $SITE comes first on the classpath: the NodeManager's container localizer builds a

@@ -171,6 +171,16 @@ func keytabHolds(kt *keytab.Keytab, user, realm string) bool {
 	return false
 }
 
+// Explain adds what to do to the error of a ticket-cache login whose ticket
+// ended while pdc ran (only keytab logins renew themselves); other errors
+// pass unchanged.
+func Explain(err error) error {
+	if err != nil && strings.Contains(err.Error(), "no valid existing session") {
+		return fmt.Errorf("%w (the Kerberos ticket has ended: run kinit again, or give --principal and --keytab, whose login renews itself)", err)
+	}
+	return err
+}
+
 // ErrorCode returns the Kerberos error code in a gokrb5 error
 // ("KRB_AP_ERR_BAD_INTEGRITY"), or "".
 func ErrorCode(err error) string {

@@ -2,6 +2,7 @@ package kerberos
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -133,6 +134,20 @@ func ccache(t *testing.T, user, realm string, end time.Time) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+func TestExplain(t *testing.T) {
+	ended := fmt.Errorf("open /user/pdc/x: %w", errors.New("[Root cause: KRBMessage_Handling_Error] cannot login, no user credentials available and no valid existing session"))
+	if got := Explain(ended).Error(); !strings.Contains(got, "run kinit again") || !strings.HasPrefix(got, ended.Error()) {
+		t.Errorf("Explain(ended ticket) = %q", got)
+	}
+	if !errors.Is(Explain(ended), ended) {
+		t.Error("Explain does not wrap the error")
+	}
+	other := errors.New("connection refused")
+	if Explain(other) != other || Explain(nil) != nil {
+		t.Error("Explain changed an error that is not an ended ticket")
+	}
 }
 
 func TestErrorCode(t *testing.T) {

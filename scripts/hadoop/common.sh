@@ -10,6 +10,23 @@ for p in java.lang java.lang.reflect java.util java.util.concurrent java.io java
 done
 JPMS="$JPMS --add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED"
 
+# client_log4j DIR: the Hadoop client's logging in DIR/log4j.properties.
+client_log4j() {
+	cat >"$1/log4j.properties" <<-'EOF'
+		# Client-side logging (the conf dir comes first on the classpath): stderr only,
+		# job progress (mapreduce.Job) and streaming messages at INFO.
+		log4j.rootLogger=WARN,stderr
+		log4j.appender.stderr=org.apache.log4j.ConsoleAppender
+		log4j.appender.stderr.Target=System.err
+		log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
+		log4j.appender.stderr.layout.ConversionPattern=%d{ISO8601} %-5p %c{1} - %m%n
+		log4j.logger.org.apache.hadoop.mapreduce.Job=INFO
+		log4j.logger.org.apache.hadoop.streaming=INFO
+		log4j.logger.org.apache.hadoop.yarn.client.api.impl.YarnClientImpl=INFO
+		log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR
+	EOF
+}
+
 die() { echo "$NAME: $*" >&2; exit 1; }
 say() { echo "$NAME: $*" >&2; }
 

@@ -19,15 +19,19 @@ import (
 //	ID TAB index TAB charStart TAB charEnd TAB sentence
 //
 // The sentence text is escaped like every pdc field (lib/mr). With --table
-// only the sentence rows are printed.
+// only the sentence rows are printed. With --format jsonl, one JSON object
+// per document, {"id", "url", "text"} (lib/doc AppendJSON; url left out
+// when empty), text the extracted text: what other tools should read to
+// see the words pdc sees, and what pdc reads back as input.
 func (m *Main) textCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
 	cfg := jobconf.Default()
-	fs := m.newFlagSet("text", "--input DOCS [--id ID] [--table]")
+	fs := m.newFlagSet("text", "--input DOCS [--id ID] [--table | --format jsonl]")
 	fs.kerberosFlags()
 	fs.Var(&inputs, "input", "documents (as for pdc run); repeatable")
 	id := fs.String("id", "", "only the document with this id")
 	table := fs.Bool("table", false, "print only the sentence table")
+	format := fs.String("format", "text", "text (the text and its sentence table), or jsonl: {\"id\", \"url\", \"text\"} per document")
 	fs.Var(intSizeFlag{&cfg.MaxDocBytes}, "max-doc-bytes", "truncate documents larger than this `size` (as pdc run)")
 	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all or main (as pdc run)")
 	if err := fs.parse(args); err != nil {
@@ -35,6 +39,12 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	}
 	if len(inputs) == 0 {
 		return usagef("text: --input is required")
+	}
+	if *format != "text" && *format != "jsonl" {
+		return usagef("text: --format must be text or jsonl, got %q", *format)
+	}
+	if *format == "jsonl" && *table {
+		return usagef("text: --table prints the sentence table as text; leave out --format jsonl")
 	}
 	in, err := input.FindAny(inputs, m.isRemote)
 	if err != nil {
@@ -51,6 +61,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	}
 	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
 	found := false
+	var line []byte
 	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
 		if *id != "" && d.ID != *id {
 			return ctx.Err()
@@ -60,6 +71,14 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		if err != nil {
 			fmt.Fprintf(m.Stderr, "pdc: %s: %v\n", where, err)
 			return nil
+		}
+		if *format == "jsonl" {
+			line = append(doc.AppendJSON(line[:0], &doc.Doc{ID: d.ID, URL: d.URL, Text: a.Text}), '\n')
+			_, err := w.Write(line)
+			if err == nil {
+				err = ctx.Err()
+			}
+			return err
 		}
 		if !*table {
 			fmt.Fprintf(w, "# doc %s url %s charset %s sentences %d\n%s\n# sentences\n",

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,4 +73,53 @@ func TestTextCharsets(t *testing.T) {
 	if _, stderr, code := runPDC(t, "ingest", "--input", tree, "--output", filepath.Join(t.TempDir(), "docs.jsonl")); code != 0 || !strings.Contains(stderr, "ingest.decoded.windows-1252") {
 		t.Errorf("ingest: exit %d, want the decoding counted:\n%s", code, stderr)
 	}
+}
+
+// TestTextJSONL: --format jsonl prints one {"id", "url", "text"} object per
+// document whose text is the text the plain output prints (what offsets
+// count), and pdc reads the file back as input with the same text.
+func TestTextJSONL(t *testing.T) {
+	const id = "python/library/bz2.html"
+	stdout, stderr, code := runPDC(t, "text", "--input", sample, "--format", "jsonl")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != 31 {
+		t.Fatalf("%d lines, want one per document of the sample (31)", len(lines))
+	}
+	var rec struct{ ID, URL, Text string }
+	for _, l := range lines {
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if rec.ID == id {
+			break
+		}
+	}
+	plain, _, _ := runPDC(t, "text", "--input", sample, "--id", id)
+	_, after, _ := strings.Cut(plain, "\n") // after the "# doc" line
+	text, _, _ := strings.Cut(after, "\n# sentences\n")
+	if rec.ID != id || rec.Text != text || !strings.HasPrefix(rec.URL, "https://") {
+		t.Fatalf("record of %s: id %q url %q, text equal to the plain output's: %v", id, rec.ID, rec.URL, rec.Text == text)
+	}
+	file := filepath.Join(t.TempDir(), "texts.jsonl")
+	writeFile(t, file, stdout)
+	again, _, code := runPDC(t, "text", "--input", file, "--id", id, "--format", "jsonl")
+	if code != 0 || strings.TrimSpace(again) != lines[slicesIndex(lines, id)] {
+		t.Errorf("read back: %q", again)
+	}
+	if _, stderr, code := runPDC(t, "text", "--input", sample, "--format", "jsonl", "--table"); code != 2 || !strings.Contains(stderr, "--table") {
+		t.Errorf("--table with jsonl: exit %d %s", code, stderr)
+	}
+}
+
+// slicesIndex is the index of the JSON line of document id in lines.
+func slicesIndex(lines []string, id string) int {
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"id":"`+id+`"`) {
+			return i
+		}
+	}
+	return -1
 }

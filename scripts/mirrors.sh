@@ -5,7 +5,7 @@
 # in N (copies of one passage pair through a hub, not with each other:
 # --hub-df).
 #
-#   scripts/mirrors.sh [N ...]          (default: 1000 3000 10000)
+#   scripts/mirrors.sh [--check] [--peers] [N ...]   (default: 1000 3000 10000)
 #   PDC_MIRRORS_FLAGS='--clusters --hub-df 0' scripts/mirrors.sh 1000
 #
 # Inputs, cached in ${PDC_DATA:-~/.cache/pdc-data} (fetched by name when
@@ -44,7 +44,20 @@
 #                           same documents at every N, so a change is the copies'
 #                           doing: posting lists they push over --hub-df pair
 #                           their other documents with a hub only
-# then each check's JSON line. Environment: PDC_MIRRORS_FLAGS (default
+# With clusters, it also runs `pdc dedup OUT --output CLEAN` and prints a
+# second table: dedup's time, documents written, copies holding the story
+# whole and in part after it (1 and 0 are right), the copies' own sentences
+# kept (all is right).
+# With --peers, datatrove (pinned in scripts/peers/requirements.txt, in a
+# virtualenv under $PDC_DATA/venv-datatrove) deduplicates the same
+# documents too: its sentence dedup and its MinHash dedup with their
+# default settings (scripts/peers/datatrove_dedup.py) on the text pdc
+# extracts (`pdc text --format jsonl`, not timed), checked the same way,
+# one row each in the second table.
+# Then each check's JSON line. With --check it exits 1 unless, at every N,
+# one cluster holds every copy and pdc dedup leaves the story whole in one
+# copy, nothing of it in the others, and every own sentence (as CI runs
+# it: scripts/mirrors.sh --check 1000). Environment: PDC_MIRRORS_FLAGS (default
 # --clusters), PDC_MIRRORS_SEED (default 1), PDC_MIRRORS_OTHERS (5000).
 # Needs go, python3 (corpus.sh), GNU time; npm, apt-get and dpkg-deb when
 # inputs must be fetched.
@@ -54,9 +67,19 @@ DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 FLAGS=${PDC_MIRRORS_FLAGS---clusters}
 SEED=${PDC_MIRRORS_SEED:-1}
 OTHERS=${PDC_MIRRORS_OTHERS:-5000}
+strict=()
+peers=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--check) strict=(--min-share 1 --dedup-check) ;;
+	--peers) peers=1 ;;
+	*) break ;;
+	esac
+	shift
+done
 if [ $# -eq 0 ]; then set -- 1000 3000 10000; fi
 for n in "$@"; do
-	case $n in '' | *[!0-9]* | 0) echo "usage: scripts/mirrors.sh [N ...] (N: copies, a positive integer)" >&2 && exit 2 ;; esac
+	case $n in '' | *[!0-9]* | 0) echo "usage: scripts/mirrors.sh [--check] [N ...] (N: copies, a positive integer)" >&2 && exit 2 ;; esac
 done
 
 die() {
@@ -92,6 +115,15 @@ key=$(cd "$ROOT/scripts/mirrors" && find . -maxdepth 1 -name '*.go' ! -name '*_t
 
 results=$WORK/results.tsv
 : >"$results"
+: >"$WORK/peers.tsv"
+if [ -n "$peers" ]; then
+	venv=$DATA/venv-datatrove
+	req=$ROOT/scripts/peers/requirements.txt
+	if ! cmp -s "$req" "$venv/requirements.txt"; then
+		log "installing datatrove into $venv"
+		python3 -m venv "$venv" && "$venv/bin/pip" install -q -r "$req" >&2 && cp "$req" "$venv/requirements.txt"
+	fi
+fi
 for n in "$@"; do
 	corpus=$DATA/mirrors/mirrors-$n-s$SEED-o$OTHERS-$key.jsonl
 	truth=${corpus%.jsonl}.truth.tsv
@@ -118,11 +150,31 @@ for n in "$@"; do
 	"$WORK/pdc" pairs "$out" >"$WORK/pairs.tsv"
 	"$WORK/pdc" spans "$out" >"$WORK/spans.tsv"
 	bytes=$({ du -sb "$out/spans" "$out/clusters" 2>/dev/null || true; } | awk '{ s += $1 } END { print s + 0 }')
+	dedup=()
+	if [ -s "$WORK/clusters.jsonl" ]; then
+		# The corpus builder's view: every document with the story left in one.
+		/usr/bin/time -f '%e' -o "$WORK/dedup-time" "$WORK/pdc" dedup "$out" --output "$WORK/clean-$n" >&2
+		dedup=(--clean "$WORK/clean-$n/docs.jsonl" --dedup-seconds "$(cat "$WORK/dedup-time")")
+	fi
 	check=$("$WORK/mirrors" check --truth "$truth" --clusters "$WORK/clusters.jsonl" \
-		--pairs "$WORK/pairs.tsv" --spans "$WORK/spans.tsv")
+		--pairs "$WORK/pairs.tsv" --spans "$WORK/spans.tsv" "${dedup[@]}" "${strict[@]}")
 	printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$secs" "$rss" "$bytes" "$check" >>"$results"
-	rm -rf "$out"
+	if [ -n "$peers" ]; then
+		"$WORK/pdc" text --input "$corpus" --format jsonl >"$WORK/texts.jsonl"
+		: >"$WORK/none.jsonl"
+		for method in sentence minhash; do
+			log "N=$n: datatrove $method dedup"
+			rm -rf "$WORK/dt"
+			dt=$("$venv/bin/python" "$ROOT/scripts/peers/datatrove_dedup.py" --method "$method" \
+				--input "$WORK/texts.jsonl" --out "$WORK/dt" 2>"$WORK/dt.log") || { tail -n 20 "$WORK/dt.log" >&2; die "datatrove $method failed"; }
+			dtsecs=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["seconds"])' "$dt")
+			peer=$("$WORK/mirrors" check --truth "$truth" --clusters "$WORK/none.jsonl" \
+				--clean "$WORK/dt/docs.jsonl" --dedup-seconds "$dtsecs")
+			printf '%s\tdatatrove %s dedup\t%s\n' "$n" "$method" "$peer" >>"$WORK/peers.tsv"
+		done
+	fi
+	rm -rf "$out" "$WORK/clean-$n"
 done
-"$WORK/mirrors" table "$results"
+"$WORK/mirrors" table "$results" "$WORK/peers.tsv"
 echo
 cut -f1,5 "$results"

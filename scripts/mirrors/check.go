@@ -11,26 +11,50 @@ import (
 	"strings"
 )
 
-// truthRow is a line of truth.tsv: a copy and its first and last story
-// sentences as placed.
-type truthRow struct{ ID, First, Last string }
+// truthRow is a line of truth.tsv: a copy, its first and last story
+// sentences as placed, and its own sentences.
+type truthRow struct {
+	ID, First, Last string
+	Own             []string
+}
 
 // summary is check's report, printed as one line of JSON.
 type summary struct {
-	Copies          int     `json:"copies"`
-	Clusters        int     `json:"clusters"`
-	Largest         string  `json:"largest"`           // the cluster holding the most copies
-	LargestSize     int     `json:"largest_size"`      // its documents
-	CopiesInLargest int     `json:"copies_in_largest"` // copies among them
-	Share           float64 `json:"share"`             // CopiesInLargest / Copies
-	OthersInLargest int     `json:"others_in_largest"` // documents of it that are no copy
-	Located         int     `json:"located"`           // copies whose text in it holds the first and last story sentence
-	LocatedShare    float64 `json:"located_share"`
-	WithContainment int     `json:"with_containment"` // copies in some pair of pdc pairs
-	ContainShare    float64 `json:"containment_share"`
-	Pairs           int     `json:"pairs"`           // lines of --pairs
-	OtherPairs      int     `json:"other_pairs"`     // of them, pairs of two documents that are no copy
-	Spans           *int    `json:"spans,omitempty"` // lines of --spans
+	Copies          int           `json:"copies"`
+	Clusters        int           `json:"clusters"`
+	Largest         string        `json:"largest"`           // the cluster holding the most copies
+	LargestSize     int           `json:"largest_size"`      // its documents
+	CopiesInLargest int           `json:"copies_in_largest"` // copies among them
+	Share           float64       `json:"share"`             // CopiesInLargest / Copies
+	OthersInLargest int           `json:"others_in_largest"` // documents of it that are no copy
+	Located         int           `json:"located"`           // copies whose text in it holds the first and last story sentence
+	LocatedShare    float64       `json:"located_share"`
+	WithContainment int           `json:"with_containment"` // copies in some pair of pdc pairs
+	ContainShare    float64       `json:"containment_share"`
+	Pairs           int           `json:"pairs"`           // lines of --pairs
+	OtherPairs      int           `json:"other_pairs"`     // of them, pairs of two documents that are no copy
+	Spans           *int          `json:"spans,omitempty"` // lines of --spans
+	Dedup           *dedupSummary `json:"dedup,omitempty"`
+}
+
+// dedupSummary is what check finds in the documents pdc dedup wrote
+// (--clean).
+type dedupSummary struct {
+	Seconds       float64 `json:"seconds"`        // --dedup-seconds
+	Docs          int     `json:"docs"`           // lines of docs.jsonl
+	StoryKept     int     `json:"story_kept"`     // copies holding the story's first and last sentences
+	StoryRemnants int     `json:"story_remnants"` // copies holding one of the two only
+	StoryWords    int     `json:"story_words"`    // words of the copy with the most words that are none of its own sentences
+	WordsLeft     int     `json:"words_left"`     // such words in all the other copies
+	Own           int     `json:"own"`            // the copies' own sentences
+	OwnKept       int     `json:"own_kept"`       // of them, still in their copy's text word for word
+	OwnIntact     int     `json:"own_intact"`     // copies with all their own sentences
+}
+
+// right reports whether the story is in one copy whole, in no other, and
+// every own sentence kept.
+func (d *dedupSummary) right() bool {
+	return d.StoryKept == 1 && d.StoryRemnants == 0 && d.WordsLeft == 0 && d.OwnKept == d.Own
 }
 
 func (m Main) check(args []string) error {
@@ -41,6 +65,9 @@ func (m Main) check(args []string) error {
 	pairs := fs.String("pairs", "", "output of pdc pairs OUT (optional)")
 	spans := fs.String("spans", "", "output of pdc spans OUT, to count its lines (optional)")
 	minShare := fs.Float64("min-share", 0, "fail (exit 1) when the largest cluster holds a smaller share of the copies")
+	clean := fs.String("clean", "", "docs.jsonl of pdc dedup OUT --output CLEAN (optional)")
+	dedupSecs := fs.Float64("dedup-seconds", 0, "the time pdc dedup took, recorded with --clean")
+	dedupCheck := fs.Bool("dedup-check", false, "with --clean, fail (exit 1) unless the story is left in one copy, whole, and every own sentence is kept")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,12 +79,25 @@ func (m Main) check(args []string) error {
 	if err != nil {
 		return err
 	}
+	if *clean != "" {
+		truth, err := readTruth(*truth)
+		if err != nil {
+			return err
+		}
+		s.Dedup = &dedupSummary{Seconds: *dedupSecs}
+		if err := withFile(*clean, func(r io.Reader) error { return s.Dedup.add(r, truth) }); err != nil {
+			return fmt.Errorf("%s: %w", *clean, err)
+		}
+	}
 	j, err := json.Marshal(s)
 	if err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(m.Stdout, "%s\n", j); err != nil {
 		return err
+	}
+	if d := s.Dedup; *dedupCheck && d != nil && !d.right() {
+		return fmt.Errorf("after pdc dedup the story is whole in %d copies (want 1), its first or last sentence in %d more (want 0), %d words other than their own in the other copies (want 0), and %d of %d own sentences are kept", d.StoryKept, d.StoryRemnants, d.WordsLeft, d.OwnKept, d.Own)
 	}
 	if s.Share < *minShare {
 		return fmt.Errorf("largest cluster holds %.4f of the copies, under --min-share %g", s.Share, *minShare)
@@ -125,10 +165,10 @@ func readTruth(path string) ([]truthRow, error) {
 		sc.Buffer(nil, 1<<24)
 		for n := 1; sc.Scan(); n++ {
 			f := strings.Split(sc.Text(), "\t")
-			if len(f) != 3 {
-				return fmt.Errorf("line %d: %d fields, want 3", n, len(f))
+			if len(f) < 3 {
+				return fmt.Errorf("line %d: %d fields, want 3 or more", n, len(f))
 			}
-			rows = append(rows, truthRow{f[0], f[1], f[2]})
+			rows = append(rows, truthRow{ID: f[0], First: f[1], Last: f[2], Own: f[3:]})
 		}
 		return sc.Err()
 	})
@@ -262,5 +302,54 @@ func countLines(r io.Reader) (int, error) {
 		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 			return n, err
 		}
+	}
+}
+
+// add reads docs.jsonl (one {"id", "text"} object per line) and counts what
+// it finds of the copies of truth.
+func (d *dedupSummary) add(r io.Reader, truth []truthRow) error {
+	byID := make(map[string]truthRow, len(truth))
+	for _, t := range truth {
+		byID[t.ID] = t
+		d.Own += len(t.Own)
+	}
+	dec := json.NewDecoder(r)
+	for {
+		var rec struct{ ID, Text string }
+		if err := dec.Decode(&rec); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("record %d: %w", d.Docs+1, err)
+		}
+		d.Docs++
+		t, ok := byID[rec.ID]
+		if !ok {
+			continue
+		}
+		text := words(rec.Text)
+		first, last := holds(text, words(t.First)), holds(text, words(t.Last))
+		switch {
+		case first && last:
+			d.StoryKept++
+		case first || last:
+			d.StoryRemnants++
+		}
+		intact, ownWords := true, 0
+		for _, o := range t.Own {
+			if ow := words(o); within(text, ow, 0) {
+				d.OwnKept++
+				ownWords += len(ow)
+			} else {
+				intact = false
+			}
+		}
+		if intact {
+			d.OwnIntact++
+		}
+		// Words that are none of the copy's own sentences: the story's, or
+		// what is left of it. All but the copy with the most count as left.
+		left := max(0, len(text)-ownWords)
+		d.WordsLeft += min(left, d.StoryWords)
+		d.StoryWords = max(d.StoryWords, left)
 	}
 }

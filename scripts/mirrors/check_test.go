@@ -133,19 +133,75 @@ func TestHolds(t *testing.T) {
 }
 
 func TestTable(t *testing.T) {
-	in := "1000\t2.00\t204800\t1000000\t{\"copies\":1000,\"clusters\":5,\"share\":1,\"copies_in_largest\":1000,\"located\":990,\"located_share\":0.99,\"with_containment\":1000,\"containment_share\":1,\"other_pairs\":7,\"spans\":2000}\n" +
+	in := "1000\t2.00\t204800\t1000000\t{\"copies\":1000,\"clusters\":5,\"share\":1,\"copies_in_largest\":1000,\"located\":990,\"located_share\":0.99,\"with_containment\":1000,\"containment_share\":1,\"other_pairs\":7,\"spans\":2000,\"dedup\":{\"seconds\":1.25,\"docs\":6000,\"story_kept\":1,\"story_remnants\":0,\"story_words\":600,\"words_left\":3,\"own\":9000,\"own_kept\":8999,\"own_intact\":999}}\n" +
 		"3000\t6.60\t409600\t3000000\t{\"copies\":3000,\"clusters\":5,\"share\":0.5,\"copies_in_largest\":1500,\"located\":1500,\"located_share\":0.5,\"with_containment\":3000,\"containment_share\":1}\n"
 	rows, err := readResults(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := writeTable(&b, rows); err != nil {
+	peers, err := readPeers(strings.NewReader("1000\tdatatrove minhash\t{\"copies\":1000,\"dedup\":{\"seconds\":30.5,\"docs\":2810,\"story_kept\":341,\"story_remnants\":0,\"story_words\":600,\"words_left\":0,\"own\":9000,\"own_kept\":3266,\"own_intact\":341}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTable(&b, rows, peers); err != nil {
 		t.Fatal(err)
 	}
 	want := "| 1000 | 2.00 | - | 200 | 2000 | 1.0 | 5 | 1.0000 (1000) | 0.9900 (990) | 1.0000 (1000) | 7 |\n" +
-		"| 3000 | 6.60 | 3.30 (3.00) | 400 | - | 3.0 | 5 | 0.5000 (1500) | 0.5000 (1500) | 1.0000 (3000) | 0 |\n"
+		"| 3000 | 6.60 | 3.30 (3.00) | 400 | - | 3.0 | 5 | 0.5000 (1500) | 0.5000 (1500) | 1.0000 (3000) | 0 |\n" +
+		"\n| N | tool | seconds | documents written | story whole in | first or last sentence in | story words left in the other copies (copies' worth) | own sentences kept | copies with all their own text |\n" +
+		"|---:|---|---:|---:|---:|---:|---:|---:|---:|\n" +
+		"| 1000 | pdc run + pdc dedup | 2.00 + 1.25 | 6000 | 1 | 0 | 3 (0.01) | 8999 of 9000 | 999 of 1000 |\n" +
+		"| 1000 | datatrove minhash | 30.50 | 2810 | 341 | 0 | 0 (0.00) | 3266 of 9000 | 341 of 1000 |\n"
 	if !strings.HasSuffix(b.String(), want) {
 		t.Errorf("table:\n%s\nwant rows:\n%s", b.String(), want)
+	}
+}
+
+// TestCheckDedup: with --clean, check counts the copies that still hold the
+// story whole or in part after pdc dedup, and their own sentences kept;
+// --dedup-check fails unless the story is whole in one copy only and every
+// own sentence is kept.
+func TestCheckDedup(t *testing.T) {
+	const own0, own1 = "My own first sentence stays here for good.", "Another own sentence closes the page."
+	truth, cl, _, _ := checkFixture(t, nil)
+	if err := os.WriteFile(truth, []byte("mirror-00000\t"+first0+"\t"+last0+"\t"+own0+"\t"+own1+"\n"+
+		"mirror-00001\t"+first1+"\t"+last1+"\t"+own0+"\n"+
+		"mirror-00002\t"+first2+"\t"+last2+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := func(id, text string) string { return mustJSON(t, map[string]string{"id": id, "text": text}) + "\n" }
+	for _, tc := range []struct {
+		name  string
+		clean string
+		want  dedupSummary
+		right bool
+	}{
+		{"right", doc("mirror-00000", own0+" "+first0+" Middle. "+last0+" "+own1) + doc("mirror-00001", own0) + doc("mirror-00002", "") + doc("other", first1),
+			dedupSummary{Docs: 4, StoryKept: 1, StoryWords: 25, Own: 3, OwnKept: 3, OwnIntact: 3}, true},
+		{"story twice, a remnant, own text cut", doc("mirror-00000", first0+" "+last0+" "+own1) + doc("mirror-00001", first1+" x "+last1) + doc("mirror-00002", last2),
+			dedupSummary{Docs: 3, StoryKept: 2, StoryRemnants: 1, StoryWords: 24, WordsLeft: 34, Own: 3, OwnKept: 1, OwnIntact: 1}, false},
+		{"a middle sentence left", doc("mirror-00000", own0+" "+first0+" "+last0+" "+own1) + doc("mirror-00001", own0+" Middle words stay.") + doc("mirror-00002", ""),
+			dedupSummary{Docs: 3, StoryKept: 1, StoryWords: 24, WordsLeft: 3, Own: 3, OwnKept: 3, OwnIntact: 3}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clean := filepath.Join(t.TempDir(), "docs.jsonl")
+			if err := os.WriteFile(clean, []byte(tc.clean), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut bytes.Buffer
+			err := Main{Stdout: &out, Stderr: &errOut}.Run([]string{"check", "--truth", truth, "--clusters", cl, "--clean", clean, "--dedup-seconds", "1.5", "--dedup-check"})
+			if (err == nil) != tc.right {
+				t.Errorf("--dedup-check: err = %v", err)
+			}
+			var s summary
+			if err := json.Unmarshal(out.Bytes(), &s); err != nil || s.Dedup == nil {
+				t.Fatalf("summary %q: %v", out.String(), err)
+			}
+			tc.want.Seconds = 1.5
+			if *s.Dedup != tc.want {
+				t.Errorf("dedup %+v, want %+v", *s.Dedup, tc.want)
+			}
+		})
 	}
 }

@@ -62,7 +62,7 @@ func (m Main) gen(args []string) error {
 	})
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed")
 	fs.StringVar(&cfg.Out, "out", "", "corpus to write (JSON Lines)")
-	fs.StringVar(&cfg.Truth, "truth", "", "truth to write (TSV: id, first and last story sentence)")
+	fs.StringVar(&cfg.Truth, "truth", "", "truth to write (TSV: id, first and last story sentence, own sentences)")
 	fs.IntVar(&cfg.Before, "before", cfg.Before, "own paragraphs before the story")
 	fs.IntVar(&cfg.After, "after", cfg.After, "own paragraphs after the story")
 	if err := fs.Parse(args); err != nil {
@@ -284,11 +284,20 @@ func (c *corpus) record(k int) record {
 }
 
 // writeTruth writes one line per copy, in id order:
-// id TAB first story sentence TAB last story sentence.
+// id TAB first story sentence TAB last story sentence, then TAB and each of
+// the copy's own sentences.
 func writeTruth(path string, copies []copyPage) error {
 	_, err := writeAtomic(path, func(w *bufio.Writer) error {
 		for _, c := range copies {
-			if _, err := fmt.Fprintf(w, "%s\t%s\t%s\n", c.ID, c.First, c.Last); err != nil {
+			if _, err := fmt.Fprintf(w, "%s\t%s\t%s", c.ID, c.First, c.Last); err != nil {
+				return err
+			}
+			for _, o := range c.Own {
+				if _, err := fmt.Fprintf(w, "\t%s", o); err != nil {
+					return err
+				}
+			}
+			if err := w.WriteByte('\n'); err != nil {
 				return err
 			}
 		}

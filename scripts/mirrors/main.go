@@ -6,6 +6,7 @@
 //	mirrors gen --copies N --others 5000 --story-from sotu.jsonl --others-from corpus-100.jsonl
 //	            [--own-from F.jsonl|DIR ...] [--before 1 --after 1] --seed S --out corpus.jsonl --truth truth.tsv
 //	mirrors check --truth truth.tsv --clusters clusters.jsonl [--pairs pairs.tsv] [--spans spans.tsv] [--min-share X]
+//	              [--clean docs.jsonl [--dedup-seconds S] [--dedup-check]]
 //	mirrors table RESULTS.tsv
 //
 // gen reads JSON Lines documents as pdc does (lib/doc: id, url, html or
@@ -54,7 +55,8 @@
 // Text is drawn from HTML by a rough extraction (text.go), not pdc's.
 // gen prints a JSON line of what it made. truth.tsv has one line per copy:
 // id TAB first story sentence TAB last story sentence, as placed in that
-// copy (after its edits), whitespace collapsed.
+// copy (after its edits), then a field per sentence of the copy's own
+// text, whitespace collapsed.
 //
 // check reads the truth, `pdc clusters OUT --format jsonl --text` (a JSON
 // object per passage cluster: cluster, size, members with doc and text;
@@ -66,6 +68,14 @@
 // with one word in five allowed to differ, or by their first and last
 // five words); copies with a pair; pairs without a copy; clusters; spans.
 // With --min-share it exits 1 when the share is lower.
+//
+// With --clean (the docs.jsonl of `pdc dedup OUT --output CLEAN`: id and
+// text per line) check also counts, after deduplication, the copies that
+// still hold the story (its first and last sentences, as above: 1 is
+// right), the copies that hold one of the two only (a remnant: 0 is
+// right), and the copies' own sentences still in their text, word for
+// word (all is right); with --dedup-check it exits 1 unless all three are
+// right.
 //
 // table prints mirrors.sh's results file as a markdown table (table.go).
 package main

@@ -119,6 +119,7 @@ type copyPage struct {
 	Story         []string // the story sentences as placed (edited or not)
 	First, Last   string   // the first and last of them
 	Edited        []int    // indexes of the edited story sentences, sorted
+	Own           []string // the copy's own sentences, before the story and after it
 }
 
 // makeCopy builds copy i: own paragraphs from pool, the story with
@@ -152,6 +153,9 @@ func makeCopy(i int, st story, cfg genConfig, pool *ownPool, wl wordList, rng *r
 	after, err := own(cfg.After)
 	if err != nil {
 		return c, err
+	}
+	for _, p := range slices.Concat(before, after) {
+		c.Own = append(c.Own, p...)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Mirror %05d</title>\n</head>\n<body>\n<main>\n<article>\n", i)

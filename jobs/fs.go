@@ -31,9 +31,12 @@ func (m *Main) fsCmd(ctx context.Context, args []string) error {
 		fmt.Fprint(m.Stdout, fsUsage)
 		return nil
 	}
-	flags := m.newFlagSet("fs", "[--principal P --keytab K] put|get|cat|ls|rm ARGS...")
+	flags := m.newFlagSet("fs", "[--principal P --keytab K] put LOCAL... DEST | get SRC LOCAL | cat PATH... | ls PATH | rm PATH...")
 	flags.kerberosFlags()
-	if err := flags.parse(args); err != nil {
+	// Flags anywhere, as in the other commands: a flag after the
+	// subcommand must never be taken for a path (put would overwrite the
+	// keytab); a path starting with "-" goes after "--".
+	if err := flags.parse(reorderArgs(flags, args)); err != nil {
 		return err
 	}
 	args = flags.Args()

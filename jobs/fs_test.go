@@ -52,3 +52,35 @@ func TestFSCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestFSFlagsAfterSubcommand: --principal and --keytab after the subcommand
+// are flags, as in every other command, never paths: put does not
+// overwrite the keytab with the file, rm does not delete it; an unknown
+// flag there is a usage error.
+func TestFSFlagsAfterSubcommand(t *testing.T) {
+	dir := t.TempDir()
+	keytab := filepath.Join(dir, "alice.keytab")
+	writeFile(t, keytab, "keytab bytes")
+	doc := filepath.Join(dir, "corpus.jsonl")
+	writeFile(t, doc, "{}\n")
+	dst := filepath.Join(dir, "dst")
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runPDC(t, "fs", "put", doc, "file://"+dst, "--principal", "alice@EXAMPLE.COM", "--keytab", keytab); code != 0 {
+		t.Fatalf("put with flags after it: exit %d %s", code, stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(dst, "corpus.jsonl")); err != nil || string(got) != "{}\n" {
+		t.Errorf("put did not copy the file to the destination (%q, %v)", got, err)
+	}
+	runPDC(t, "fs", "rm", "file://"+filepath.Join(dst, "corpus.jsonl"), "--keytab", keytab, "--principal", "alice@EXAMPLE.COM")
+	if got, err := os.ReadFile(keytab); err != nil || string(got) != "keytab bytes" {
+		t.Errorf("the keytab changed: %q, %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "corpus.jsonl")); !os.IsNotExist(err) {
+		t.Errorf("rm with flags after it did not remove the file: %v", err)
+	}
+	if _, stderr, code := runPDC(t, "fs", "ls", "file://"+dst, "--bogus"); code != 2 || !strings.Contains(stderr, "bogus") {
+		t.Errorf("unknown flag: exit %d %s", code, stderr)
+	}
+}

@@ -224,10 +224,11 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 
 // hadoopDriver returns the Hadoop Streaming driver for a run.
 func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, pipeline.Options, error) {
-	// Hadoop splits job paths (-input, -files) at commas, and has no
-	// escape for a comma in a name (--input splits at commas already).
-	if strings.Contains(o.output, ",") {
-		return nil, pipeline.Options{}, usagef("run --hadoop: --output %q: Hadoop splits job paths at commas; use a path without one", o.output)
+	// Hadoop splits job paths (-input, -files) at commas and expands
+	// glob characters in them, with no escape that works for both
+	// (--input splits at commas already).
+	if i := strings.IndexAny(o.output, ",*?[]{}\\"); i >= 0 {
+		return nil, pipeline.Options{}, usagef("run --hadoop: --output %q: Hadoop reads job paths as comma-separated globs; use a path without %q", o.output, o.output[i:i+1])
 	}
 	streaming, err := hadoop.FindStreaming(m.Getenv)
 	if err != nil {
@@ -266,10 +267,13 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		}
 		man.Files = absAll(localSet.Paths())
 	}
-	sub := &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress, Secure: hadoop.Secured(m.Getenv("HADOOP_CONF_DIR"))}
-	if id := hdfsfs.Identity().Resolve(m.Getenv); sub.Secure && id.Keytab != "" {
+	sub := &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress,
+		Secure: hadoop.Secured(m.Getenv("HADOOP_CONF_DIR")), Env: hadoop.ClientEnv(m.Getenv)}
+	if id := hdfsfs.Identity().Resolve(m.Getenv); id.Keytab != "" {
 		// The Hadoop client logs in from a ticket cache: one of pdc's own,
-		// kept fresh from the keytab for as long as the run lasts.
+		// kept fresh from the keytab for as long as the run lasts. (Made
+		// whenever a keytab is given: the client's configuration may be
+		// one pdc does not read, $HADOOP_HOME/etc/hadoop.)
 		if o.ticket, err = kerberos.NewPrivateCache(id, m.Getenv); err != nil {
 			return nil, pipeline.Options{}, err
 		}

@@ -20,8 +20,9 @@ import (
 //
 // The sentence text is escaped like every pdc field (lib/mr). With --table
 // only the sentence rows are printed. With --format jsonl, one JSON object
-// per document, {"id", "url", "text"} (lib/doc AppendJSON; url left out
-// when empty), text the extracted text: what other tools should read to
+// per document, {"id", "url", "site", "pdc_source", "text"} (lib/doc
+// AppendJSON: the record as pdc read it, with the extracted text for its
+// html; fields left out when empty): what other tools should read to
 // see the words pdc sees, and what pdc reads back as input.
 func (m *Main) textCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
@@ -73,7 +74,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 			return nil
 		}
 		if *format == "jsonl" {
-			line = append(doc.AppendJSON(line[:0], &doc.Doc{ID: d.ID, URL: d.URL, Text: a.Text}), '\n')
+			line = append(doc.AppendJSON(line[:0], &doc.Doc{ID: d.ID, URL: d.URL, Site: d.Site, Source: d.Source, Text: a.Text}), '\n')
 			_, err := w.Write(line)
 			if err == nil {
 				err = ctx.Err()

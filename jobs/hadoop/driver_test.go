@@ -1,6 +1,7 @@
 package hadoop
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,22 @@ func TestHadoopJobs(t *testing.T) {
 			if (j.Combiner != "") != (st.Name == "stats") {
 				t.Errorf("%s: combiner %q", st.Name, j.Combiner)
 			}
+		}
+	}
+}
+
+func TestClientEnv(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want []string
+	}{
+		{map[string]string{}, nil},
+		{map[string]string{"KRB5_CONFIG": "/etc/k.conf"}, []string{"HADOOP_CLIENT_OPTS=-Djava.security.krb5.conf=/etc/k.conf"}},
+		{map[string]string{"KRB5_CONFIG": "/etc/k.conf", "HADOOP_CLIENT_OPTS": "-Xmx1g"}, []string{"HADOOP_CLIENT_OPTS=-Xmx1g -Djava.security.krb5.conf=/etc/k.conf"}},
+	} {
+		got := ClientEnv(func(k string) string { return tt.env[k] })
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("ClientEnv(%v) = %q, want %q", tt.env, got, tt.want)
 		}
 	}
 }

@@ -112,3 +112,16 @@ func (f finder) java(classpath string) []string {
 	}
 	return append(argv, "-cp", classpath, streamingClass)
 }
+
+// ClientEnv is the environment a Hadoop client started through the hadoop
+// or mapred scripts needs for a secured cluster: the JVM does not read
+// KRB5_CONFIG, so HADOOP_CLIENT_OPTS (which those scripts pass to java,
+// yarn's too) gets -Djava.security.krb5.conf=$KRB5_CONFIG. Nil without
+// KRB5_CONFIG. (A "java -cp" prefix has the flag already: FindStreaming.)
+func ClientEnv(getenv func(string) string) []string {
+	krb5 := getenv("KRB5_CONFIG")
+	if krb5 == "" {
+		return nil
+	}
+	return []string{"HADOOP_CLIENT_OPTS=" + strings.TrimSpace(getenv("HADOOP_CLIENT_OPTS")+" -Djava.security.krb5.conf="+krb5)}
+}

@@ -56,15 +56,24 @@ func Login(id Identity, getenv func(string) string) (*krb.Client, error) {
 		return nil, err
 	}
 	id = id.Resolve(getenv)
-	settings := []func(*krb.Settings){krb.DisablePAFXFAST(true)}
 	if id.Keytab != "" {
-		return keytabLogin(cfg, confPath, id.Keytab, id.Principal, settings)
+		c, err := keytabClient(cfg, confPath, id.Keytab, id.Principal)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.Login(); err != nil {
+			return nil, loginError(c, confPath, err)
+		}
+		return c, nil
 	}
 	if id.Principal != "" {
 		return nil, errors.New("kerberos: --principal needs --keytab (or drop it and run kinit)")
 	}
-	return cacheLogin(cfg, ccachePath(getenv), settings)
+	return cacheLogin(cfg, ccachePath(getenv))
 }
+
+// settings are pdc's gokrb5 client settings.
+var settings = []func(*krb.Settings){krb.DisablePAFXFAST(true)}
 
 // loadConfig reads the Kerberos configuration of KRB5_CONFIG.
 func loadConfig(getenv func(string) string) (*config.Config, string, error) {
@@ -87,7 +96,9 @@ func ccachePath(getenv func(string) string) string {
 	return fmt.Sprintf("/tmp/krb5cc_%d", os.Getuid())
 }
 
-func keytabLogin(cfg *config.Config, confPath, ktPath, principal string, settings []func(*krb.Settings)) (*krb.Client, error) {
+// keytabClient checks a keytab identity and returns its client, not yet
+// logged in.
+func keytabClient(cfg *config.Config, confPath, ktPath, principal string) (*krb.Client, error) {
 	if principal == "" {
 		return nil, fmt.Errorf("kerberos: --keytab %s needs --principal USER@REALM", ktPath)
 	}
@@ -108,14 +119,20 @@ func keytabLogin(cfg *config.Config, confPath, ktPath, principal string, setting
 	if !keytabHolds(kt, user, realm) {
 		return nil, fmt.Errorf("kerberos: keytab %s holds no key for %s@%s (klist -kt %s lists its principals)", ktPath, user, realm, ktPath)
 	}
-	c := krb.NewWithKeytab(user, realm, kt, cfg, settings...)
-	if err := c.Login(); err != nil {
-		return nil, fmt.Errorf("kerberos: login as %s@%s: %s (is the KDC of %s in %s up?)", user, realm, oneLine(err), realm, confPath)
-	}
-	return c, nil
+	return krb.NewWithKeytab(user, realm, kt, cfg, settings...), nil
 }
 
-func cacheLogin(cfg *config.Config, path string, settings []func(*krb.Settings)) (*krb.Client, error) {
+// loginError is the one-line error of a failed keytab login.
+func loginError(c *krb.Client, confPath string, err error) error {
+	realm := c.Credentials.Domain()
+	return fmt.Errorf("kerberos: login as %s@%s: %s (is the KDC of %s in %s up?)", c.Credentials.CName().PrincipalNameString(), realm, oneLine(err), realm, confPath)
+}
+
+func cacheLogin(cfg *config.Config, path string) (*krb.Client, error) {
+	if kind, _, ok := strings.Cut(path, ":"); ok && !strings.Contains(kind, "/") {
+		// KEYRING:, KCM:, DIR:, API:, MEMORY: (FILE: is cut off already).
+		return nil, fmt.Errorf("kerberos: ticket cache %s is not a file, and pdc reads file caches only: run kinit -c FILE:/tmp/krb5cc_%d and export KRB5CCNAME=FILE:/tmp/krb5cc_%d, or give --principal and --keytab", path, os.Getuid(), os.Getuid())
+	}
 	cc, err := loadCCache(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -79,6 +79,8 @@ func TestKerberosFailures(t *testing.T) {
 		{"no ticket", Identity{}, map[string]string{"KRB5_CONFIG": krb5, "KRB5CCNAME": "FILE:" + filepath.Join(dir, "cc-none")}, "run kinit"},
 		{"expired ticket", Identity{}, map[string]string{"KRB5_CONFIG": krb5, "KRB5CCNAME": expired}, "has expired: run kinit again"},
 		{"not a ticket cache", Identity{}, map[string]string{"KRB5_CONFIG": krb5, "KRB5CCNAME": broken}, "run kinit again"},
+		{"kernel keyring cache", Identity{}, map[string]string{"KRB5_CONFIG": krb5, "KRB5CCNAME": "KEYRING:persistent:1000"}, "is not a file"},
+		{"KCM cache", Identity{}, map[string]string{"KRB5_CONFIG": krb5, "KRB5CCNAME": "KCM:"}, "kinit -c FILE:"},
 		{"truncated ticket cache", Identity{}, map[string]string{"KRB5_CONFIG": krb5, "KRB5CCNAME": truncated}, "run kinit again"},
 		{"principal without keytab", Identity{}, map[string]string{"KRB5_CONFIG": krb5, EnvPrincipal: "pdc@EXAMPLE.COM"}, "--principal needs --keytab"},
 		{"keytab without principal flag", Identity{}, map[string]string{"KRB5_CONFIG": krb5, EnvKeytab: ktPath}, "needs --principal"},

@@ -22,13 +22,22 @@ type PrivateCache struct {
 	// Path is the cache file; Env sets KRB5CCNAME to it.
 	Path string
 
-	cl   *krb.Client
-	dir  string
-	mu   sync.Mutex
-	end  time.Time // of the ticket in the cache
-	stop chan struct{}
-	done chan struct{}
+	cl       *krb.Client
+	confPath string
+	dir      string
+	mu       sync.Mutex
+	end      time.Time // of the ticket in the cache
+	next     time.Time // when Keep refreshes it
+	keep     sync.Once
+	close    sync.Once
+	stop     chan struct{}
+	done     chan struct{}
 }
+
+// MinRefresh is the least time between two refreshes of a private cache,
+// whatever the ticket's life: a KDC that hands out short tickets is not
+// asked every second.
+const MinRefresh = 10 * time.Second
 
 // NewPrivateCache logs in as id (which must name a keytab, here or in the
 // environment) and writes a ticket-granting ticket to a new cache file.
@@ -38,15 +47,21 @@ func NewPrivateCache(id Identity, getenv func(string) string) (*PrivateCache, er
 	if id.Keytab == "" {
 		return nil, fmt.Errorf("kerberos: a private ticket cache needs --keytab and --principal")
 	}
-	cl, err := Login(id, getenv)
+	cfg, confPath, err := loadConfig(getenv)
+	if err != nil {
+		return nil, err
+	}
+	// The client only does the AS exchanges of Refresh: no Login, whose
+	// own renewal would run beside Keep.
+	cl, err := keytabClient(cfg, confPath, id.Keytab, id.Principal)
 	if err != nil {
 		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "pdc-krb5cc-")
 	if err != nil {
-		return nil, fmt.Errorf("kerberos: private ticket cache: %w", err)
+		return nil, fmt.Errorf("kerberos: private ticket cache: %w (set TMPDIR to a writable directory)", err)
 	}
-	p := &PrivateCache{Path: filepath.Join(dir, "krb5cc"), cl: cl, dir: dir}
+	p := &PrivateCache{Path: filepath.Join(dir, "krb5cc"), cl: cl, confPath: confPath, dir: dir}
 	if err := p.Refresh(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -65,26 +80,30 @@ func (p *PrivateCache) End() time.Time {
 }
 
 // Refresh asks the KDC for a new ticket-granting ticket (an AS exchange with
-// the keytab's key) and replaces the cache file with it atomically.
+// the keytab's key) and replaces the cache file with it atomically. The
+// cache names the client as the KDC's reply does.
 func (p *PrivateCache) Refresh() error {
+	received := time.Now()
 	realm := p.cl.Credentials.Domain()
-	cname := p.cl.Credentials.CName()
-	req, err := messages.NewASReqForTGT(realm, p.cl.Config, cname)
+	req, err := messages.NewASReqForTGT(realm, p.cl.Config, p.cl.Credentials.CName())
 	if err != nil {
-		return fmt.Errorf("kerberos: ticket request for %s@%s: %v", cname.PrincipalNameString(), realm, err)
+		return fmt.Errorf("kerberos: ticket request for %s@%s: %v", p.cl.Credentials.CName().PrincipalNameString(), realm, err)
 	}
 	rep, err := p.cl.ASExchange(realm, req, 0)
 	if err != nil {
-		return fmt.Errorf("kerberos: login as %s@%s: %s", cname.PrincipalNameString(), realm, oneLine(err))
+		return loginError(p.cl, p.confPath, err)
+	}
+	if rep.CRealm != rep.Ticket.Realm {
+		return fmt.Errorf("kerberos: the KDC of %s gave a ticket of realm %s for a client of realm %s: pdc writes caches for one realm (use kinit)", realm, rep.Ticket.Realm, rep.CRealm)
 	}
 	ticket, err := rep.Ticket.Marshal()
 	if err != nil {
-		return fmt.Errorf("kerberos: encode ticket: %w", err)
+		return fmt.Errorf("kerberos: encode the KDC's ticket: %w", err)
 	}
 	enc := rep.DecryptedEncPart
 	var buf bytes.Buffer
 	if err := WriteCCache(&buf, Credential{
-		Client: cname, Server: rep.Ticket.SName, Realm: realm, Key: enc.Key,
+		Client: rep.CName, Server: rep.Ticket.SName, Realm: rep.CRealm, Key: enc.Key,
 		AuthTime: enc.AuthTime, StartTime: enc.StartTime, EndTime: enc.EndTime, RenewTill: enc.RenewTill,
 		Flags: enc.Flags.Bytes, Ticket: ticket,
 	}); err != nil {
@@ -92,55 +111,80 @@ func (p *PrivateCache) Refresh() error {
 	}
 	tmp := p.Path + ".new"
 	if err := os.WriteFile(tmp, buf.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("kerberos: write ticket cache: %w", err)
+		return fmt.Errorf("kerberos: write ticket cache %s: %w (is TMPDIR full?)", tmp, err)
 	}
 	if err := os.Rename(tmp, p.Path); err != nil {
-		return fmt.Errorf("kerberos: write ticket cache: %w", err)
+		return fmt.Errorf("kerberos: write ticket cache %s: %w", p.Path, err)
 	}
+	// Two thirds of the ticket's own life after it was received, and
+	// never sooner than MinRefresh.
+	start := enc.StartTime
+	if start.IsZero() {
+		start = enc.AuthTime
+	}
+	life := enc.EndTime.Sub(start)
 	p.mu.Lock()
 	p.end = enc.EndTime
+	p.next = received.Add(max(life*2/3, MinRefresh))
 	p.mu.Unlock()
 	return nil
 }
 
-// Keep refreshes the cache in the background, when two thirds of its
-// ticket's life have passed (and every 10 seconds after a failed attempt),
-// until Close. errs, if not nil, receives each failed attempt.
-func (p *PrivateCache) Keep(errs func(error)) {
-	p.stop, p.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(p.done)
-		for {
-			wait := time.Until(p.End()) * 2 / 3
-			if wait < time.Second {
-				wait = time.Second
-			}
-			select {
-			case <-p.stop:
-				return
-			case <-time.After(wait):
-			}
-			for err := p.Refresh(); err != nil; err = p.Refresh() {
-				if errs != nil {
-					errs(err)
-				}
-				select {
-				case <-p.stop:
-					return
-				case <-time.After(10 * time.Second):
-				}
-			}
-		}
-	}()
+// nextRefresh is when Keep refreshes the cache next.
+func (p *PrivateCache) nextRefresh() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.next
 }
 
-// Close stops Keep and removes the cache and its directory.
+// Keep refreshes the cache in the background, when two thirds of its
+// ticket's life have passed (at least MinRefresh apart, and MinRefresh
+// after a failed attempt), until Close. errs, if not nil, receives each
+// failed attempt. Calls after the first do nothing.
+func (p *PrivateCache) Keep(errs func(error)) {
+	p.keep.Do(func() {
+		p.mu.Lock()
+		p.stop, p.done = make(chan struct{}), make(chan struct{})
+		stop, done := p.stop, p.done
+		p.mu.Unlock()
+		go func() {
+			defer close(done)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(time.Until(p.nextRefresh())):
+				}
+				for err := p.Refresh(); err != nil; err = p.Refresh() {
+					if errs != nil {
+						errs(err)
+					}
+					select {
+					case <-stop:
+						return
+					case <-time.After(MinRefresh):
+					}
+				}
+			}
+		}()
+	})
+}
+
+// Close stops Keep and removes the cache and its directory. Calls after the
+// first do nothing.
 func (p *PrivateCache) Close() error {
-	if p.stop != nil {
-		close(p.stop)
-		<-p.done
-		p.stop = nil
-	}
-	p.cl.Destroy()
-	return os.RemoveAll(p.dir)
+	var err error
+	p.close.Do(func() {
+		p.keep.Do(func() {}) // no Keep after Close
+		p.mu.Lock()
+		stop, done := p.stop, p.done
+		p.mu.Unlock()
+		if stop != nil {
+			close(stop)
+			<-done
+		}
+		p.cl.Destroy()
+		err = os.RemoveAll(p.dir)
+	})
+	return err
 }

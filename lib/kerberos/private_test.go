@@ -69,9 +69,14 @@ func TestPrivateCache(t *testing.T) {
 		t.Errorf("after Refresh the ticket ends at %v, want after %v", p.End(), first)
 	}
 	p.Keep(func(err error) { t.Error(err) })
+	p.Keep(nil) // a second Keep starts nothing
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if err := p.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	p.Keep(nil) // after Close: nothing
 	if _, err := os.Stat(filepath.Dir(p.Path)); !os.IsNotExist(err) {
 		t.Errorf("cache directory still there after Close (%v)", err)
 	}

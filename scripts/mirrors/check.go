@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -60,7 +61,7 @@ func (d *dedupSummary) right() bool {
 func (m Main) check(args []string) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	truth := fs.String("truth", "", "truth.tsv written by gen")
+	truthPath := fs.String("truth", "", "truth.tsv written by gen")
 	clusters := fs.String("clusters", "", "output of pdc clusters OUT --format jsonl --text")
 	pairs := fs.String("pairs", "", "output of pdc pairs OUT (optional)")
 	spans := fs.String("spans", "", "output of pdc spans OUT, to count its lines (optional)")
@@ -71,18 +72,21 @@ func (m Main) check(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *truth == "" || *clusters == "" || fs.NArg() > 0 {
-		fmt.Fprintln(m.Stderr, "usage: mirrors check --truth truth.tsv --clusters clusters.jsonl [--pairs pairs.tsv] [--spans spans.tsv] [--min-share X]")
+	if *truthPath == "" || *clusters == "" || fs.NArg() > 0 || *dedupCheck && *clean == "" {
+		fmt.Fprintln(m.Stderr, "usage: mirrors check --truth truth.tsv --clusters clusters.jsonl [--pairs pairs.tsv] [--spans spans.tsv] [--min-share X] [--clean docs.jsonl [--dedup-seconds S] [--dedup-check]]")
 		return errUsage
 	}
-	s, err := checkFiles(*truth, *clusters, *pairs, *spans)
+	s, err := checkFiles(*truthPath, *clusters, *pairs, *spans)
 	if err != nil {
 		return err
 	}
 	if *clean != "" {
-		truth, err := readTruth(*truth)
+		truth, err := readTruth(*truthPath)
 		if err != nil {
 			return err
+		}
+		if len(truth) > 0 && !slices.ContainsFunc(truth, func(t truthRow) bool { return len(t.Own) > 0 }) {
+			return fmt.Errorf("%s lists no copy's own sentences: it was written by an older mirrors gen (delete the corpus to have it made again)", *truthPath)
 		}
 		s.Dedup = &dedupSummary{Seconds: *dedupSecs}
 		if err := withFile(*clean, func(r io.Reader) error { return s.Dedup.add(r, truth) }); err != nil {

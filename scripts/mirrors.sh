@@ -64,6 +64,10 @@
 # Needs go, python3 (corpus.sh), GNU time; npm, apt-get and dpkg-deb when
 # inputs must be fetched.
 set -euo pipefail
+# The benchmark runs on the local disk: with a cluster's HADOOP_CONF_DIR in
+# the environment, pdc would take the outputs it has not made yet for HDFS
+# paths.
+unset HADOOP_CONF_DIR
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 FLAGS=${PDC_MIRRORS_FLAGS---clusters}

@@ -40,12 +40,18 @@ func (s *Submitter) yarnArgv(subcmd string, args ...string) []string {
 func (s *Submitter) yarnCommand(ctx context.Context, subcmd string, args ...string) *exec.Cmd {
 	argv := s.yarnArgv(subcmd, args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = os.Environ()
-	if s.ConfDir != "" {
-		cmd.Env = append(cmd.Env, "HADOOP_CONF_DIR="+s.ConfDir)
-	}
-	cmd.Env = append(cmd.Env, s.Env...)
+	cmd.Env = s.environ()
 	return cmd
+}
+
+// environ is the environment of the Submitter's hadoop and yarn commands:
+// pdc's own, HADOOP_CONF_DIR when ConfDir is set, then Env.
+func (s *Submitter) environ() []string {
+	env := os.Environ()
+	if s.ConfDir != "" {
+		env = append(env, "HADOOP_CONF_DIR="+s.ConfDir)
+	}
+	return append(env, s.Env...)
 }
 
 // appID is the YARN application id of a MapReduce job id.

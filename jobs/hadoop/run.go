@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -19,11 +18,7 @@ import (
 func (s *Submitter) Run(ctx context.Context, j *Job) (*Result, error) {
 	argv := s.Argv(j)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = os.Environ()
-	if s.ConfDir != "" {
-		cmd.Env = append(cmd.Env, "HADOOP_CONF_DIR="+s.ConfDir)
-	}
-	cmd.Env = append(cmd.Env, s.Env...)
+	cmd.Env = s.environ()
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {

@@ -12,9 +12,7 @@ import (
 	"time"
 
 	"github.com/jcmturner/gokrb5/v8/iana/etypeID"
-	"github.com/jcmturner/gokrb5/v8/iana/nametype"
 	"github.com/jcmturner/gokrb5/v8/keytab"
-	"github.com/jcmturner/gokrb5/v8/types"
 )
 
 // TestKerberosFailures: each way a Kerberos login can fail before it
@@ -124,15 +122,7 @@ func write(t *testing.T, path, s string) {
 func ccache(t *testing.T, user, realm string, end time.Time) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	err := WriteCCache(&b, Credential{
-		Client:   types.NewPrincipalName(nametype.KRB_NT_PRINCIPAL, user),
-		Server:   types.NewPrincipalName(nametype.KRB_NT_SRV_INST, "krbtgt/"+realm),
-		Realm:    realm,
-		Key:      types.EncryptionKey{KeyType: etypeID.AES128_CTS_HMAC_SHA1_96, KeyValue: bytes.Repeat([]byte("k"), 16)},
-		AuthTime: end.Add(-10 * time.Hour), StartTime: end.Add(-10 * time.Hour), EndTime: end, RenewTill: end,
-		Ticket: []byte("ticket"),
-	})
-	if err != nil {
+	if err := WriteCCache(&b, testCredential(user, realm, end, nil)); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

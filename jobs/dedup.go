@@ -4,32 +4,35 @@ package jobs
 // duplicated passages cut out, for building corpora. Of each passage
 // cluster (pdc run --clusters, lib/cluster) one member is kept (--keep:
 // the earliest in input order, the one of the longest document, or the one
-// of the document with the smallest --date-field) and the others are
-// removed. CLEAN gets two files, each written atomically:
+// of the document with the smallest --date-field); from the others,
+// lib/dedup cuts what is aligned, sentence by sentence, to the kept member,
+// and never a character of a kept member. CLEAN gets two files, each
+// written atomically:
 //
 // docs.jsonl: every document of the input, in input order (of duplicate
 // ids the first, as the run reads them), one JSON object per line,
 // {"id", "url", "text"} (lib/doc AppendJSON: url left out when empty, so
 // that pdc reads the file back as input). text is the document's extracted
 // text, what the clusters' offsets refer to (the run's --extract and
-// --max-doc-bytes), without its removed passages. Characters of a kept
-// member are never cut: a removed passage that overlaps a kept member of
-// another cluster (a conflict) loses only its characters outside it.
+// --max-doc-bytes), without its removed ranges. With --drop-empty, a
+// document left with no text but white space is not written.
 //
-// removed.tsv: what was cut, after a header line, one line per removed
-// passage (the part of a removed member outside kept members), in the
-// order of docs.jsonl, then by position:
+// removed.tsv: what was cut, after a header line, one line per cut range,
+// in the order of docs.jsonl, then by position:
 //
-//	#doc TAB char_start TAB char_end TAB cluster TAB kept_doc TAB kept_char_start TAB kept_char_end
+//	#doc TAB char_start TAB char_end TAB cluster TAB kept_doc TAB kept_char_start TAB kept_char_end TAB held TAB reason
 //
 // ids escaped as in lib/mr; offsets in Unicode code points of the
-// document's extracted text, end exclusive. Lines of one document may
-// overlap (members of several clusters); their union is what was cut.
+// document's extracted text, end exclusive. kept_* is the range of the
+// kept copy that the cut range is aligned to, held the share of the cut
+// range's distinct words found there (4 decimals, at least 0.8), reason
+// why the range was cut (copy: the kept range holds it). Lines of one
+// document may overlap (members of several clusters); their union is what
+// was cut.
 
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -41,12 +44,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -62,6 +68,7 @@ type dedupOptions struct {
 	dateField  string
 	inputs     []string
 	overwrite  bool
+	dropEmpty  bool
 }
 
 func (m *Main) dedupCmd(ctx context.Context, args []string) error {
@@ -97,7 +104,11 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := writeClean(in, an, planCuts(cs, kept), cfs, cdir, o.inputs)
+	minWords := jobconf.Default().MinTokens
+	if cfg, err := m.runConfig(o.out); err == nil {
+		minWords = cfg.MinTokens
+	}
+	st, err := writeClean(in, an, dedup.NewPlan(cs, dedup.Coordinate(cs, kept), minWords), cfs, cdir, o)
 	if err != nil {
 		return err
 	}
@@ -109,13 +120,14 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	o := dedupOptions{keep: "first"}
 	var inputs listFlag
-	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--input DOCS] [--overwrite]")
+	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--input DOCS] [--overwrite]")
 	fs.kerberosFlags()
 	fs.StringVar(&o.clean, "output", "", "`directory` to write (created): docs.jsonl, the documents without their removed passages, and removed.tsv, what was removed")
 	fs.StringVar(&o.keep, "keep", o.keep, "the member of each cluster to keep (a `rule`): first (earliest in input order), longest (of the longest document) or earliest (of the document with the smallest --date-field)")
 	fs.StringVar(&o.dateField, "date-field", "", "for --keep earliest: the `field` of a document's date in JSON Lines records, a string compared as text (ISO 8601); documents without it, and documents of other input formats, come last")
 	fs.Var(&inputs, "input", "the run's documents (a `path`; default: the run's inputs); repeatable")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace the files of a previous pdc dedup in CLEAN")
+	fs.BoolVar(&o.dropEmpty, "drop-empty", false, "leave out of docs.jsonl the documents left with no text (every passage of theirs kept elsewhere)")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return o, err
 	}
@@ -343,102 +355,13 @@ func readField(name string, rc io.ReadCloser, field string, need, seen map[strin
 	return nil
 }
 
-// charRange is a range of a document's characters, end exclusive.
-type charRange struct{ start, end int }
-
-// removal is a removed passage: a removed member, or its part outside the
-// kept members of its document.
-type removal struct {
-	charRange
-	cluster string
-	kept    *cluster.Member
-}
-
-// dedupPlan is what to cut from each document.
-type dedupPlan struct {
-	cuts      map[string][]removal // by document, sorted by position
-	need      map[string]string    // every member's document: a cluster of it
-	conflicts int                  // removed members that overlap kept ones
-}
-
-// planCuts removes every member but the kept one (kept[i] of cs[i]), less
-// the characters of kept members.
-func planCuts(cs []cluster.Cluster, kept []int) dedupPlan {
-	p := dedupPlan{cuts: map[string][]removal{}, need: map[string]string{}}
-	protected := map[string][]charRange{}
-	for i, c := range cs {
-		k := c.Members[kept[i]]
-		protected[k.Doc] = append(protected[k.Doc], charRange{k.CharStart, k.CharEnd})
-	}
-	for d, rs := range protected {
-		protected[d] = mergeRanges(rs)
-	}
-	for i := range cs {
-		c := &cs[i]
-		for j, mem := range c.Members {
-			if _, ok := p.need[mem.Doc]; !ok {
-				p.need[mem.Doc] = c.ID
-			}
-			if j == kept[i] || mem.CharEnd <= mem.CharStart {
-				continue
-			}
-			pieces := subtractRanges(charRange{mem.CharStart, mem.CharEnd}, protected[mem.Doc])
-			if len(pieces) != 1 || pieces[0] != (charRange{mem.CharStart, mem.CharEnd}) {
-				p.conflicts++
-			}
-			for _, r := range pieces {
-				p.cuts[mem.Doc] = append(p.cuts[mem.Doc], removal{charRange: r, cluster: c.ID, kept: &c.Members[kept[i]]})
-			}
-		}
-	}
-	for _, rs := range p.cuts {
-		slices.SortFunc(rs, func(a, b removal) int {
-			return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), strings.Compare(a.cluster, b.cluster))
-		})
-	}
-	return p
-}
-
-// mergeRanges sorts rs and joins the ranges that overlap or touch.
-func mergeRanges(rs []charRange) []charRange {
-	slices.SortFunc(rs, func(a, b charRange) int { return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end)) })
-	var out []charRange
-	for _, r := range rs {
-		if n := len(out); n > 0 && r.start <= out[n-1].end {
-			out[n-1].end = max(out[n-1].end, r.end)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-// subtractRanges returns the parts of r outside the sorted, disjoint
-// ranges of prot.
-func subtractRanges(r charRange, prot []charRange) []charRange {
-	var out []charRange
-	for _, q := range prot {
-		if q.end <= r.start || q.start >= r.end {
-			continue
-		}
-		if q.start > r.start {
-			out = append(out, charRange{r.start, q.start})
-		}
-		r.start = q.end
-		if r.start >= r.end {
-			return out
-		}
-	}
-	return append(out, r)
-}
-
 // cutText returns text without the characters of rs (sorted ranges of
 // rune offsets that neither overlap nor touch) and the length of text in
 // characters; an error if a range ends past the text.
-func cutText(text string, rs []charRange) (string, int, error) {
+func cutText(text string, rs []dedup.Range) (string, int, error) {
 	want := make([]int, 0, 2*len(rs)) // rune offsets, ascending
 	for _, r := range rs {
-		want = append(want, r.start, r.end)
+		want = append(want, r.Start, r.End)
 	}
 	offs := make([]int, 0, len(want)) // their byte offsets
 	n := 0
@@ -453,7 +376,7 @@ func cutText(text string, rs []charRange) (string, int, error) {
 	}
 	if len(offs) < len(want) {
 		r := rs[len(offs)/2]
-		return "", n, fmt.Errorf("passage %d-%d ends past the text (%d characters)", r.start, r.end, n)
+		return "", n, fmt.Errorf("passage %d-%d ends past the text (%d characters)", r.Start, r.End, n)
 	}
 	if len(rs) == 0 {
 		return text, n, nil
@@ -472,16 +395,31 @@ func cutText(text string, rs []charRange) (string, int, error) {
 // dedupStats are the counts of pdc dedup's summary.
 type dedupStats struct {
 	input.Counts
-	written, dups, unparsable, emptied, truncated int64
-	passages, docsCut, chars, removed             int64
-	conflicts, clusterDocs                        int
+	written, dups, unparsable, emptied, dropped, truncated int64
+	passages, docsCut, chars, removed                      int64
+	members, unaligned, notHeld                            int64
+	clusterDocs                                            int
 }
 
 // writeClean writes CLEAN's files: every document of in (the first of its
-// id) without the cuts of p, and the cuts.
-func writeClean(in *input.Set, an *doc.Analyzer, p dedupPlan, fsys hdfsfs.FS, dir string, inputs []string) (dedupStats, error) {
-	w := &cleanWriter{an: an, p: p, written: map[string]bool{}}
-	w.st.conflicts, w.st.clusterDocs = p.conflicts, len(p.need)
+// id) without what p cuts from it, and the cuts. It reads the input twice:
+// first the documents that hold kept members, for their sentences.
+func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, dir string, o dedupOptions) (dedupStats, error) {
+	w := &cleanWriter{an: an, p: p, written: map[string]bool{}, dropEmpty: o.dropEmpty}
+	w.st.clusterDocs = len(p.Need())
+	seen := map[string]bool{}
+	if _, err := in.Each(input.Options{}, func(d *doc.Doc, where string) error {
+		if seen[d.ID] || !p.HoldsKept(d.ID) {
+			return nil
+		}
+		seen[strings.Clone(d.ID)] = true
+		if a, err := an.Analyze(d); err == nil {
+			p.Keep(d.ID, a)
+		}
+		return nil
+	}); err != nil {
+		return w.st, fmt.Errorf("dedup: %w", err)
+	}
 	var err error
 	if w.docs, err = hdfsfs.CreateAtomic(fsys, dir+"/"+dedupDocs); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
@@ -491,7 +429,7 @@ func writeClean(in *input.Set, an *doc.Analyzer, p dedupPlan, fsys hdfsfs.FS, di
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
 	defer w.removed.Abort()
-	header := "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end\n"
+	header := "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end\theld\treason\n"
 	if _, err := io.WriteString(w.removed, header); err != nil {
 		return w.st, fmt.Errorf("dedup: write %s: %w", w.removed.Name(), err)
 	}
@@ -499,14 +437,14 @@ func writeClean(in *input.Set, an *doc.Analyzer, p dedupPlan, fsys hdfsfs.FS, di
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
 	var missing []string
-	for id := range p.need {
+	for id := range p.Need() {
 		if !w.written[id] {
 			missing = append(missing, id)
 		}
 	}
 	if len(missing) > 0 {
 		id := slices.Min(missing)
-		return w.st, fmt.Errorf("dedup: document %q of cluster %s is not in --input %s (give the run's documents)", id, p.need[id], strings.Join(inputs, ","))
+		return w.st, fmt.Errorf("dedup: document %q of cluster %s is not in --input %s (give the run's documents)", id, p.Need()[id], strings.Join(o.inputs, ","))
 	}
 	for _, f := range []*hdfsfs.AtomicFile{w.docs, w.removed} {
 		if err := f.Close(); err != nil {
@@ -519,12 +457,12 @@ func writeClean(in *input.Set, an *doc.Analyzer, p dedupPlan, fsys hdfsfs.FS, di
 // cleanWriter writes the documents and their cuts to CLEAN's files.
 type cleanWriter struct {
 	an            *doc.Analyzer
-	p             dedupPlan
+	p             *dedup.Plan
 	docs, removed *hdfsfs.AtomicFile
-	written       map[string]bool // every id read: whether it was written
+	written       map[string]bool // every id read: whether it was analyzed
+	dropEmpty     bool
 	st            dedupStats
 	line          []byte
-	ranges        []charRange
 }
 
 // add writes document d, read at where, unless its id came before.
@@ -539,21 +477,25 @@ func (w *cleanWriter) add(d *doc.Doc, where string) error {
 		w.st.unparsable++ // the run leaves it out too
 		return nil
 	}
-	cuts := w.p.cuts[d.ID]
-	w.ranges = w.ranges[:0]
-	for _, c := range cuts {
-		w.ranges = append(w.ranges, c.charRange)
-	}
-	text, n, err := cutText(a.Text, mergeRanges(w.ranges))
+	cut, err := w.p.Cut(d.ID, a)
 	if err != nil {
 		return fmt.Errorf("document %q (%s): %w: give the run's documents with --input", d.ID, where, err)
 	}
-	w.st.add(a, text, n, len(cuts))
-	w.line = append(doc.AppendJSON(w.line[:0], &doc.Doc{ID: d.ID, URL: d.URL, Text: text}), '\n')
-	if _, err := w.docs.Write(w.line); err != nil {
-		return fmt.Errorf("write %s: %w", w.docs.Name(), err)
+	text, n, err := cutText(a.Text, dedup.Ranges(cut.Removals))
+	if err != nil {
+		return fmt.Errorf("document %q (%s): %w: give the run's documents with --input", d.ID, where, err)
 	}
-	for _, c := range cuts {
+	w.st.add(a, text, n, cut)
+	if w.dropEmpty && strings.TrimSpace(text) == "" && len(cut.Removals) > 0 {
+		w.st.dropped++
+	} else {
+		w.st.written++
+		w.line = append(doc.AppendJSON(w.line[:0], &doc.Doc{ID: d.ID, URL: d.URL, Text: text}), '\n')
+		if _, err := w.docs.Write(w.line); err != nil {
+			return fmt.Errorf("write %s: %w", w.docs.Name(), err)
+		}
+	}
+	for _, c := range cut.Removals {
 		if _, err := w.removed.Write(appendRemoval(w.line[:0], d.ID, c)); err != nil {
 			return fmt.Errorf("write %s: %w", w.removed.Name(), err)
 		}
@@ -561,36 +503,40 @@ func (w *cleanWriter) add(d *doc.Doc, where string) error {
 	return nil
 }
 
-// add counts a written document: its analysis, its text after cutting
-// (n characters before) and its number of removed passages.
-func (st *dedupStats) add(a doc.Analysis, text string, n, cuts int) {
-	st.written++
+// add counts a document read: its analysis, its text after cutting (n
+// characters before) and what was cut.
+func (st *dedupStats) add(a doc.Analysis, text string, n int, cut dedup.Outcome) {
 	st.chars += int64(n)
 	if a.Truncated {
 		st.truncated++
 	}
-	if cuts == 0 {
+	st.members += int64(cut.Members)
+	st.unaligned += int64(cut.Unaligned)
+	st.notHeld += int64(cut.NotHeld)
+	if len(cut.Removals) == 0 {
 		return
 	}
 	st.docsCut++
-	st.passages += int64(cuts)
-	st.removed += int64(n - len([]rune(text)))
+	st.passages += int64(len(cut.Removals))
+	st.removed += int64(n - utf8.RuneCountInString(text))
 	if strings.TrimSpace(text) == "" {
 		st.emptied++
 	}
 }
 
 // appendRemoval appends a line of removed.tsv.
-func appendRemoval(b []byte, id string, c removal) []byte {
+func appendRemoval(b []byte, id string, c dedup.Removal) []byte {
 	b = mr.AppendEscape(b, id)
-	for _, n := range []int{c.start, c.end} {
+	for _, n := range []int{c.Start, c.End} {
 		b = strconv.AppendInt(append(b, '\t'), int64(n), 10)
 	}
-	b = append(append(b, '\t'), c.cluster...)
-	b = mr.AppendEscape(append(b, '\t'), c.kept.Doc)
-	for _, n := range []int{c.kept.CharStart, c.kept.CharEnd} {
+	b = append(append(b, '\t'), c.Cluster...)
+	b = mr.AppendEscape(append(b, '\t'), c.Kept.Doc)
+	for _, n := range []int{c.Kept.Start, c.Kept.End} {
 		b = strconv.AppendInt(append(b, '\t'), int64(n), 10)
 	}
+	b = strconv.AppendFloat(append(b, '\t'), c.Held, 'f', 4, 64)
+	b = append(append(b, '\t'), c.Reason...)
 	return append(b, '\n')
 }
 
@@ -609,8 +555,11 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 	if n := st.SkippedTotal(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%s skipped (%s)", plural(n, "bad record"), input.ReasonList(st.Skipped)))
 	}
-	if st.emptied > 0 {
+	if st.emptied > 0 && st.dropped == 0 {
 		notes = append(notes, fmt.Sprintf("%d left empty", st.emptied))
+	}
+	if st.dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d left empty and dropped", st.dropped))
 	}
 	if st.truncated > 0 {
 		notes = append(notes, fmt.Sprintf("%d cut at --max-doc-bytes", st.truncated))
@@ -622,9 +571,12 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 	if st.chars > 0 {
 		share = 100 * float64(st.removed) / float64(st.chars)
 	}
-	fmt.Fprintf(&b, "; %s removed from %s (%s/%s), %d of %d characters (%.1f%%); %s",
-		plural(st.passages, "passage"), plural(st.docsCut, "document"), clean, dedupRemoved,
-		st.removed, st.chars, share, plural(int64(st.conflicts), "conflict"))
+	fmt.Fprintf(&b, "; %s removed from %s (%s/%s), %d of %d characters (%.1f%%), each held by its kept copy; %d characters of %s left, aligned to no kept copy",
+		plural(st.passages, "range"), plural(st.docsCut, "document"), clean, dedupRemoved,
+		st.removed, st.chars, share, st.unaligned, plural(st.members, "removed member"))
+	if st.notHeld > 0 {
+		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words)", plural(st.notHeld, "run"))
+	}
 	if o.keep == "earliest" {
 		fmt.Fprintf(&b, "; %d of %d cluster documents without %s", undated, st.clusterDocs, o.dateField)
 	}

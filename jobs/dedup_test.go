@@ -92,9 +92,9 @@ func TestDedup(t *testing.T) {
 		kept    []string // of the clusters P and Q
 		summary string
 	}{
-		{nil, []string{"d1", "d2"}, "pdc dedup: 7 documents read, 6 written to CLEAN/docs.jsonl (1 duplicate id skipped, 1 left empty); 4 passages removed from 4 documents (CLEAN/removed.tsv)"},
-		{[]string{"--keep", "longest"}, []string{"d2", "d2"}, "4 passages removed from 4 documents"},
-		{[]string{"--keep", "earliest", "--date-field", "date"}, []string{"d3", "d5"}, "; 0 conflicts; 1 of 5 cluster documents without date\n"},
+		{nil, []string{"d1", "d2"}, "pdc dedup: 7 documents read, 6 written to CLEAN/docs.jsonl (1 duplicate id skipped, 1 left empty); 4 ranges removed from 4 documents (CLEAN/removed.tsv)"},
+		{[]string{"--keep", "longest"}, []string{"d2", "d2"}, "4 ranges removed from 4 documents"},
+		{[]string{"--keep", "earliest", "--date-field", "date"}, []string{"d3", "d5"}, "each held by its kept copy; 0 characters of 4 removed members left, aligned to no kept copy; 1 of 5 cluster documents without date\n"},
 	} {
 		t.Run(strings.Join(append([]string{"keep"}, tc.keep...), " "), func(t *testing.T) {
 			t.Parallel()
@@ -173,10 +173,18 @@ func checkDedup(t *testing.T, cs []cluster.Cluster, orig map[string]string, clea
 		if len(in) != 1 || in[0] != kept[i] {
 			t.Errorf("cluster %d: passage in %q, want only in %s", i, in, kept[i])
 		}
+		// (4) each cut range is aligned to a range of the kept member
+		// that holds its text.
 		for id, rs := range removed {
 			for _, r := range rs {
-				if r.cluster == c.ID && (r.keptDoc != k.Doc || r.keptStart != k.CharStart || r.keptEnd != k.CharEnd || id == k.Doc && r.start < k.CharEnd && r.end > k.CharStart) {
-					t.Errorf("cluster %d: removed %+v of %s, kept %s %d-%d", i, r, id, k.Doc, k.CharStart, k.CharEnd)
+				if r.cluster != c.ID {
+					continue
+				}
+				cut := strings.TrimSpace(runeSlice(orig[id], r.start, r.end))
+				held := strings.TrimSpace(runeSlice(orig[k.Doc], r.keptStart, r.keptEnd))
+				if r.keptDoc != k.Doc || r.keptStart < k.CharStart || r.keptEnd > k.CharEnd || cut != held ||
+					id == k.Doc && r.start < k.CharEnd && r.end > k.CharStart || r.held != "1.0000" || r.reason != "copy" {
+					t.Errorf("cluster %d: removed %+v of %s (%q), kept %s %d-%d (%q)", i, r, id, cut, k.Doc, k.CharStart, k.CharEnd, held)
 				}
 			}
 		}
@@ -188,6 +196,7 @@ type removedLine struct {
 	start, end         int
 	cluster, keptDoc   string
 	keptStart, keptEnd int
+	held, reason       string
 }
 
 // readRemoved reads removed.tsv by document.
@@ -198,13 +207,13 @@ func readRemoved(t *testing.T, path string) map[string][]removedLine {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if lines[0] != "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end" {
+	if lines[0] != "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end\theld\treason" {
 		t.Errorf("removed.tsv header %q", lines[0])
 	}
 	out := map[string][]removedLine{}
 	for _, l := range lines[1:] {
 		f := strings.Split(l, "\t")
-		if len(f) != 7 {
+		if len(f) != 9 {
 			t.Fatalf("removed.tsv line %q", l)
 		}
 		n := make([]int, 7)
@@ -215,7 +224,7 @@ func readRemoved(t *testing.T, path string) map[string][]removedLine {
 		}
 		id, _ := mr.Unescape(f[0])
 		kd, _ := mr.Unescape(f[4])
-		out[id] = append(out[id], removedLine{n[1], n[2], f[3], kd, n[5], n[6]})
+		out[id] = append(out[id], removedLine{n[1], n[2], f[3], kd, n[5], n[6], f[7], f[8]})
 	}
 	return out
 }
@@ -239,24 +248,34 @@ func cutRanges(text string, rs []removedLine) string {
 
 // TestDedupConflicts: hand-written clusters whose members overlap in a
 // document kept for one cluster and removed for the other: the kept
-// characters stay, the rest of the removed passages goes.
+// characters stay, and of the removed members only the sentences aligned
+// to the kept member go, each with the kept range it is aligned to.
 func TestDedupConflicts(t *testing.T) {
 	dir := t.TempDir()
-	in := writeFile(t, filepath.Join(dir, "docs.jsonl"), `{"id":"x","text":"αβγδεζηθικ0123456789abcdefghijABCDEFGHIJ"}
-{"id":"y\tz","text":"0123456789abcdefghijABCDEFGHIJ"}
-{"id":"z","text":"klmnopqrst"}
-`)
+	r := rand.New(rand.NewPCG(3, 4))
+	own, s1, s2, s3, s4 := "Ἀλφα βῆτα γάμμα δέλτα ἔψιλον. ", sentences(r, 1), sentences(r, 1), sentences(r, 1), sentences(r, 1)
+	texts := map[string]string{"x": own + s1 + s2 + s3, "y\tz": s1 + s2 + s3 + s4, "z": s1 + s2}
+	in := writeFile(t, filepath.Join(dir, "docs.jsonl"), fmt.Sprintf("{\"id\":\"x\",\"text\":%q}\n{\"id\":\"y\\tz\",\"text\":%q}\n{\"id\":\"z\",\"text\":%q}\n",
+		texts["x"], texts["y\tz"], texts["z"]))
+	// at returns the rune range of sentences from..to (s1 is 1) in d.
+	at := func(d string, from, to int) (int, int) {
+		parts := map[string][]string{"x": {own, s1, s2, s3}, "y\tz": {"", s1, s2, s3, s4}, "z": {"", s1, s2}}[d]
+		start := len([]rune(strings.Join(parts[:from], "")))
+		end := len([]rune(strings.Join(parts[:to+1], ""))) - 1 // less the space after
+		return start, end
+	}
 	out := filepath.Join(dir, "out")
 	var b []byte
-	member := func(cid, src, d string, s, e int) {
+	member := func(cid, src, d string, from, to int) {
+		s, e := at(d, from, to)
 		b = cluster.AppendMember(b, []byte(cid), []byte(src), []byte(mr.Escape(d)), []byte("-"), s, e, 0)
 	}
-	member("c0000000000000001", "0", "x", 0, 10)
-	member("c0000000000000001", "1", "y\tz", 0, 10)
-	member("c0000000000000001", "2", "z", 0, 10)
+	member("c0000000000000001", "0", "x", 1, 2)
+	member("c0000000000000001", "1", "y\tz", 1, 2)
+	member("c0000000000000001", "2", "z", 1, 2)
 	b = cluster.AppendSummary(b, []byte("c0000000000000001"), 3, 3)
-	member("c0000000000000002", "1", "y\tz", 5, 20)
-	member("c0000000000000002", "0", "x", 5, 15)
+	member("c0000000000000002", "1", "y\tz", 2, 4)
+	member("c0000000000000002", "0", "x", 2, 3)
 	b = cluster.AppendSummary(b, []byte("c0000000000000002"), 2, 2)
 	writeFile(t, filepath.Join(out, "clusters", "part-00000"), string(b))
 	writeFile(t, filepath.Join(out, "clusters", "_SUCCESS"), "")
@@ -265,29 +284,34 @@ func TestDedupConflicts(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("dedup: exit %d %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "(1 left empty); 3 passages removed from 3 documents") || !strings.Contains(stderr, "20 of 80 characters (25.0%); 2 conflicts") {
+	if !strings.Contains(stderr, "(1 left empty); 3 ranges removed from 3 documents") {
 		t.Errorf("summary: %s", stderr)
 	}
+	// x keeps s1 s2 (cluster 1) and loses s3 (kept in y); y keeps s2 s3
+	// s4 (cluster 2) and loses s1 (kept in x); z loses both.
 	got, _ := os.ReadFile(filepath.Join(clean, "docs.jsonl"))
-	want := `{"id":"x","text":"αβγδεζηθικ56789abcdefghijABCDEFGHIJ"}
-{"id":"y\tz","text":"56789abcdefghijABCDEFGHIJ"}
-{"id":"z","text":""}
-`
+	want := fmt.Sprintf("{\"id\":\"x\",\"text\":%q}\n{\"id\":\"y\\tz\",\"text\":%q}\n{\"id\":\"z\",\"text\":\" \"}\n",
+		own+s1+s2+" ", " "+s2+s3+s4)
 	if string(got) != want {
 		t.Errorf("docs.jsonl:\n%s\nwant\n%s", got, want)
 	}
+	line := func(d string, from, to int, cid, kd string, kfrom, kto int) string {
+		s, e := at(d, from, to)
+		ks, ke := at(kd, kfrom, kto)
+		return fmt.Sprintf("%s\t%d\t%d\t%s\t%s\t%d\t%d\t1.0000\tcopy\n", mr.Escape(d), s, e, cid, mr.Escape(kd), ks, ke)
+	}
 	got, _ = os.ReadFile(filepath.Join(clean, "removed.tsv"))
-	want = "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end\n" +
-		"x\t10\t15\tc0000000000000002\ty\\tz\t5\t20\n" +
-		"y\\tz\t0\t5\tc0000000000000001\tx\t0\t10\n" +
-		"z\t0\t10\tc0000000000000001\tx\t0\t10\n"
+	want = "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end\theld\treason\n" +
+		line("x", 3, 3, "c0000000000000002", "y\tz", 3, 3) +
+		line("y\tz", 1, 1, "c0000000000000001", "x", 1, 1) +
+		line("z", 1, 2, "c0000000000000001", "x", 1, 2)
 	if string(got) != want {
 		t.Errorf("removed.tsv:\n%s\nwant\n%s", got, want)
 	}
 	// A member's document missing from the input, or shorter than its
 	// passage: the documents are not the run's.
 	for _, tc := range []struct{ docs, msg string }{
-		{`{"id":"x","text":"αβγδεζηθικ0123456789abcdefghijABCDEFGHIJ"}` + "\n", `document "y\tz" of cluster c0000000000000001 is not in --input`},
+		{fmt.Sprintf("{\"id\":\"x\",\"text\":%q}\n", texts["x"]), `document "y\tz" of cluster c0000000000000001 is not in --input`},
 		{`{"id":"x","text":"short"}` + "\n", `document "x" (`},
 	} {
 		other := writeFile(t, filepath.Join(t.TempDir(), "other.jsonl"), tc.docs)

@@ -17,26 +17,51 @@ import (
 
 const nf = clustermap.NodeFields
 
+// Coincide is the least overlap of two span ends of one document, over
+// the extent of the two (the Jaccard similarity of their character
+// ranges), for them to be one passage. Ends that merely overlap are not:
+// A[0:100] copied into B and A[50:150] into C are two passages of A, and B
+// and C are in no cluster together.
+const Coincide = 0.9
+
 // Passages is the passages job's reducer: per document, the span ends
 // become nodes (the document's srcpos and URL from its parsed record),
 // written with their span for the edges job (`docA TAB docB TAB csA TAB
-// csB TAB side TAB node`), and ends that overlap are linked (`u TAB v`: each
-// to the first end of their run of overlapping ends).
+// csB TAB side TAB node`). Ends that coincide (Coincide) are one passage:
+// in start order, each end joins the passage whose first end it coincides
+// with most, else starts one, and every end of a passage is written with
+// the passage's node (its first end's start and sentence, the largest
+// end). A passage is never joined through an end that only overlaps it,
+// so passages do not chain along a document. A document's ends are held
+// until its last: no more than the spans of one document.
 func Passages(t *mr.Task) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
 	var (
-		fields               [][]byte
-		doc, srcpos, url     []byte
-		first, prev, node, b []byte
-		haveDoc, inRun, any  bool
-		runEnd               int
-		ends, within, nodocs int64
+		fields           [][]byte
+		doc, srcpos, url []byte
+		haveDoc, any     bool
+		g                grouper
+		b                []byte
+		ends, nodocs     int64
+		passages         int64
 	)
-	write := func(b []byte) error {
-		if _, err := out.Write(b); err != nil {
-			return fmt.Errorf("write: %w", err)
+	flush := func() error {
+		for _, e := range g.ends {
+			p := g.passages[e.passage]
+			b = append(b[:0], e.span...)
+			b = append(b, srcpos...)
+			b = append(append(b, '\t'), doc...)
+			b = append(append(b, '\t'), url...)
+			b = clustermap.Pad(append(b, '\t'), p.cs, 10)
+			b = clustermap.Pad(append(b, '\t'), p.ce, 10)
+			b = clustermap.Pad(append(b, '\t'), p.sent, 7)
+			if _, err := out.Write(append(b, '\n')); err != nil {
+				return fmt.Errorf("write: %w", err)
+			}
 		}
+		passages += int64(len(g.passages))
+		g.reset()
 		return nil
 	}
 	r := mr.NewReader(t.Stdin)
@@ -46,8 +71,11 @@ func Passages(t *mr.Task) error {
 			return fmt.Errorf("passages reducer: line %d: malformed record", r.LineNumber())
 		}
 		if !any || !bytes.Equal(fields[0], doc) {
+			if err := flush(); err != nil {
+				return err
+			}
 			doc = append(doc[:0], fields[0]...)
-			haveDoc, inRun, any = false, false, true
+			haveDoc, any = false, true
 		}
 		switch string(fields[1]) {
 		case "0":
@@ -70,42 +98,21 @@ func Passages(t *mr.Task) error {
 		}
 		cs, ok1 := mr.Atoi(fields[2])
 		ce, ok2 := mr.Atoi(fields[3])
-		if !ok1 || !ok2 {
+		sent, ok3 := mr.Atoi(fields[4])
+		if !ok1 || !ok2 || !ok3 {
 			return fmt.Errorf("passages reducer: line %d: malformed span end offsets", r.LineNumber())
 		}
-		node = append(node[:0], srcpos...)
-		for _, f := range [][]byte{doc, url, fields[2], fields[3], fields[4]} {
-			node = append(append(node, '\t'), f...)
-		}
 		ends++
-		b = b[:0]
-		for _, f := range fields[5:10] {
-			b = append(append(b, f...), '\t')
-		}
-		if err := write(append(append(b, node...), '\n')); err != nil {
-			return err
-		}
-		if inRun && cs < runEnd {
-			// Ends of several spans can be one node: linked once (in
-			// key order, equal nodes are neighbours).
-			if !bytes.Equal(first, node) && !bytes.Equal(prev, node) {
-				within++
-				if err := write(clustermap.AppendEdge(b[:0], first, node)); err != nil {
-					return err
-				}
-			}
-			runEnd = max(runEnd, ce)
-			prev = append(prev[:0], node...)
-			continue
-		}
-		first, runEnd, inRun = append(first[:0], node...), ce, true
-		prev = append(prev[:0], node...)
+		g.add(cs, ce, sent, fields[5:10])
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("passages reducer: read: %w", err)
 	}
+	if err := flush(); err != nil {
+		return err
+	}
 	c.Add("clusters.span-ends", ends)
-	c.Add("clusters.edges.within-documents", within)
+	c.Add("clusters.passages", passages)
 	if nodocs > 0 {
 		c.Add("clusters.span-ends.without-document", nodocs)
 	}
@@ -113,6 +120,71 @@ func Passages(t *mr.Task) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
+}
+
+// grouper groups one document's span ends, given in start order, into
+// passages (Passages).
+type grouper struct {
+	passages []passage
+	ends     []groupedEnd
+	open     []int // passages whose first end may still overlap a later end
+}
+
+// passage is a group of coinciding ends: its first end (cs0, ce0), the
+// extent of them all (cs, ce) and its first sentence.
+type passage struct {
+	cs0, ce0, cs, ce, sent int
+}
+
+// groupedEnd is a span end (its span, `docA TAB docB TAB csA TAB csB TAB
+// side TAB`) and its passage.
+type groupedEnd struct {
+	span    []byte
+	passage int
+}
+
+func (g *grouper) reset() {
+	g.passages, g.ends, g.open = g.passages[:0], g.ends[:0], g.open[:0]
+}
+
+// add adds the end [cs, ce) starting at sentence sent, of the span whose
+// fields are given.
+func (g *grouper) add(cs, ce, sent int, span [][]byte) {
+	best, bestSim := -1, 0.0
+	keep := g.open[:0]
+	for _, i := range g.open {
+		p := g.passages[i]
+		if p.ce0 <= cs {
+			continue // ends come by start: no later end overlaps it
+		}
+		keep = append(keep, i)
+		if sim := RangeJaccard(p.cs0, p.ce0, cs, ce); sim >= Coincide && sim > bestSim {
+			best, bestSim = i, sim
+		}
+	}
+	g.open = keep
+	if best < 0 {
+		best = len(g.passages)
+		g.passages = append(g.passages, passage{cs0: cs, ce0: ce, cs: cs, ce: ce, sent: sent})
+		g.open = append(g.open, best)
+	}
+	p := &g.passages[best]
+	p.ce = max(p.ce, ce)
+	var b []byte
+	for _, f := range span {
+		b = append(append(b, f...), '\t')
+	}
+	g.ends = append(g.ends, groupedEnd{span: b, passage: best})
+}
+
+// RangeJaccard is the overlap of two character ranges over their union
+// (1 for two empty ranges at one place).
+func RangeJaccard(s1, e1, s2, e2 int) float64 {
+	union := max(e1, e2) - min(s1, s2)
+	if union <= 0 {
+		return 1
+	}
+	return float64(max(0, min(e1, e2)-max(s1, s2))) / float64(union)
 }
 
 // Edges is the edges job's reducer: the ends of a span (or of spans with

@@ -85,8 +85,8 @@ type end struct {
 }
 
 // TestClustersModel checks the cluster jobs against a union-find model on
-// random span graphs: ends of a span are one cluster, ends that overlap in
-// a document are one cluster; a cluster's members are the unions of its
+// random span graphs: ends of a span are one cluster, ends of a document
+// that coincide (Coincide) are one passage; a cluster's members are the unions of its
 // overlapping ends per document, the first of the document that comes
 // first in the input.
 func TestClustersModel(t *testing.T) {
@@ -113,9 +113,7 @@ func TestClustersModel(t *testing.T) {
 			if a > b {
 				a, b = b, a
 			}
-			ea := end{a, rng.IntN(300), 0}
-			eb := end{b, rng.IntN(300), 0}
-			ea.ce, eb.ce = ea.cs+1+rng.IntN(60), eb.cs+1+rng.IntN(60)
+			ea, eb := randomEnd(rng, a, ends), randomEnd(rng, b, ends)
 			ends = append(ends, ea, eb)
 			in = append(in, fmt.Sprintf("doc %02d\tdoc %02d\t%d\t%d\t3\t%d\t%d\t%d\t%d\t0.9000\n", a, b, ea.cs/10, eb.cs/10, ea.cs, ea.ce, eb.cs, eb.ce))
 		}
@@ -128,6 +126,27 @@ func TestClustersModel(t *testing.T) {
 		}
 	}
 	t.Logf("at most %d rounds", maxRounds)
+}
+
+// randomEnd returns an end in document d: half of the time one that
+// coincides with, overlaps or nests in an end of d made before.
+func randomEnd(rng *rand.Rand, d int, before []end) end {
+	var prev []end
+	for _, e := range before {
+		if e.doc == d {
+			prev = append(prev, e)
+		}
+	}
+	if len(prev) == 0 || rng.IntN(2) == 0 {
+		e := end{d, rng.IntN(300), 0}
+		e.ce = e.cs + 1 + rng.IntN(60)
+		return e
+	}
+	e := prev[rng.IntN(len(prev))]
+	n := e.ce - e.cs
+	e.cs = max(0, e.cs+rng.IntN(n/2+1)-n/4)
+	e.ce = max(e.cs+1, e.ce+rng.IntN(n/2+1)-n/4)
+	return e
 }
 
 // describe renders clusters as sorted lines `size: doc:cs-ce ...` with
@@ -163,16 +182,50 @@ func model(ends []end, order []int) []string {
 	for i := 0; i < len(ends); i += 2 {
 		union(i, i+1)
 	}
-	for i := range ends {
-		for j := range ends {
-			if ends[i].doc == ends[j].doc && ends[i].cs < ends[j].ce && ends[j].cs < ends[i].ce {
-				union(i, j)
+	// Ends of one document coincide with the first end of a passage
+	// (range Jaccard >= Coincide), taken in start order, the most
+	// similar first passage winning (the earliest among equals).
+	idx := make([]int, len(ends))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		a, b := ends[i], ends[j]
+		if a.doc != b.doc {
+			return a.doc - b.doc
+		}
+		if a.cs != b.cs {
+			return a.cs - b.cs
+		}
+		return a.ce - b.ce
+	})
+	var firsts []int        // first ends of the passages so far
+	assign := map[int]int{} // each end's passage, by its first end
+	ext := map[int]end{}    // a passage's extent, by its first end
+	for _, i := range idx {
+		best, bestSim := -1, 0.0
+		for _, f := range firsts {
+			if ends[f].doc != ends[i].doc {
+				continue
+			}
+			if sim := RangeJaccard(ends[f].cs, ends[f].ce, ends[i].cs, ends[i].ce); sim >= Coincide && sim > bestSim {
+				best, bestSim = f, sim
 			}
 		}
+		if best < 0 {
+			firsts = append(firsts, i)
+			best = i
+			ext[i] = ends[i]
+		}
+		assign[i] = best
+		union(i, best)
+		e := ext[best]
+		e.ce = max(e.ce, ends[i].ce)
+		ext[best] = e
 	}
 	comps := map[int][]end{}
-	for i, e := range ends {
-		comps[find(i)] = append(comps[find(i)], e)
+	for i := range ends {
+		comps[find(i)] = append(comps[find(i)], ext[assign[i]])
 	}
 	var out []string
 	for _, es := range comps {

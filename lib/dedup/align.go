@@ -1,0 +1,196 @@
+// Package dedup decides what pdc dedup cuts from a run's documents: of
+// every passage cluster (lib/cluster) one member is kept, and from each
+// other member only what is aligned, sentence by sentence, to the kept
+// member is cut. Nothing is cut that the kept copy does not hold.
+//
+// A cluster says which passages are copies of one text; the cut itself
+// is decided on the texts. A removed member's sentences are aligned to the
+// kept member's in order (Align): a sentence is aligned to a kept sentence
+// whose words it shares at MinSimilarity or more (Jaccard of the two
+// sentences' word sets), or, for a sentence the copy merged or split, whose
+// words hold nine tenths of the smaller's. What is cut from the member is
+// its runs of aligned sentences (Runs): the sentences too short to match
+// (fewer than the run's --min-tokens words, navigation, lines without a
+// letter) inside a run go with it, a sentence with words of its own ends
+// it. Each run is cut with the range of the kept sentences it is aligned
+// to (its kept range); a run whose kept range holds less than MinHeld of
+// its words (Held) is not cut. No character of a kept
+// member is cut (Plan.Protected), so every kept range is still in the
+// output.
+package dedup
+
+import (
+	"slices"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/sentence"
+	"github.com/pdc-mr/pdc/lib/signature"
+)
+
+// MinSimilarity is the least word overlap of an aligned pair of sentences
+// (lib/extend's default threshold).
+const MinSimilarity = 0.5
+
+// SplitContainment is the least share of the smaller sentence's words
+// that the larger must hold for a merged or split sentence to be aligned.
+const SplitContainment = 0.9
+
+// Window is how many sentences past the last aligned one the alignment
+// looks for the next (a sentence inserted, dropped or rewritten in a copy);
+// beyond it, only a sentence with the very same words resumes it.
+const Window = 8
+
+// Sentence is a sentence of a document: its rune offsets in the
+// extracted text, its distinct words (sorted token hashes of its text) and
+// whether it can be aligned (Match: content, with at least the run's
+// --min-tokens words, as the join and extension need).
+type Sentence struct {
+	Start, End int
+	Words      []uint64
+	Match      bool
+}
+
+// Sentences returns the sentences of a (the analysis of a document's
+// text) that lie inside the rune range [start, end); a sentence matches
+// when it is content with at least minWords tokens.
+func Sentences(a doc.Analysis, tok *sentence.Tokenizer, start, end, minWords int) []Sentence {
+	var out []Sentence
+	var buf []uint64
+	for i, s := range a.Sentences {
+		if s.Start < start || s.End > end {
+			continue
+		}
+		sp := a.Spans[i]
+		buf = tok.Hashes(buf[:0], a.Text[sp.ByteStart:sp.ByteEnd])
+		w := slices.Clone(buf)
+		slices.Sort(w)
+		w = slices.Compact(w)
+		out = append(out, Sentence{Start: s.Start, End: s.End, Words: w, Match: s.NotContent == "" && len(s.Tokens) >= minWords})
+	}
+	return out
+}
+
+// Similar reports whether two sentences' words are aligned: Jaccard at
+// least MinSimilarity, or (a merge or split) the smaller set held at
+// SplitContainment by the larger.
+func Similar(a, b []uint64) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	n := signature.Overlap(a, b)
+	if float64(n) >= MinSimilarity*float64(len(a)+len(b)-n) {
+		return true
+	}
+	return float64(n) >= SplitContainment*float64(min(len(a), len(b)))
+}
+
+// Align aligns the sentences of m to those of k, in order: it returns for
+// each sentence of m the index of its kept sentence in k, or -1. Only
+// sentences that match (Sentence.Match) are aligned. Each is aligned to
+// the first similar sentence of k within Window after the last aligned
+// one, else to the first sentence after it with the very same words; a
+// sentence that follows an aligned one and whose words that kept sentence
+// holds at SplitContainment is aligned to it too (the copy split what the
+// kept member has as one sentence).
+func Align(m, k []Sentence) []int {
+	out := make([]int, len(m))
+	next, last := 0, -1 // the first k sentence free to align; the last aligned
+	for i, s := range m {
+		out[i] = -1
+		if !s.Match {
+			continue
+		}
+		if i > 0 && last >= 0 && out[i-1] == last &&
+			float64(signature.Overlap(s.Words, k[last].Words)) >= SplitContainment*float64(len(s.Words)) {
+			out[i] = last
+			continue
+		}
+		for j := next; j < len(k) && j < next+Window; j++ {
+			if k[j].Match && Similar(s.Words, k[j].Words) {
+				out[i], last, next = j, j, j+1
+				break
+			}
+		}
+		if out[i] >= 0 {
+			continue
+		}
+		for j := next + Window; j < len(k); j++ {
+			if k[j].Match && slices.Equal(s.Words, k[j].Words) {
+				out[i], last, next = j, j, j+1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Run is a run of aligned sentences of a removed member: its sentences
+// First..Last (indexes into the member's sentences) and the kept
+// sentences they are aligned to, KeptFirst..KeptLast.
+type Run struct {
+	First, Last         int
+	KeptFirst, KeptLast int
+}
+
+// Runs returns the runs of aligned sentences of m (match from Align):
+// maximal runs of aligned sentences and, between them, sentences that do
+// not match (Sentence.Match); a matching sentence left unaligned ends a
+// run, and so does a sentence for which stop is true (it overlaps a kept
+// member), which is in none.
+func Runs(m []Sentence, match []int, stop func(i int) bool) []Run {
+	var out []Run
+	cur := Run{First: -1}
+	flush := func() {
+		if cur.First >= 0 {
+			out = append(out, cur)
+		}
+		cur = Run{First: -1}
+	}
+	for i, s := range m {
+		switch {
+		case stop(i):
+			flush()
+		case match[i] >= 0:
+			j := match[i]
+			if cur.First >= 0 && j < cur.KeptLast {
+				flush() // the alignment went back: another copy of a repeated sentence
+			}
+			if cur.First < 0 {
+				cur = Run{First: i, KeptFirst: j}
+			}
+			cur.Last, cur.KeptLast = i, j
+		case s.Match:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// Held returns the share of the distinct words of the sentences cut that
+// the sentences kept hold (1 when cut has no words).
+func Held(cut, kept []Sentence) float64 {
+	have := map[uint64]bool{}
+	for _, s := range kept {
+		for _, w := range s.Words {
+			have[w] = true
+		}
+	}
+	seen := map[uint64]bool{}
+	n := 0
+	for _, s := range cut {
+		for _, w := range s.Words {
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			if have[w] {
+				n++
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return 1
+	}
+	return float64(n) / float64(len(seen))
+}

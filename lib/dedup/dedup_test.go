@@ -1,0 +1,179 @@
+package dedup
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/doc"
+)
+
+// sents makes sentences from word lists: "a b c" is one sentence of three
+// words (each word its own hash), "-" a sentence that does not match.
+func sents(specs ...string) []Sentence {
+	var out []Sentence
+	pos := 0
+	for _, sp := range specs {
+		s := Sentence{Start: pos, End: pos + len(sp), Match: sp != "-"}
+		if sp != "-" {
+			for _, w := range strings.Fields(sp) {
+				s.Words = append(s.Words, uint64(w[0])<<8|uint64(len(w)))
+			}
+			slices.Sort(s.Words)
+			s.Words = slices.Compact(s.Words)
+		}
+		out = append(out, s)
+		pos += len(sp) + 1
+	}
+	return out
+}
+
+func TestAlign(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		m, k []string
+		want []int
+	}{
+		{"same", []string{"a b c d", "e f g h", "i j k l"}, []string{"a b c d", "e f g h", "i j k l"}, []int{0, 1, 2}},
+		{"edited", []string{"a b c d", "e f g x"}, []string{"a b c d", "e f g h"}, []int{0, 1}},
+		{"too different", []string{"a b c d", "e f x y"}, []string{"a b c d", "e f g h"}, []int{0, -1}},
+		{"inserted", []string{"a b c d", "p q r s", "e f g h"}, []string{"a b c d", "e f g h"}, []int{0, -1, 1}},
+		{"dropped", []string{"a b c d", "i j k l"}, []string{"a b c d", "e f g h", "i j k l"}, []int{0, 2}},
+		{"split", []string{"a b c d", "e f g h"}, []string{"a b c d e f g h"}, []int{0, 0}},
+		{"merged", []string{"a b c d e f g h"}, []string{"a b c d", "e f g h"}, []int{0}},
+		{"not content", []string{"-", "a b c d"}, []string{"a b c d"}, []int{-1, 0}},
+		{"in order", []string{"e f g h", "a b c d"}, []string{"a b c d", "e f g h"}, []int{1, -1}},
+		{"nothing kept", []string{"a b c d"}, nil, []int{-1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Align(sents(tc.m...), sents(tc.k...)); !slices.Equal(got, tc.want) {
+				t.Errorf("Align = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRuns(t *testing.T) {
+	m := sents("a b c d", "-", "e f g h", "x y z w", "i j k l", "m n o p", "q r s t")
+	match := []int{0, -1, 1, -1, 2, 3, 4}
+	stop := func(i int) bool { return i == 5 }
+	got := Runs(m, match, stop)
+	want := []Run{{0, 2, 0, 1}, {4, 4, 2, 2}, {6, 6, 4, 4}}
+	if !slices.Equal(got, want) {
+		t.Errorf("Runs = %v, want %v", got, want)
+	}
+}
+
+func TestHeld(t *testing.T) {
+	for _, tc := range []struct {
+		cut, kept []string
+		want      float64
+	}{
+		{[]string{"a b c d"}, []string{"a b c d"}, 1},
+		{[]string{"a b c d"}, []string{"a b"}, 0.5},
+		{[]string{"a b", "c d"}, []string{"d c b"}, 0.75},
+		{[]string{"-"}, []string{"a"}, 1},
+	} {
+		if got := Held(sents(tc.cut...), sents(tc.kept...)); got != tc.want {
+			t.Errorf("Held(%q, %q) = %v, want %v", tc.cut, tc.kept, got, tc.want)
+		}
+	}
+}
+
+// TestPlanModel checks the plan on random documents made of shared
+// sentences against what dedup must guarantee: no character of a kept
+// member is cut, and every cut range has a kept range inside its
+// cluster's kept member that holds at least MinHeld of its words (as
+// reported); and that identical copies are cut.
+func TestPlanModel(t *testing.T) {
+	var an doc.Analyzer
+	for seed := range uint64(100) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		pool := make([]string, 12)
+		for i := range pool {
+			var ws []string
+			for range 5 + rng.IntN(4) {
+				ws = append(ws, fmt.Sprintf("w%dx%d", i, rng.IntN(1000)))
+			}
+			pool[i] = strings.Join(ws, " ") + "."
+		}
+		ndocs := 3 + rng.IntN(4)
+		texts := map[string]string{}
+		runesOf := map[string][]int{} // each document's sentences: pool index
+		for d := range ndocs {
+			var ps []int
+			for range 3 + rng.IntN(6) {
+				ps = append(ps, rng.IntN(len(pool)))
+			}
+			id := fmt.Sprint("d", d)
+			runesOf[id] = ps
+			var b []string
+			for _, p := range ps {
+				b = append(b, pool[p])
+			}
+			texts[id] = strings.Join(b, " ")
+		}
+		analyses := map[string]doc.Analysis{}
+		for id, text := range texts {
+			a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.Sentences = slices.Clone(a.Sentences)
+			a.Spans = slices.Clone(a.Spans)
+			analyses[id] = a
+		}
+		// Random clusters of random sentence ranges.
+		var cs []cluster.Cluster
+		for c := range 1 + rng.IntN(4) {
+			cl := cluster.Cluster{ID: fmt.Sprint("c", c)}
+			for range 2 + rng.IntN(3) {
+				id := fmt.Sprint("d", rng.IntN(ndocs))
+				ss := analyses[id].Sentences
+				i := rng.IntN(len(ss))
+				j := i + rng.IntN(len(ss)-i)
+				cl.Members = append(cl.Members, cluster.Member{Doc: id, CharStart: ss[i].Start, CharEnd: ss[j].End})
+			}
+			cs = append(cs, cl)
+		}
+		// and one cluster of two identical documents' whole texts
+		n := len([]rune(texts["d0"]))
+		texts["copy"] = texts["d0"]
+		analyses["copy"] = analyses["d0"]
+		cs = append(cs, cluster.Cluster{ID: "cc", Members: []cluster.Member{{Doc: "d0", CharEnd: n}, {Doc: "copy", CharEnd: n}}})
+		kept := make([]int, len(cs))
+		p := NewPlan(cs, kept, 3)
+		for id, a := range analyses {
+			p.Keep(id, a)
+		}
+		for id, a := range analyses {
+			o, err := p.Cut(id, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := []rune(a.Text)
+			if id == "copy" && len(o.Removals) == 0 && !p.HoldsKept(id) {
+				t.Fatalf("seed %d: nothing cut from an identical copy", seed)
+			}
+			for _, r := range o.Removals {
+				for _, c := range cs {
+					k := c.Members[0]
+					if k.Doc == id && r.Start < k.CharEnd && r.End > k.CharStart {
+						t.Fatalf("seed %d: %s %v cuts kept member %v of %s", seed, id, r.Range, k, c.ID)
+					}
+				}
+				k := cs[slices.IndexFunc(cs, func(c cluster.Cluster) bool { return c.ID == r.Cluster })].Members[0]
+				if r.Kept.Doc != k.Doc || r.Kept.Start < k.CharStart || r.Kept.End > k.CharEnd {
+					t.Fatalf("seed %d: %s %v kept range %v outside the kept member %v", seed, id, r.Range, r.Kept, k)
+				}
+				kt := []rune(texts[r.Kept.Doc])
+				if h := Held(Sentences(a, &p.tok, r.Start, r.End, 0), Sentences(analyses[r.Kept.Doc], &p.tok, r.Kept.Start, r.Kept.End, 0)); h < MinHeld || h != r.Held {
+					t.Fatalf("seed %d: %s %q held %v (reported %v) by %q", seed, id, string(text[r.Start:r.End]), h, r.Held, string(kt[r.Kept.Start:r.Kept.End]))
+				}
+			}
+		}
+	}
+}

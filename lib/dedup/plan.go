@@ -1,0 +1,271 @@
+package dedup
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/sentence"
+)
+
+// Range is a range of a document's characters (Unicode code points of
+// its extracted text), end exclusive.
+type Range struct{ Start, End int }
+
+// Ref is a range of one document.
+type Ref struct {
+	Doc string
+	Range
+}
+
+// member is a removed member: its range, its cluster and the kept member
+// of the cluster.
+type member struct {
+	Range
+	cluster string
+	kept    Ref
+}
+
+// Plan is what to keep and what to try to cut, from the clusters and the
+// kept member of each. Its documents' texts are then given twice: first
+// those holding kept members (Keep), then every document (Cut).
+type Plan struct {
+	// MinWords is the least number of words of a sentence that matches
+	// (the run's --min-tokens).
+	MinWords int
+
+	cuts      map[string][]member // removed members, by document
+	protected map[string][]Range  // kept members, by document, merged
+	kept      map[Ref][]Sentence  // kept members' sentences, once read
+	keptBy    map[string][]Ref    // kept members, by document
+	need      map[string]string   // every member's document: a cluster of it
+	tok       sentence.Tokenizer
+}
+
+// NewPlan plans to keep member kept[i] of cs[i] and to cut from the
+// others what is aligned to it; a cluster with kept[i] < 0 is left to the
+// clusters that hold it (Coordinate).
+func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
+	p := &Plan{MinWords: minWords, cuts: map[string][]member{}, protected: map[string][]Range{},
+		kept: map[Ref][]Sentence{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
+	for i, c := range cs {
+		if kept[i] < 0 {
+			for _, m := range c.Members {
+				if _, ok := p.need[m.Doc]; !ok {
+					p.need[m.Doc] = c.ID
+				}
+			}
+			continue
+		}
+		k := c.Members[kept[i]]
+		ref := Ref{k.Doc, Range{k.CharStart, k.CharEnd}}
+		p.protected[k.Doc] = append(p.protected[k.Doc], ref.Range)
+		if _, ok := p.kept[ref]; !ok {
+			p.kept[ref] = nil
+			p.keptBy[k.Doc] = append(p.keptBy[k.Doc], ref)
+		}
+		for j, m := range c.Members {
+			if _, ok := p.need[m.Doc]; !ok {
+				p.need[m.Doc] = c.ID
+			}
+			if j != kept[i] && m.CharEnd > m.CharStart {
+				p.cuts[m.Doc] = append(p.cuts[m.Doc], member{Range{m.CharStart, m.CharEnd}, c.ID, ref})
+			}
+		}
+	}
+	for d, rs := range p.protected {
+		p.protected[d] = Merge(rs)
+	}
+	for _, ms := range p.cuts {
+		slices.SortFunc(ms, func(a, b member) int {
+			return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.cluster, b.cluster))
+		})
+	}
+	return p
+}
+
+// Need returns, for every document that holds a member, a cluster of it.
+func (p *Plan) Need() map[string]string { return p.need }
+
+// HoldsKept reports whether document d holds a kept member.
+func (p *Plan) HoldsKept(d string) bool { return len(p.protected[d]) > 0 }
+
+// Keep records the sentences of document d's kept members from a, its
+// analysis.
+func (p *Plan) Keep(d string, a doc.Analysis) {
+	for _, ref := range p.keptBy[d] {
+		p.kept[ref] = Sentences(a, &p.tok, ref.Start, ref.End, p.MinWords)
+	}
+}
+
+// Removal is a range cut from a document: a line of removed.tsv.
+type Removal struct {
+	Range
+	Cluster string
+	// Kept is the range of the kept member's document that the cut range
+	// is aligned to.
+	Kept Ref
+	// Held is the share of the cut range's words that Kept holds.
+	Held float64
+	// Reason says why it was cut: ReasonCopy.
+	Reason string
+}
+
+// MinHeld is the least share of a cut range's distinct words that its kept
+// range must hold: a run aligned sentence by sentence whose kept range
+// holds less (sentences of a formula that differ in their names, a copy
+// edited in most of its words) is left in place.
+const MinHeld = 0.8
+
+// ReasonCopy is the reason of a range cut because a kept copy holds it.
+const ReasonCopy = "copy"
+
+// Outcome is what Cut did with one document.
+type Outcome struct {
+	// Removals are the ranges cut, by position; they may overlap (runs of
+	// members of several clusters).
+	Removals []Removal
+	// Members counts the removed members of the document; Unaligned the
+	// characters of them that stay, aligned to no kept sentence or
+	// overlapping a kept member; NotHeld the runs not cut because their
+	// kept range holds less than MinHeld of their words.
+	Members, Unaligned, NotHeld int
+}
+
+// Cut returns what to cut from document d, whose analysis is a: of each
+// removed member, the runs aligned to its kept member, outside every kept
+// member of d. A member that ends past the text is an error: the document
+// is not the one the run read.
+func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) {
+	var o Outcome
+	prot := p.protected[d]
+	n := -1
+	for _, mem := range p.cuts[d] {
+		if n < 0 {
+			n = utf8.RuneCountInString(a.Text)
+		}
+		if mem.End > n {
+			return o, fmt.Errorf("passage %d-%d of cluster %s ends past the text (%d characters)", mem.Start, mem.End, mem.cluster, n)
+		}
+		o.Members++
+		ms := Sentences(a, &p.tok, mem.Start, mem.End, p.MinWords)
+		ks := p.kept[mem.kept]
+		match := Align(ms, ks)
+		stop := func(i int) bool { return overlaps(prot, Range{ms[i].Start, ms[i].End}) }
+		cut := 0
+		for _, r := range Runs(ms, match, stop) {
+			rm := Removal{
+				Range:   Range{ms[r.First].Start, ms[r.Last].End},
+				Cluster: mem.cluster,
+				Kept:    Ref{mem.kept.Doc, Range{ks[r.KeptFirst].Start, ks[r.KeptLast].End}},
+				Held:    Held(ms[r.First:r.Last+1], ks[r.KeptFirst:r.KeptLast+1]),
+				Reason:  ReasonCopy,
+			}
+			if rm.Held < MinHeld {
+				o.NotHeld++
+				continue
+			}
+			cut += rm.End - rm.Start
+			o.Removals = append(o.Removals, rm)
+		}
+		o.Unaligned += max(0, mem.End-mem.Start-cut)
+	}
+	slices.SortFunc(o.Removals, func(a, b Removal) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Cluster, b.Cluster))
+	})
+	return o, nil
+}
+
+// Ranges returns the ranges of rs, merged (what to cut from the text).
+func Ranges(rs []Removal) []Range {
+	out := make([]Range, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.Range)
+	}
+	return Merge(out)
+}
+
+// overlaps reports whether r overlaps one of the sorted, disjoint
+// ranges rs.
+func overlaps(rs []Range, r Range) bool {
+	i, _ := slices.BinarySearchFunc(rs, r.Start, func(q Range, t int) int { return cmp.Compare(q.End, t+1) })
+	return i < len(rs) && rs[i].Start < r.End && rs[i].End > r.Start
+}
+
+// Merge sorts rs and joins the ranges that overlap or touch.
+func Merge(rs []Range) []Range {
+	slices.SortFunc(rs, func(a, b Range) int { return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End)) })
+	var out []Range
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.Start <= out[n-1].End {
+			out[n-1].End = max(out[n-1].End, r.End)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Coordinate adjusts the kept member of each cluster (kept[i] of cs[i],
+// chosen by the --keep rule) so that overlapping clusters keep their text
+// once. Clusters are taken longest passage first; a cluster with a member
+// inside a range already kept keeps that member (the text is there
+// already); a cluster whose every member lies inside a member that a
+// cluster before it removes keeps none (-1): that cluster's kept member
+// holds its text, and its members are cut with that cluster's. Otherwise
+// the rule's choice stands. Inside means nine tenths of the member's
+// characters.
+func Coordinate(cs []cluster.Cluster, kept []int) []int {
+	out := slices.Clone(kept)
+	order := make([]int, len(cs))
+	longest := make([]int, len(cs))
+	for i, c := range cs {
+		order[i] = i
+		for _, m := range c.Members {
+			longest[i] = max(longest[i], m.CharEnd-m.CharStart)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(longest[b], longest[a]), strings.Compare(cs[a].ID, cs[b].ID))
+	})
+	keptAt, cutAt := map[string][]Range{}, map[string][]Range{}
+	inside := func(rs []Range, m cluster.Member) bool {
+		n := m.CharEnd - m.CharStart
+		for _, r := range rs {
+			if 10*(min(r.End, m.CharEnd)-max(r.Start, m.CharStart)) >= 9*n {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range order {
+		c := cs[i]
+		choice, allCut := -1, true
+		for j, m := range c.Members {
+			if choice < 0 && inside(keptAt[m.Doc], m) {
+				choice = j
+			}
+			allCut = allCut && inside(cutAt[m.Doc], m)
+		}
+		switch {
+		case choice >= 0:
+			out[i] = choice
+		case allCut:
+			out[i] = -1
+			continue
+		}
+		for j, m := range c.Members {
+			r := Range{m.CharStart, m.CharEnd}
+			if j == out[i] {
+				keptAt[m.Doc] = append(keptAt[m.Doc], r)
+			} else {
+				cutAt[m.Doc] = append(cutAt[m.Doc], r)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,396 @@
+// Command dedupcheck measures whether a run's passage clusters and its
+// pdc dedup output are true of the text they point at:
+//
+//	go run ./scripts/dedupcheck --run OUT --clean CLEAN [--base BASE_CLEAN] [--input DOCS]...
+//
+// OUT is a run with --clusters, CLEAN what pdc dedup wrote from it. The
+// documents are read again (the run's inputs, or --input) and analyzed as
+// the run did (all visible text), and the words of a range are the
+// distinct tokens of its text (lib/sentence Tokenizer). It prints one line
+// of tab-separated measures:
+//
+//   - cut: the ranges of removed.tsv, and the characters they cut;
+//   - under50, under80: cut ranges whose kept range holds less than 50%
+//     (80%) of their words; chars80: the share of cut characters in ranges
+//     under 80%;
+//   - wide: cut ranges whose kept range is over 1.5 times as long;
+//   - clusters, mixed: clusters, and those with a member that shares less
+//     than half of the words of the smaller of the two with the cluster's
+//     earliest member;
+//   - identical: groups of documents with the same body (byte-identical
+//     pages), and in how many of them a member is cut with no other
+//     member kept whole (kept);
+//   - retained: with --base (the CLEAN of another dedup of the same
+//     documents), the share of the characters the base cuts soundly (kept
+//     range holding at least 80% of the cut's words) that CLEAN also cuts;
+//     retained_fit: the same over the base's sound cuts whose kept range is
+//     at least half as long as the cut (a shorter one cannot hold its
+//     text, whatever words they share);
+//   - volume: the characters CLEAN cuts over those the base cuts soundly.
+//
+// With --fail it exits 1 when a bound of docs/quality.md is broken: a cut
+// range under 50%, chars80 over 1%, mixed clusters over 1%, retained
+// under 95%.
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/sentence"
+)
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func main() {
+	var o options
+	flag.StringVar(&o.run, "run", "", "the run's output directory (with --clusters)")
+	flag.StringVar(&o.clean, "clean", "", "pdc dedup's output directory")
+	flag.StringVar(&o.base, "base", "", "another pdc dedup's output of the same documents, to compare with")
+	flag.Var(&o.inputs, "input", "the run's documents (default: its inputs)")
+	flag.BoolVar(&o.fail, "fail", false, "exit 1 when a bound is broken")
+	flag.BoolVar(&o.header, "header", false, "print a header line")
+	flag.BoolVar(&o.list, "list", false, "list the cut ranges under 80% and the mixed clusters on stderr")
+	flag.Parse()
+	if o.run == "" || o.clean == "" {
+		fmt.Fprintln(os.Stderr, "usage: dedupcheck --run OUT --clean CLEAN [--base BASE_CLEAN] [--input DOCS]")
+		os.Exit(2)
+	}
+	m, err := check(o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dedupcheck:", err)
+		os.Exit(1)
+	}
+	if o.header {
+		fmt.Println("cut\tcut_chars\tunder50\tunder80\tchars80\twide\tclusters\tmixed\tidentical\tidentical_lost\tretained\tretained_fit\tvolume")
+	}
+	fmt.Println(m)
+	if o.fail {
+		if bad := m.broken(); bad != "" {
+			fmt.Fprintln(os.Stderr, "dedupcheck: bound broken:", bad)
+			os.Exit(1)
+		}
+	}
+}
+
+type options struct {
+	run, clean, base string
+	inputs           listFlag
+	fail, header     bool
+	list             bool
+}
+
+// cut is one line of removed.tsv.
+type cut struct {
+	doc, kept          string
+	start, end         int
+	keptStart, keptEnd int
+}
+
+// measures are what check prints.
+type measures struct {
+	cuts, cutChars, under50, under80, chars80, wide int
+	clusters, mixed                                 int
+	identical, identicalLost                        int
+	baseSound, baseKept                             int
+	fitSound, fitKept                               int
+	haveBase                                        bool
+}
+
+func (m measures) String() string {
+	ret := "-\t-\t-"
+	if m.haveBase {
+		ret = fmt.Sprintf("%.4f\t%.4f\t%.4f", ratio(m.baseKept, m.baseSound), ratio(m.fitKept, m.fitSound), ratio(m.cutChars, m.baseSound))
+	}
+	return fmt.Sprintf("%d\t%d\t%d\t%d\t%.4f\t%d\t%d\t%.4f\t%d\t%d\t%s",
+		m.cuts, m.cutChars, m.under50, m.under80, ratio(m.chars80, m.cutChars), m.wide,
+		m.clusters, ratio(m.mixed, m.clusters), m.identical, m.identicalLost, ret)
+}
+
+// broken names the first bound m breaks, or "".
+func (m measures) broken() string {
+	switch {
+	case m.under50 > 0:
+		return fmt.Sprintf("%d cut ranges whose kept range holds under 50%% of their words", m.under50)
+	case ratio(m.chars80, m.cutChars) > 0.01:
+		return fmt.Sprintf("%.2f%% of cut characters in ranges whose kept range holds under 80%% of their words", 100*ratio(m.chars80, m.cutChars))
+	case ratio(m.mixed, m.clusters) > 0.01:
+		return fmt.Sprintf("%.2f%% of clusters mixed", 100*ratio(m.mixed, m.clusters))
+	case m.identicalLost > 0:
+		return fmt.Sprintf("%d groups of identical documents with none kept whole", m.identicalLost)
+	case m.haveBase && ratio(m.fitKept, m.fitSound) < 0.95:
+		return fmt.Sprintf("%.2f%% of the base's sound cuts still cut", 100*ratio(m.fitKept, m.fitSound))
+	}
+	return ""
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func check(o options) (measures, error) {
+	var m measures
+	remote := func(p string) bool { return hdfsfs.IsRemote(p, false, os.Getenv) }
+	fsys, dir, err := hdfsfs.Resolve(o.run, remote(o.run))
+	if err != nil {
+		return m, err
+	}
+	inputs := []string(o.inputs)
+	if len(inputs) == 0 {
+		man, err := pipeline.ReadManifest(fsys, dir)
+		if err != nil {
+			return m, err
+		}
+		inputs = man.Inputs
+	}
+	cs, err := cluster.Read(fsys, dir+"/clusters")
+	if err != nil {
+		return m, err
+	}
+	cuts, err := readRemoved(o.clean + "/removed.tsv")
+	if err != nil {
+		return m, err
+	}
+	var base []cut
+	if o.base != "" {
+		if base, err = readRemoved(o.base + "/removed.tsv"); err != nil {
+			return m, err
+		}
+	}
+	texts, bodies, err := readTexts(inputs, remote)
+	if err != nil {
+		return m, err
+	}
+	var tok sentence.Tokenizer
+	words := func(d string, s, e int) map[uint64]bool {
+		r := []rune(texts[d])
+		s, e = min(max(s, 0), len(r)), min(max(e, 0), len(r))
+		set := map[uint64]bool{}
+		for _, h := range tok.Hashes(nil, string(r[s:e])) {
+			set[h] = true
+		}
+		return set
+	}
+	held := func(c cut) float64 {
+		w := words(c.doc, c.start, c.end)
+		if len(w) == 0 {
+			return 1
+		}
+		k := words(c.kept, c.keptStart, c.keptEnd)
+		n := 0
+		for h := range w {
+			if k[h] {
+				n++
+			}
+		}
+		return float64(n) / float64(len(w))
+	}
+	for _, c := range cuts {
+		m.cuts++
+		m.cutChars += c.end - c.start
+		h := held(c)
+		if h < 0.5 {
+			m.under50++
+		}
+		if h < 0.8 {
+			m.under80++
+			m.chars80 += c.end - c.start
+			if o.list {
+				fmt.Fprintf(os.Stderr, "cut %.2f\t%s %d-%d\tkept %s %d-%d\n", h, c.doc, c.start, c.end, c.kept, c.keptStart, c.keptEnd)
+			}
+		}
+		if 2*(c.keptEnd-c.keptStart) > 3*(c.end-c.start) {
+			m.wide++
+		}
+	}
+	for _, c := range cs {
+		m.clusters++
+		e := c.Members[0]
+		we := words(e.Doc, e.CharStart, e.CharEnd)
+		for _, mem := range c.Members[1:] {
+			w := words(mem.Doc, mem.CharStart, mem.CharEnd)
+			n := 0
+			for h := range w {
+				if we[h] {
+					n++
+				}
+			}
+			if small := min(len(w), len(we)); small > 0 && 2*n < small {
+				m.mixed++
+				if o.list {
+					fmt.Fprintf(os.Stderr, "mixed %s\t%s %d-%d\t%s %d-%d\n", c.ID, e.Doc, e.CharStart, e.CharEnd, mem.Doc, mem.CharStart, mem.CharEnd)
+				}
+				break
+			}
+		}
+	}
+	m.identical, m.identicalLost = identical(bodies, cuts, texts)
+	if o.base != "" {
+		m.haveBase = true
+		now := byDoc(cuts)
+		for _, c := range base {
+			if held(c) < 0.8 {
+				continue
+			}
+			kept := covered(now[c.doc], c.start, c.end)
+			if o.list && c.end-c.start-kept > 100 {
+				fmt.Fprintf(os.Stderr, "miss %d\t%s %d-%d\tkept %s %d-%d\n", c.end-c.start-kept, c.doc, c.start, c.end, c.kept, c.keptStart, c.keptEnd)
+			}
+			m.baseSound += c.end - c.start
+			m.baseKept += kept
+			if 2*(c.keptEnd-c.keptStart) >= c.end-c.start {
+				m.fitSound += c.end - c.start
+				m.fitKept += kept
+			}
+		}
+	}
+	return m, nil
+}
+
+// identical returns the number of groups of documents with the same body
+// and the number of those where every member with text lost some of it.
+func identical(bodies map[string][32]byte, cuts []cut, texts map[string]string) (groups, lost int) {
+	by := map[[32]byte][]string{}
+	for d, h := range bodies {
+		by[h] = append(by[h], d)
+	}
+	cutIn := map[string]bool{}
+	for _, c := range cuts {
+		if c.end > c.start {
+			cutIn[c.doc] = true
+		}
+	}
+	for _, ds := range by {
+		if len(ds) < 2 || strings.TrimSpace(texts[ds[0]]) == "" {
+			continue
+		}
+		groups++
+		whole := false
+		for _, d := range ds {
+			whole = whole || !cutIn[d]
+		}
+		if !whole {
+			lost++
+		}
+	}
+	return groups, lost
+}
+
+// byDoc returns the cut ranges of each document, merged and sorted.
+func byDoc(cuts []cut) map[string][][2]int {
+	out := map[string][][2]int{}
+	for _, c := range cuts {
+		out[c.doc] = append(out[c.doc], [2]int{c.start, c.end})
+	}
+	for d, rs := range out {
+		slices.SortFunc(rs, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+		var merged [][2]int
+		for _, r := range rs {
+			if n := len(merged); n > 0 && r[0] <= merged[n-1][1] {
+				merged[n-1][1] = max(merged[n-1][1], r[1])
+				continue
+			}
+			merged = append(merged, r)
+		}
+		out[d] = merged
+	}
+	return out
+}
+
+// covered returns how many characters of [s, e) the sorted ranges rs hold.
+func covered(rs [][2]int, s, e int) int {
+	n := 0
+	for _, r := range rs {
+		n += max(0, min(e, r[1])-max(s, r[0]))
+	}
+	return n
+}
+
+// readRemoved reads a removed.tsv.
+func readRemoved(path string) ([]cut, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []cut
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	var cols []string
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			cols = strings.Split(strings.TrimPrefix(line, "#"), "\t")
+			continue
+		}
+		f := strings.Split(line, "\t")
+		get := func(name string) string {
+			if i := slices.Index(cols, name); i >= 0 && i < len(f) {
+				return f[i]
+			}
+			return ""
+		}
+		var c cut
+		var err error
+		if c.doc, err = mr.Unescape(get("doc")); err != nil {
+			return nil, err
+		}
+		if c.kept, err = mr.Unescape(get("kept_doc")); err != nil {
+			return nil, err
+		}
+		for _, p := range []struct {
+			name string
+			n    *int
+		}{{"char_start", &c.start}, {"char_end", &c.end}, {"kept_char_start", &c.keptStart}, {"kept_char_end", &c.keptEnd}} {
+			if *p.n, err = strconv.Atoi(get(p.name)); err != nil {
+				return nil, fmt.Errorf("%s: %q: %w", path, line, err)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+// readTexts returns the extracted text of every document (the first of
+// each id) and a hash of its body.
+func readTexts(inputs []string, remote func(string) bool) (map[string]string, map[string][32]byte, error) {
+	in, err := input.FindAny(inputs, remote)
+	if err != nil {
+		return nil, nil, err
+	}
+	texts, bodies := map[string]string{}, map[string][32]byte{}
+	var an doc.Analyzer
+	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
+		if _, ok := texts[d.ID]; ok {
+			return nil
+		}
+		a, err := an.Analyze(d)
+		if err != nil {
+			return nil
+		}
+		id := strings.Clone(d.ID)
+		texts[id] = strings.Clone(a.Text)
+		bodies[id] = sha256.Sum256([]byte(d.Body()))
+		return nil
+	})
+	return texts, bodies, err
+}

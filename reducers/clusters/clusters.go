@@ -17,21 +17,34 @@ import (
 
 const nf = clustermap.NodeFields
 
-// Coincide is the least overlap of two span ends of one document, over
-// the extent of the two (the Jaccard similarity of their character
-// ranges), for them to be one passage. Ends that merely overlap are not:
-// A[0:100] copied into B and A[50:150] into C are two passages of A, and B
-// and C are in no cluster together.
-const Coincide = 0.9
+// Coincide is the least share of the shorter of two span ends of one
+// document that the other must hold, and Nest the least length of the
+// shorter over the longer, for them to be one passage (Coincides): an
+// edited copy's span may start or end a sentence later than another
+// copy's. Ends that merely overlap are not one passage: A[0:100] copied
+// into B and A[50:150] into C are two passages of A, and B and C are in no
+// cluster together.
+const (
+	Coincide = 0.75
+	Nest     = 0.5
+)
+
+// Coincides reports whether two ranges of one document are one passage.
+func Coincides(s1, e1, s2, e2 int) bool {
+	l1, l2 := e1-s1, e2-s2
+	short, long := min(l1, l2), max(l1, l2)
+	overlap := min(e1, e2) - max(s1, s2)
+	return float64(overlap) >= Coincide*float64(short) && float64(short) >= Nest*float64(long) && (overlap > 0 || long == 0)
+}
 
 // Passages is the passages job's reducer: per document, the span ends
 // become nodes (the document's srcpos and URL from its parsed record),
 // written with their span for the edges job (`docA TAB docB TAB csA TAB
-// csB TAB side TAB node`). Ends that coincide (Coincide) are one passage:
-// in start order, each end joins the passage whose first end it coincides
-// with most, else starts one, and every end of a passage is written with
-// the passage's node (its first end's start and sentence, the largest
-// end). A passage is never joined through an end that only overlaps it,
+// csB TAB side TAB node`). Ends that coincide (Coincides) are one passage:
+// in start order, each end joins the passage whose longest end so far it
+// coincides with, the most similar (RangeJaccard) first, else starts one,
+// and every end of a passage is written with the passage's node (its
+// first end's start and sentence, the largest end). A passage is never joined through an end that only overlaps it,
 // so passages do not chain along a document. A document's ends are held
 // until its last: no more than the spans of one document.
 func Passages(t *mr.Task) error {
@@ -130,8 +143,9 @@ type grouper struct {
 	open     []int // passages whose first end may still overlap a later end
 }
 
-// passage is a group of coinciding ends: its first end (cs0, ce0), the
-// extent of them all (cs, ce) and its first sentence.
+// passage is a group of coinciding ends: its longest end (cs0, ce0), which
+// a later end must coincide with, the extent of them all (cs, ce) and its
+// first sentence.
 type passage struct {
 	cs0, ce0, cs, ce, sent int
 }
@@ -158,7 +172,7 @@ func (g *grouper) add(cs, ce, sent int, span [][]byte) {
 			continue // ends come by start: no later end overlaps it
 		}
 		keep = append(keep, i)
-		if sim := RangeJaccard(p.cs0, p.ce0, cs, ce); sim >= Coincide && sim > bestSim {
+		if sim := RangeJaccard(p.cs0, p.ce0, cs, ce); Coincides(p.cs0, p.ce0, cs, ce) && sim > bestSim {
 			best, bestSim = i, sim
 		}
 	}
@@ -170,6 +184,9 @@ func (g *grouper) add(cs, ce, sent int, span [][]byte) {
 	}
 	p := &g.passages[best]
 	p.ce = max(p.ce, ce)
+	if ce-cs > p.ce0-p.cs0 { // the longest end stands for the passage
+		p.cs0, p.ce0 = cs, ce
+	}
 	var b []byte
 	for _, f := range span {
 		b = append(append(b, f...), '\t')

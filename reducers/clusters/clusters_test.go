@@ -86,7 +86,7 @@ type end struct {
 
 // TestClustersModel checks the cluster jobs against a union-find model on
 // random span graphs: ends of a span are one cluster, ends of a document
-// that coincide (Coincide) are one passage; a cluster's members are the unions of its
+// that coincide (Coincides) are one passage; a cluster's members are the unions of its
 // overlapping ends per document, the first of the document that comes
 // first in the input.
 func TestClustersModel(t *testing.T) {
@@ -183,7 +183,7 @@ func model(ends []end, order []int) []string {
 		union(i, i+1)
 	}
 	// Ends of one document coincide with the first end of a passage
-	// (range Jaccard >= Coincide), taken in start order, the most
+	// (Coincides), taken in start order, the most
 	// similar first passage winning (the earliest among equals).
 	idx := make([]int, len(ends))
 	for i := range idx {
@@ -200,6 +200,7 @@ func model(ends []end, order []int) []string {
 		return a.ce - b.ce
 	})
 	var firsts []int        // first ends of the passages so far
+	anchor := map[int]end{} // each passage's longest end, by its first end
 	assign := map[int]int{} // each end's passage, by its first end
 	ext := map[int]end{}    // a passage's extent, by its first end
 	for _, i := range idx {
@@ -208,7 +209,8 @@ func model(ends []end, order []int) []string {
 			if ends[f].doc != ends[i].doc {
 				continue
 			}
-			if sim := RangeJaccard(ends[f].cs, ends[f].ce, ends[i].cs, ends[i].ce); sim >= Coincide && sim > bestSim {
+			a := anchor[f]
+			if sim := RangeJaccard(a.cs, a.ce, ends[i].cs, ends[i].ce); Coincides(a.cs, a.ce, ends[i].cs, ends[i].ce) && sim > bestSim {
 				best, bestSim = f, sim
 			}
 		}
@@ -216,12 +218,16 @@ func model(ends []end, order []int) []string {
 			firsts = append(firsts, i)
 			best = i
 			ext[i] = ends[i]
+			anchor[i] = ends[i]
 		}
 		assign[i] = best
 		union(i, best)
 		e := ext[best]
 		e.ce = max(e.ce, ends[i].ce)
 		ext[best] = e
+		if a := anchor[best]; ends[i].ce-ends[i].cs > a.ce-a.cs {
+			anchor[best] = ends[i]
+		}
 	}
 	comps := map[int][]end{}
 	for i := range ends {

@@ -66,10 +66,10 @@ status=0
 for name in "$@"; do
 	in=$(tree "$name")
 	out=$work/$name clean=$work/$name-clean
-	t0=$(date +%s.%N)
+	t0=$(date +%s%N)
 	"$work/pdc" run --input "$in" --output "$out" --clusters --overwrite --quiet 2>"$work/$name.log" || die "pdc run $name: $(tail -1 "$work/$name.log")"
 	"$work/pdc" dedup "$out" --output "$clean" --overwrite 2>>"$work/$name.log" || die "pdc dedup $name: $(tail -1 "$work/$name.log")"
-	secs=$(echo "$(date +%s.%N) - $t0" | bc)
+	ms=$((($(date +%s%N) - t0) / 1000000))
 	docs=$(awk -F'\t' '$1 == "parse.docs.read" {print $2}' "$out/counters.tsv")
 	baseflag=()
 	if [ -n "$base" ]; then
@@ -79,7 +79,7 @@ for name in "$@"; do
 	fi
 	row=$("$work/dedupcheck" --run "$out" --clean "$clean" "${baseflag[@]}" $check) || status=1
 	IFS=$'\t' read -r cut chars u50 u80 c80 wide clusters mixed ident identlost ret retfit vol <<<"$row"
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f |\n' \
-		"$name" "${docs:-?}" "$clusters" "$mixed" "$cut" "$chars" "$u50" "$c80" "$wide" "$ident" "$identlost" "$ret" "$retfit" "$vol" "$secs"
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d.%03d |\n' \
+		"$name" "${docs:-?}" "$clusters" "$mixed" "$cut" "$chars" "$u50" "$c80" "$wide" "$ident" "$identlost" "$ret" "$retfit" "$vol" $((ms / 1000)) $((ms % 1000))
 done
 exit $status

@@ -20,6 +20,7 @@
 package dedup
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/pdc-mr/pdc/lib/doc"
@@ -51,15 +52,12 @@ type Sentence struct {
 }
 
 // Sentences returns the sentences of a (the analysis of a document's
-// text) that lie inside the rune range [start, end); a sentence matches
-// when it is content with at least minWords tokens.
-func Sentences(a doc.Analysis, tok *sentence.Tokenizer, start, end, minWords int) []Sentence {
-	var out []Sentence
+// text), in order; a sentence matches when it is content with at least
+// minWords tokens.
+func Sentences(a doc.Analysis, tok *sentence.Tokenizer, minWords int) []Sentence {
+	out := make([]Sentence, 0, len(a.Sentences))
 	var buf []uint64
 	for i, s := range a.Sentences {
-		if s.Start < start || s.End > end {
-			continue
-		}
 		sp := a.Spans[i]
 		buf = tok.Hashes(buf[:0], a.Text[sp.ByteStart:sp.ByteEnd])
 		w := slices.Clone(buf)
@@ -68,6 +66,17 @@ func Sentences(a doc.Analysis, tok *sentence.Tokenizer, start, end, minWords int
 		out = append(out, Sentence{Start: s.Start, End: s.End, Words: w, Match: s.NotContent == "" && len(s.Tokens) >= minWords})
 	}
 	return out
+}
+
+// Within returns the sentences of ss (a document's, in order) that lie
+// inside the rune range [start, end).
+func Within(ss []Sentence, start, end int) []Sentence {
+	i, _ := slices.BinarySearchFunc(ss, start, func(s Sentence, t int) int { return cmp.Compare(s.Start, t) })
+	j := i
+	for j < len(ss) && ss[j].End <= end {
+		j++
+	}
+	return ss[i:j]
 }
 
 // Similar reports whether two sentences' words are aligned: Jaccard at

@@ -170,10 +170,33 @@ func TestPlanModel(t *testing.T) {
 					t.Fatalf("seed %d: %s %v kept range %v outside the kept member %v", seed, id, r.Range, r.Kept, k)
 				}
 				kt := []rune(texts[r.Kept.Doc])
-				if h := Held(Sentences(a, &p.tok, r.Start, r.End, 0), Sentences(analyses[r.Kept.Doc], &p.tok, r.Kept.Start, r.Kept.End, 0)); h < MinHeld || h != r.Held {
+				if h := Held(Within(Sentences(a, &p.tok, 0), r.Start, r.End), Within(Sentences(analyses[r.Kept.Doc], &p.tok, 0), r.Kept.Start, r.Kept.End)); h < MinHeld || h != r.Held {
 					t.Fatalf("seed %d: %s %q held %v (reported %v) by %q", seed, id, string(text[r.Start:r.End]), h, r.Held, string(kt[r.Kept.Start:r.Kept.End]))
 				}
 			}
+		}
+	}
+}
+
+func TestWithin(t *testing.T) {
+	ss := sents("a b", "c d", "e f", "g h") // starts 0, 4, 8, 12; ends 3, 7, 11, 15
+	for _, tc := range []struct {
+		start, end int
+		want       []int // starts
+	}{
+		{0, 15, []int{0, 4, 8, 12}},
+		{1, 15, []int{4, 8, 12}},
+		{4, 11, []int{4, 8}},
+		{4, 10, []int{4}},
+		{5, 7, nil},
+		{16, 20, nil},
+	} {
+		var got []int
+		for _, s := range Within(ss, tc.start, tc.end) {
+			got = append(got, s.Start)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Within(%d, %d) = %v, want %v", tc.start, tc.end, got, tc.want)
 		}
 	}
 }

@@ -97,8 +97,12 @@ func (p *Plan) HoldsKept(d string) bool { return len(p.protected[d]) > 0 }
 // Keep records the sentences of document d's kept members from a, its
 // analysis.
 func (p *Plan) Keep(d string, a doc.Analysis) {
+	if len(p.keptBy[d]) == 0 {
+		return
+	}
+	all := Sentences(a, &p.tok, p.MinWords)
 	for _, ref := range p.keptBy[d] {
-		p.kept[ref] = Sentences(a, &p.tok, ref.Start, ref.End, p.MinWords)
+		p.kept[ref] = slices.Clone(Within(all, ref.Start, ref.End))
 	}
 }
 
@@ -143,16 +147,18 @@ type Outcome struct {
 func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) {
 	var o Outcome
 	prot := p.protected[d]
+	var all []Sentence // the document's, once a member needs them
 	n := -1
 	for _, mem := range p.cuts[d] {
 		if n < 0 {
 			n = utf8.RuneCountInString(a.Text)
+			all = Sentences(a, &p.tok, p.MinWords)
 		}
 		if mem.End > n {
 			return o, fmt.Errorf("passage %d-%d of cluster %s ends past the text (%d characters)", mem.Start, mem.End, mem.cluster, n)
 		}
 		o.Members++
-		ms := Sentences(a, &p.tok, mem.Start, mem.End, p.MinWords)
+		ms := Within(all, mem.Start, mem.End)
 		ks := p.kept[mem.kept]
 		match := Align(ms, ks)
 		stop := func(i int) bool { return overlaps(prot, Range{ms[i].Start, ms[i].End}) }

@@ -1,6 +1,7 @@
 // Package clusters holds the map side of the passage-cluster jobs, which
 // group the passages that spans link into clusters of the same text across
-// documents: passages of one document that overlap are one passage, spans
+// documents: span ends of one document that coincide are one passage
+// (reducers/clusters.Coincides; ends that merely overlap are not), spans
 // join passages of two documents, and a cluster is a connected component
 // (as passim clusters its alignments). The components are found by
 // alternating large-star and small-star rounds (Kiveris et al., "Connected
@@ -8,21 +9,22 @@
 // edge; no task holds more than one node's edges, and each reducer streams
 // them (reducers/clusters).
 //
-// A node is one end of a span: six TAB-separated fields
+// A node is a passage, written for each of its span ends: six
+// TAB-separated fields
 //
 //	srcpos TAB doc TAB url TAB charStart TAB charEnd TAB sentence
 //
 // srcpos as in the parsed-document record (lib/doc; the input order: the
 // smallest node of a cluster is its earliest member), url "-" when the
-// document has none, char offsets zero-padded to 10 digits, the span's
-// first sentence to 7. Nodes compare as the bytes of their text. An edge
-// is `u TAB v` (12 fields). Jobs and records:
+// document has none, char offsets zero-padded to 10 digits, the
+// passage's first sentence to 7. Nodes compare as the bytes of their
+// text. An edge is `u TAB v` (12 fields). Jobs and records:
 //
 //	passages  map: spans TSV (lib/span) and parsed-document records
 //	            -> `doc TAB 0 TAB srcpos TAB url TAB - TAB -` and, per span end,
 //	               `doc TAB 1 TAB cs TAB ce TAB sent TAB docA TAB docB TAB csA TAB csB TAB side`
-//	          reduce (reducers/clusters): nodes and edges by document
-//	edges     map: the passages output -> `H TAB ref TAB side TAB node`, `E TAB u TAB v`
+//	          reduce (reducers/clusters): each span end with its passage's node, by document
+//	edges     map: the passages output -> `H TAB ref TAB side TAB node`
 //	          reduce: the edges of the graph
 //	large-star, small-star   map: edges -> `u TAB v` keyed by u; reduce: edges
 //	clusters  map: the last round's star edges `v TAB root` -> `root TAB v`;
@@ -104,22 +106,17 @@ func Passages(t *mr.Task) error {
 }
 
 // Edges is the edges job's mapper: the passages output's span ends
-// (`ref TAB side TAB node`, 11 fields) are keyed by their span, its edges
-// within documents (`u TAB v`, 12) pass.
+// (`ref TAB side TAB node`, 11 fields) are keyed by their span.
 func Edges(t *mr.Task) error {
 	out := mr.NewOutput(t.Stdout)
 	var b []byte
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		line := r.Line()
-		switch n := bytes.Count(line, []byte{'\t'}) + 1; n {
-		case 4 + 1 + NodeFields:
-			b = append(append(b[:0], "H\t"...), line...)
-		case 2 * NodeFields:
-			b = append(append(b[:0], "E\t"...), line...)
-		default:
-			return fmt.Errorf("edges: line %d: want a span end (11 fields) or an edge (12), got %d fields", r.LineNumber(), n)
+		if n := bytes.Count(line, []byte{'\t'}) + 1; n != 4+1+NodeFields {
+			return fmt.Errorf("edges: line %d: want a span end (11 fields), got %d fields", r.LineNumber(), n)
 		}
+		b = append(append(b[:0], "H\t"...), line...)
 		if _, err := out.Write(append(b, '\n')); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}

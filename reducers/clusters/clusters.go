@@ -44,9 +44,10 @@ func Coincides(s1, e1, s2, e2 int) bool {
 // in start order, each end joins the passage whose longest end so far it
 // coincides with, the most similar (RangeJaccard) first, else starts one,
 // and every end of a passage is written with the passage's node (its
-// first end's start and sentence, the largest end). A passage is never joined through an end that only overlaps it,
-// so passages do not chain along a document. A document's ends are held
-// until its last: no more than the spans of one document.
+// first end's start and sentence, the largest end). A passage is never
+// joined through an end that only overlaps it, so passages do not chain
+// along a document. A document's ends are held until its last: no more
+// than the spans of one document.
 func Passages(t *mr.Task) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
@@ -205,8 +206,7 @@ func RangeJaccard(s1, e1, s2, e2 int) float64 {
 }
 
 // Edges is the edges job's reducer: the ends of a span (or of spans with
-// the same starts) are linked in turn; edges within documents pass, each
-// once.
+// the same starts) are linked in turn.
 func Edges(t *mr.Task) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
@@ -226,41 +226,26 @@ func Edges(t *mr.Task) error {
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		line := r.Line()
-		switch {
-		case bytes.HasPrefix(line, []byte("E\t")):
-			e := line[2:]
-			if bytes.Equal(e, last) {
-				continue
-			}
-			last = append(last[:0], e...)
-			u, v, ok := clustermap.SplitEdge(e)
-			if !ok {
-				return fmt.Errorf("edges reducer: line %d: malformed edge", r.LineNumber())
-			}
-			if err := emit(u, v); err != nil {
-				return err
-			}
-		case bytes.HasPrefix(line, []byte("H\t")):
-			k, v := mr.SplitKey(line, 5) // H and the span
-			_, node := mr.SplitKey(v, 1) // after the side
-			if bytes.Count(node, []byte{'\t'}) != nf-1 {
-				return fmt.Errorf("edges reducer: line %d: malformed span end", r.LineNumber())
-			}
-			if !bytes.Equal(k, key) {
-				key = append(key[:0], k...)
-				last = append(last[:0], node...)
-				continue
-			}
-			if bytes.Equal(node, last) {
-				continue
-			}
-			if err := emit(last, node); err != nil {
-				return err
-			}
-			last = append(last[:0], node...)
-		default:
+		if !bytes.HasPrefix(line, []byte("H\t")) {
 			return fmt.Errorf("edges reducer: line %d: unknown record", r.LineNumber())
 		}
+		k, v := mr.SplitKey(line, 5) // H and the span
+		_, node := mr.SplitKey(v, 1) // after the side
+		if bytes.Count(node, []byte{'\t'}) != nf-1 {
+			return fmt.Errorf("edges reducer: line %d: malformed span end", r.LineNumber())
+		}
+		if !bytes.Equal(k, key) {
+			key = append(key[:0], k...)
+			last = append(last[:0], node...)
+			continue
+		}
+		if bytes.Equal(node, last) {
+			continue
+		}
+		if err := emit(last, node); err != nil {
+			return err
+		}
+		last = append(last[:0], node...)
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("edges reducer: read: %w", err)

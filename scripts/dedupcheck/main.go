@@ -35,7 +35,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"crypto/sha256"
 	"flag"
 	"fmt"
@@ -46,6 +45,7 @@ import (
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
@@ -296,31 +296,22 @@ func identical(bodies map[string][32]byte, cuts []cut, texts map[string]string) 
 }
 
 // byDoc returns the cut ranges of each document, merged and sorted.
-func byDoc(cuts []cut) map[string][][2]int {
-	out := map[string][][2]int{}
+func byDoc(cuts []cut) map[string][]dedup.Range {
+	out := map[string][]dedup.Range{}
 	for _, c := range cuts {
-		out[c.doc] = append(out[c.doc], [2]int{c.start, c.end})
+		out[c.doc] = append(out[c.doc], dedup.Range{Start: c.start, End: c.end})
 	}
 	for d, rs := range out {
-		slices.SortFunc(rs, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
-		var merged [][2]int
-		for _, r := range rs {
-			if n := len(merged); n > 0 && r[0] <= merged[n-1][1] {
-				merged[n-1][1] = max(merged[n-1][1], r[1])
-				continue
-			}
-			merged = append(merged, r)
-		}
-		out[d] = merged
+		out[d] = dedup.Merge(rs)
 	}
 	return out
 }
 
 // covered returns how many characters of [s, e) the sorted ranges rs hold.
-func covered(rs [][2]int, s, e int) int {
+func covered(rs []dedup.Range, s, e int) int {
 	n := 0
 	for _, r := range rs {
-		n += max(0, min(e, r[1])-max(s, r[0]))
+		n += max(0, min(e, r.End)-max(s, r.Start))
 	}
 	return n
 }

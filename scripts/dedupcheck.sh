@@ -18,6 +18,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+# It runs on the local disk: with a cluster's HADOOP_CONF_DIR in the
+# environment, pdc would take a new absolute --output for an HDFS path.
+unset HADOOP_CONF_DIR
+
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() {

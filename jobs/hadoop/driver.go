@@ -238,6 +238,11 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 	j.Conf["mapreduce.job.tags"] = d.tag()
 	if st.Input == "" {
 		j.Inputs = d.input
+		if n := d.Config.MaxRecordBytes(); n > 0 {
+			// Hadoop's LineRecordReader skips longer lines without
+			// holding them (and logs each in the task's syslog).
+			j.Conf["mapreduce.input.linerecordreader.line.maxlength"] = strconv.FormatInt(min(n, math.MaxInt32), 10)
+		}
 	} else {
 		j.Inputs = []string{path.Join(d.Out, st.Input)}
 		for _, in := range st.Extra {

@@ -20,6 +20,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
 	mrlocal "github.com/pdc-mr/pdc/lib/mr/local"
+	"github.com/pdc-mr/pdc/mappers/parse"
 )
 
 // Driver runs the pipeline on the local runner.
@@ -38,6 +39,10 @@ type Driver struct {
 	Reducers int
 	// SplitSize is the input split size (0: automatic, see splitSize).
 	SplitSize int64
+	// MaxLine is the longest input line the parse job reads
+	// (jobconf.Config.MaxRecordBytes; 0: no limit): longer ones are
+	// skipped unread and counted (parse.LongLineCounters).
+	MaxLine int64
 	// Stderr receives progress and the container files' summaries
 	// ("pdc: input FILE: N records, ..."); Quiet leaves out progress.
 	Stderr io.Writer
@@ -190,6 +195,9 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 	}
 	if !st.WholeFiles {
 		job.PackSize = size
+	}
+	if st.Input == "" && !fed {
+		job.MaxLine, job.LongLineCounters = d.MaxLine, parse.LongLineCounters
 	}
 	if st.Combine {
 		job.Combine, _ = pipeline.Program("combine", st.Name)

@@ -51,6 +51,8 @@ type DocReader struct {
 	site    string
 	err     error
 	skipped map[string]int64
+	blocks  int    // blocks read, damaged ones included
+	damage  string // the first damage skipped, for messages
 }
 
 // NewDocReader reads the container header from r and checks that the schema
@@ -130,6 +132,7 @@ func (d *DocReader) Next() bool {
 		}
 		native, rest, err := d.decode()
 		if err != nil {
+			d.damaged(err)
 			d.skipped[SkipBadDatum]++
 			d.skipped[SkipEmptyBlock] += d.left - 1
 			d.left = 0
@@ -147,11 +150,15 @@ func (d *DocReader) Next() bool {
 
 func (d *DocReader) nextBlock() bool {
 	n, data, err := d.ocf.next()
+	if err != io.EOF {
+		d.blocks++
+	}
 	switch {
 	case err == nil:
 		d.block, d.left = data, n
 		return true
 	case errors.Is(err, errBadBlock):
+		d.damaged(err)
 		d.skipped[SkipBadBlock]++
 		return true
 	case err == io.EOF:
@@ -161,6 +168,17 @@ func (d *DocReader) nextBlock() bool {
 		return false
 	}
 }
+
+// damaged remembers the first damage, in the current block.
+func (d *DocReader) damaged(err error) {
+	if d.damage == "" {
+		d.damage = fmt.Sprintf("block %d: %v", d.blocks, err)
+	}
+}
+
+// Damage describes the first damage skipped ("block 1: damaged block:
+// ..."), or is empty.
+func (d *DocReader) Damage() string { return d.damage }
 
 // decode decodes one datum, turning goavro panics into errors.
 func (d *DocReader) decode() (native any, rest []byte, err error) {

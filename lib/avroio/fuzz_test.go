@@ -2,6 +2,7 @@ package avroio
 
 import (
 	"bytes"
+	"github.com/pdc-mr/pdc/lib/fuzzbound"
 	"os"
 	"testing"
 )
@@ -18,7 +19,7 @@ func FuzzDocReader(f *testing.F) {
 	}
 	f.Add(writeAvro(f, siteSchema, siteRecords...))
 	f.Add([]byte("Obj\x01\x00"))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(fuzzbound.Bytes(func(t *testing.T, data []byte) {
 		for _, fields := range []DocFields{{}, {ID: "doc_a", HTML: "text_a", Site: "url_b"}, {Site: "host"}} {
 			r, err := NewDocReader(bytes.NewReader(data), fields)
 			if err != nil {
@@ -33,5 +34,5 @@ func FuzzDocReader(f *testing.F) {
 			}
 		}
 		_, _ = ReadSpans(bytes.NewReader(data))
-	})
+	}))
 }

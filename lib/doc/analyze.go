@@ -34,7 +34,12 @@ type Analysis struct {
 // buffers between documents: use one per goroutine, and copy what must
 // outlive the next call.
 type Analyzer struct {
-	// MaxBytes truncates larger document bodies (0: no limit).
+	// MaxBytes truncates larger document bodies (0: no limit). It also
+	// bounds a document's sentences, to MaxBytes/64 (at least 4096): a body
+	// of MaxBytes made of one-word lines would otherwise give millions of
+	// sentences, and take some hundred bytes of memory per byte of text.
+	// The sentences past the bound are left out and the document counts as
+	// truncated.
 	MaxBytes int
 	// Main selects main-content extraction (htmltext.ExtractMain, the
 	// --extract main flag) instead of all visible text.
@@ -95,6 +100,9 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 		res.Text, res.Charset = body, "utf-8"
 	}
 	a.spans = sentence.Split(a.spans[:0], res.Text)
+	if n := max(a.MaxBytes/64, 4096); a.MaxBytes > 0 && len(a.spans) > n {
+		a.spans, res.Truncated = a.spans[:n], true
+	}
 	a.kept, a.sents, a.tokens = a.kept[:0], a.sents[:0], a.tokens[:0]
 	ranges := a.ranges[:0]
 	for _, sp := range a.spans {

@@ -71,3 +71,26 @@ func TestParquetSource(t *testing.T) {
 		t.Errorf("default columns: err %v, want one listing the file's columns", err)
 	}
 }
+
+// TestDamagedOnly: a container file whose damage left no document is an
+// error naming the file and the first damage, not a file passed over.
+func TestDamagedOnly(t *testing.T) {
+	name := filepath.Join("..", "parquetio", "testdata", "oom.parquet")
+	in, err := Find([]string{name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	_, err = in.Each(Options{}, func(*doc.Doc, string) error { n++; return nil })
+	if err == nil || n != 0 {
+		t.Fatalf("%d documents, err %v; want an error", n, err)
+	}
+	for _, want := range []string{name, "no document could be read", "row group 0", "lz4", "6"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %q is not one line", err)
+	}
+}

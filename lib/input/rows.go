@@ -2,6 +2,8 @@ package input
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/pdc-mr/pdc/lib/doc"
 )
@@ -14,6 +16,8 @@ type rowReader interface {
 	Site() string
 	Err() error
 	Skipped() map[string]int64
+	// Damage describes the first damage skipped, or is empty.
+	Damage() string
 }
 
 // rowSource is a Source over a rowReader. As in JSON Lines, html wins over
@@ -53,6 +57,9 @@ func (s *rowSource) Next() bool {
 		if !ok {
 			if err := s.r.Err(); err != nil {
 				s.err = fmt.Errorf("input %s: %w", s.path, err)
+			} else if s.n == s.empty && s.r.Damage() != "" {
+				// Nothing but damage: not a file to count and pass over.
+				s.err = fmt.Errorf("input %s: damaged %s file, no document could be read (%s)%s", s.path, s.format, s.r.Damage(), s.lost())
 			}
 			return false
 		}
@@ -71,6 +78,22 @@ func (s *rowSource) Next() bool {
 		return true
 	}
 	return false
+}
+
+// lost lists what the damage cost, if the reader counts it: "; rows lost
+// in damaged row group 6".
+func (s *rowSource) lost() string {
+	var parts []string
+	for k, v := range s.r.Skipped() {
+		if s.kind(k) == damageRecords {
+			parts = append(parts, fmt.Sprintf("%s %d", k, v))
+		}
+	}
+	slices.Sort(parts)
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, ", ")
 }
 
 func (s *rowSource) Doc() *doc.Doc { return &s.d }

@@ -321,3 +321,16 @@ func (p *parser) bool(name string, dst *bool) {
 		*dst = b
 	}
 }
+
+// MaxRecordBytes is the largest input record (a JSON line) a run reads:
+// 4 times MaxDocBytes (room for a document's JSON escapes), at least 32
+// MiB; 0 (no limit) when MaxDocBytes is 0. A longer
+// record is skipped unread and counted (parse.docs.skipped.too-large):
+// its document would be cut at MaxDocBytes anyway, and reading it whole
+// could take any amount of memory.
+func (c Config) MaxRecordBytes() int64 {
+	if c.MaxDocBytes == 0 {
+		return 0
+	}
+	return max(4*int64(c.MaxDocBytes), 32<<20)
+}

@@ -85,16 +85,17 @@ func (r *Reader) Next() bool {
 func (r *Reader) nextLine() bool {
 	b, err := r.src.ReadLine()
 	if err != nil {
-		r.err = err
-		if err != io.EOF {
-			r.err = fmt.Errorf("read line %d: %w", r.n+1, err)
-		}
+		r.err = err // a LineSource's errors name their own input
 		return false
 	}
 	r.line = b
 	r.n++
 	return true
 }
+
+// Lines reports whether r reads a LineSource, whose errors name their own
+// input (a line number or offset in the stream would mean nothing).
+func (r *Reader) Lines() bool { return r.src != nil }
 
 // Line returns the current line without its LF. It is valid until the next
 // call to Next.

@@ -95,6 +95,7 @@ type DocReader struct {
 	doc     [numCols]string
 	err     error
 	skipped map[string]int64
+	damage  string // the first damage skipped, for messages
 }
 
 // readBufferSize is the read buffer of each column read.
@@ -155,11 +156,19 @@ func checkFooter(r io.ReaderAt, size int64) error {
 	default:
 		return fmt.Errorf("not a parquet file, or truncated: ends in %q, not PAR1", tail[4:])
 	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	switch {
+	case n > size-12:
 		return fmt.Errorf("damaged parquet file: footer of %d bytes in a file of %d", n, size)
+	case n > MaxFooterBytes:
+		return fmt.Errorf("parquet footer of %d MiB, over the %d MiB pdc reads (statistics of huge values? write the file without column statistics)", n>>20, MaxFooterBytes>>20)
 	}
 	return nil
 }
+
+// MaxFooterBytes bounds the footer (the file's metadata) NewDocReader
+// reads: thousands of row groups take a few MiB.
+const MaxFooterBytes = 64 << 20
 
 // openFile opens the file without reading page indexes or bloom filters.
 func openFile(r io.ReaderAt, size int64) (f *parquet.File, err error) {
@@ -233,6 +242,7 @@ func (d *DocReader) Next() bool {
 				d.err = fmt.Errorf("read parquet: %w", d.src.err)
 				return false
 			}
+			d.damaged(d.g-1, d.groups[d.g-1].NumRows()-d.left, err)
 			d.skipped[SkipBadRowGroup]++
 			d.skipped[SkipLostRows] += d.left
 			d.left = 0
@@ -273,12 +283,20 @@ func (d *DocReader) nextGroup() bool {
 		return nil
 	})
 	if err != nil {
+		d.damaged(d.g-1, 0, err)
 		d.skipped[SkipBadRowGroup]++
 		d.skipped[SkipLostRows] += g.NumRows()
 		return true
 	}
 	d.left = g.NumRows()
 	return true
+}
+
+// damaged remembers the first damage: row group g from its row row on.
+func (d *DocReader) damaged(g int, row int64, err error) {
+	if d.damage == "" {
+		d.damage = fmt.Sprintf("row group %d from its row %d: %v", g, row, err)
+	}
 }
 
 // readRow reads the next value of each column into d.doc.
@@ -321,6 +339,10 @@ func (d *DocReader) Err() error { return d.err }
 // Skipped returns the number of skipped rows (or damaged row groups) by
 // reason (see the Skip constants).
 func (d *DocReader) Skipped() map[string]int64 { return maps.Clone(d.skipped) }
+
+// Damage describes the first damage skipped ("row group 0 from its row 0:
+// column text: page at byte 4: ..."), or is empty.
+func (d *DocReader) Damage() string { return d.damage }
 
 // Rows returns the number of rows in the file, from its footer. At a clean
 // end, every row was either returned by Next or counted in Skipped.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/pdc-mr/pdc/lib/fuzzbound"
 )
 
 // FuzzDocReader: arbitrary bytes never panic, reading terminates, and every
@@ -17,13 +18,17 @@ func FuzzDocReader(f *testing.F) {
 		parquet.DataPageStatistics(false))) // bytes the fuzzer can change without breaking a codec
 	f.Add(writeRows(f, siteDocs, parquet.MaxRowsPerRowGroup(2)))
 	f.Add(writeSpans(f, testSpans, true))
-	for _, name := range []string{"testdata/docs.parquet", "testdata/docs_int.parquet"} {
+	for _, name := range []string{"testdata/docs.parquet", "testdata/docs_int.parquet", "testdata/oom.parquet"} {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
 		}
 	}
 	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(fuzzbound.Bytes(fuzzDocReader))
+}
+
+func fuzzDocReader(t *testing.T, data []byte) {
+	{
 		for _, fields := range []DocFields{{}, pyarrowFields, {ID: "doc_a", HTML: "text_a", URL: "url_a", Site: "url_b"},
 			{Site: "host"}, {Site: "site"}} {
 			r, err := NewDocReader(bytes.NewReader(data), int64(len(data)), fields)
@@ -44,5 +49,5 @@ func FuzzDocReader(f *testing.F) {
 			}
 		}
 		_, _ = ReadSpans(bytes.NewReader(data), int64(len(data)))
-	})
+	}
 }

@@ -10,22 +10,29 @@ import (
 )
 
 // Limits of pageCheck. Writers flush pages at about 1 MB, but a page of
-// a thousand large html values is legitimately hundreds of MB.
+// a thousand large html values is legitimately a hundred MB or more.
 const (
-	maxPageBytes   = 1 << 30  // uncompressed page size
-	maxHeaderBytes = 64 << 20 // page header (min/max statistics can be large)
+	MaxPageBytes   = 256 << 20 // uncompressed page size
+	maxHeaderBytes = 64 << 20  // page header (min/max statistics can be large)
 )
 
 // pageCheck reads the page headers of a column chunk ahead of parquet-go,
 // which allocates whatever sizes a header claims before reading the page:
 // a damaged header could otherwise ask for gigabytes. It requires pages to
-// lie inside the chunk, to be at most maxPageBytes uncompressed, and data
-// pages to hold at most as many values as the row group has rows.
+// lie inside the chunk, to be at most MaxPageBytes uncompressed, and data
+// pages to hold at most as many values as the row group has rows. A
+// compressed page is decompressed first with a bound (see inflate): its
+// data must not decompress to more than its header claims, which parquet-go
+// does not check (its LZ4_RAW decoder doubles its buffer until a damaged
+// block decodes, that is forever).
 type pageCheck struct {
 	r        io.ReaderAt
 	off, end int64 // next page header, end of the chunk
 	rows     int64 // rows in the row group
-	buf      []byte
+	codec    format.CompressionCodec
+	buf      []byte // page header
+	data     []byte // compressed page
+	inf      inflater
 }
 
 // init sets up checking the chunk described by m in a row group of rows
@@ -38,7 +45,7 @@ func (p *pageCheck) init(r io.ReaderAt, m *format.ColumnMetaData, rows, size int
 	if start < 4 || m.TotalCompressedSize < 0 || m.TotalCompressedSize > size-start {
 		return fmt.Errorf("column chunk of %d bytes at %d outside the file", m.TotalCompressedSize, start)
 	}
-	p.r, p.off, p.end, p.rows = r, start, start+m.TotalCompressedSize, rows
+	p.r, p.off, p.end, p.rows, p.codec = r, start, start+m.TotalCompressedSize, rows, m.Codec
 	return nil
 }
 
@@ -114,12 +121,45 @@ func (p *pageCheck) header() (*format.PageHeader, error) {
 		if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > p.end-p.off {
 			return nil, fmt.Errorf("page of %d bytes beyond its column chunk", h.CompressedPageSize)
 		}
-		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageBytes {
-			return nil, fmt.Errorf("page of %d bytes uncompressed", h.UncompressedPageSize)
+		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > MaxPageBytes {
+			return nil, fmt.Errorf("page of %d bytes uncompressed, over the %d MiB a page may hold (write the file with smaller pages)", h.UncompressedPageSize, MaxPageBytes>>20)
+		}
+		if err := p.checkData(h); err != nil {
+			return nil, fmt.Errorf("page at byte %d: %w", p.off, err)
 		}
 		p.off += int64(h.CompressedPageSize)
 		return h, nil
 	}
+}
+
+// checkData decompresses the compressed part of the page that follows h at
+// p.off with a bound: it must decompress without error to at most the
+// size h claims.
+func (p *pageCheck) checkData(h *format.PageHeader) error {
+	if p.codec == format.Uncompressed {
+		return nil
+	}
+	skip, want := int64(0), int64(h.UncompressedPageSize)
+	if h.Type == format.DataPageV2 && h.DataPageHeaderV2.Valid {
+		v := h.DataPageHeaderV2.V
+		if v.IsCompressed.Valid && !v.IsCompressed.V {
+			return nil
+		}
+		skip = int64(v.DefinitionLevelsByteLength) + int64(v.RepetitionLevelsByteLength)
+		if v.DefinitionLevelsByteLength < 0 || v.RepetitionLevelsByteLength < 0 || skip > int64(h.CompressedPageSize) || skip > want {
+			return fmt.Errorf("levels of %d bytes in a page of %d", skip, h.CompressedPageSize)
+		}
+		want -= skip
+	}
+	n := int64(h.CompressedPageSize) - skip
+	if int64(cap(p.data)) < n {
+		p.data = make([]byte, n)
+	}
+	src := p.data[:n]
+	if m, err := p.r.ReadAt(src, p.off+skip); m < len(src) {
+		return fmt.Errorf("read page: %w", err)
+	}
+	return p.inf.check(p.codec, src, want)
 }
 
 // checkPages checks every page header of the file whose row groups m

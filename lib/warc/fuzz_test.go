@@ -2,6 +2,7 @@ package warc
 
 import (
 	"bytes"
+	"github.com/pdc-mr/pdc/lib/fuzzbound"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,7 +18,7 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add([]byte("WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 30\r\n\r\nHTTP/1.1 200 OK\r\n\r\n<p>hi</p>\r\n\r\n"))
 	f.Add([]byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage"))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(fuzzbound.Bytes(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), Options{MaxBodyBytes: 4096, MaxHeaderBytes: 1024})
 		if err != nil {
 			t.Fatal(err)
@@ -33,7 +34,7 @@ func FuzzReader(f *testing.F) {
 				t.Fatal("more records than the input can hold")
 			}
 		}
-	})
+	}))
 }
 
 // FuzzParseHTTPResponse: arbitrary blocks never panic.

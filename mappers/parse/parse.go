@@ -36,6 +36,11 @@ import (
 // are only counted.
 const MaxReports = 5
 
+// LongLineCounters are the counters of an input line the runner skipped
+// unread, over jobconf.Config.MaxRecordBytes (lib/mr/local's
+// Job.LongLineCounters): a record read, and skipped as too-large.
+var LongLineCounters = []string{"parse.docs.read", "parse.docs.skipped.too-large"}
+
 // Map runs the parse mapper.
 func Map(t *mr.Task) error {
 	cfg, err := jobconf.FromEnv(t.Getenv)
@@ -194,7 +199,7 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	}
 	if a.Truncated {
 		m.counters.Add("parse.docs.truncated", 1)
-		if err := m.bad("truncated", where, fmt.Errorf("larger than --max-doc-bytes %d, the rest is ignored", m.cfg.MaxDocBytes)); err != nil {
+		if err := m.bad("truncated", where, fmt.Errorf("larger than --max-doc-bytes %d (or one sentence per %d bytes), the rest is ignored", m.cfg.MaxDocBytes, 64)); err != nil {
 			return err
 		}
 	}

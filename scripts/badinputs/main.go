@@ -7,7 +7,9 @@
 //	go build -o /tmp/pdc ./jobs/pdc && go run ./scripts/badinputs /tmp/pdc
 //
 // Every case either fails with a one-line error that names the file, or
-// runs and counts every record it could not use: read = indexed + skipped.
+// runs and counts every record it could not use: read = indexed + skipped;
+// and pdc's peak RSS stays under maxRSS. Run it from the repository's root
+// (one case reads lib/parquetio/testdata/oom.parquet).
 package main
 
 import (
@@ -21,6 +23,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/pdc-mr/pdc/jobs/pipeline"
@@ -156,6 +159,63 @@ var cases = []badCase{
 	{"a Parquet file without an id column", func(d string) (string, error) {
 		return parquetFile(d, "noid.parquet", false, false)
 	}},
+	{"a corrupt Parquet page (an LZ4_RAW block that does not decode: ../shared/fixtures/oom.parquet)", func(d string) (string, error) {
+		b, err := os.ReadFile(filepath.Join("lib", "parquetio", "testdata", "oom.parquet"))
+		if err != nil {
+			return "", fmt.Errorf("run from the repository's root: %w", err)
+		}
+		return write(d, "oom.parquet", b)
+	}},
+	{"a Parquet page of 300 MB (one zstd value)", func(d string) (string, error) {
+		type doc struct {
+			ID   string `parquet:"id"`
+			Text string `parquet:"text"`
+		}
+		var b bytes.Buffer
+		err := parquet.Write(&b, []doc{{"big", strings.Repeat("a", 300<<20)}}, parquet.Compression(&parquet.Zstd), parquet.DataPageStatistics(false))
+		if err != nil {
+			return "", err
+		}
+		return write(d, "bigpage.parquet", b.Bytes())
+	}},
+	{"a 3 GB JSON line in a 3 MB .jsonl.gz, between two good records", func(d string) (string, error) {
+		// Gzip members concatenated: one member of 64 MiB of a letter,
+		// repeated, makes the 3 GB line quickly.
+		var b bytes.Buffer
+		b.Write(gz([]byte(good(1) + "\n" + `{"id":"bomb","text":"`)))
+		member := gzBest(bytes.Repeat([]byte("a"), 64<<20))
+		for range 3000 / 64 {
+			b.Write(member)
+		}
+		b.Write(gz([]byte(`"}` + "\n" + good(2) + "\n")))
+		return write(d, "bomb3g.jsonl.gz", b.Bytes())
+	}},
+	{"gzip bomb in a WARC: a record of 1 GB of html in 1 MB", func(d string) (string, error) {
+		head := "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:x:bomb>\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n"
+		body := 1 << 30
+		var b bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		fmt.Fprintf(w, head, body)
+		w.Write([]byte("<p>" + para + "</p>"))
+		chunk := bytes.Repeat([]byte("<p>a</p>"), 1<<20)
+		for n := 3 + len(para) + 4; n < body; n += len(chunk) {
+			w.Write(chunk[:min(len(chunk), body-n)])
+		}
+		w.Write([]byte("\r\n\r\n"))
+		w.Close()
+		return write(d, "bomb.warc.gz", b.Bytes())
+	}},
+	{"NUL bytes and invalid UTF-8 in ids", func(d string) (string, error) {
+		return write(d, "ids2.jsonl", jsonl(fmt.Sprintf(`{"id":"nul\u0000id","text":%q}`, para), `{"id":"bad`+"\xff\xfe"+`id","text":"`+para+`"}`, good(1)))
+	}},
+}
+
+func gzBest(data []byte) []byte {
+	var b bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	w.Write(data)
+	w.Close()
+	return b.Bytes()
 }
 
 // parquetFile writes documents with parquet-go; cut drops its last third.
@@ -200,8 +260,8 @@ func main() {
 		os.Exit(1)
 	}
 	defer os.RemoveAll(work)
-	fmt.Println("| input | exit | read | indexed | skipped | message |")
-	fmt.Println("|---|---:|---:|---:|---|---|")
+	fmt.Println("| input | exit | read | indexed | skipped | peak RSS (MiB) | message |")
+	fmt.Println("|---|---:|---:|---:|---|---:|---|")
 	bad := 0
 	for i, c := range cases {
 		dir := filepath.Join(work, fmt.Sprint(i))
@@ -214,8 +274,15 @@ func main() {
 		cmd := exec.Command(bin, "run", "--input", in, "--output", out, "--quiet")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		cmd.Run()
+		rss, err := run(cmd)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", c.name, err)
+			os.Exit(1)
+		}
 		code := cmd.ProcessState.ExitCode()
+		if rss >= maxRSS {
+			bad++
+		}
 		msg := firstMessage(stderr.String())
 		read, parsed, skipped := "", "", ""
 		if counters, err := pipeline.ReadCounters(hdfsfs.Local(), filepath.Join(out, "counters.tsv")); err == nil {
@@ -236,12 +303,51 @@ func main() {
 			bad++
 			msg += " **(no counters, or an error that does not name the input)**"
 		}
-		fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", c.name, code, read, parsed, skipped, strings.ReplaceAll(msg, "|", `\|`))
+		fmt.Printf("| %s | %d | %s | %s | %s | %d |%s |\n", c.name, code, read, parsed, skipped, rss, strings.ReplaceAll(msg, "|", `\|`))
 	}
 	if bad > 0 {
 		os.Exit(1)
 	}
 }
+
+// run runs cmd and returns its peak resident memory in MiB, polled from
+// /proc/PID/status (VmHWM, the high-water mark of the process's own
+// memory: the rusage of a child started with vfork counts its parent's).
+func run(cmd *exec.Cmd) (int64, error) {
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	done := make(chan struct{})
+	peak := make(chan int64)
+	go func() {
+		var hwm int64
+		status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+		for {
+			if b, err := os.ReadFile(status); err == nil {
+				if m := vmHWM.FindSubmatch(b); m != nil {
+					var kb int64
+					fmt.Sscan(string(m[1]), &kb)
+					hwm = max(hwm, kb>>10)
+				}
+			}
+			select {
+			case <-done:
+				peak <- hwm
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	cmd.Wait()
+	close(done)
+	return <-peak, nil
+}
+
+var vmHWM = regexp.MustCompile(`VmHWM:\s+([0-9]+) kB`)
+
+// maxRSS is the bound on pdc's peak resident memory, in MiB, on any of the
+// inputs.
+const maxRSS = 512
 
 // firstMessage is the first line pdc wrote on stderr that is not its
 // summary, with the temporary directory cut out.

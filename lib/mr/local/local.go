@@ -23,6 +23,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -48,8 +49,15 @@ type Job struct {
 	// file, as `offset TAB line` (Hadoop Streaming's
 	// stream.map.input.ignoreKey=false; mr.EnvInputKeys tells the task).
 	InputKeys bool
-	Inputs    []Split
-	Output    string // directory, created; it must not exist yet
+	// MaxLine skips map input lines of files longer than MaxLine bytes
+	// (0: no limit) without holding them, as Hadoop's LineRecordReader
+	// does with mapreduce.input.linerecordreader.line.maxlength. Each
+	// skipped line adds one to each counter of LongLineCounters (group
+	// mr.CounterGroup); the first few are reported on Runner.Stderr.
+	MaxLine          int64
+	LongLineCounters []string
+	Inputs           []Split
+	Output           string // directory, created; it must not exist yet
 }
 
 // Runner runs jobs locally. Its zero value is ready to use.
@@ -160,6 +168,9 @@ func (st *state) finish(err error) (map[string]int64, error) {
 		os.RemoveAll(st.out)
 		return nil, err
 	}
+	for _, name := range st.j.LongLineCounters {
+		st.counters[name] += st.longLines.Load()
+	}
 	return st.counters, nil
 }
 
@@ -247,14 +258,15 @@ type state struct {
 	side *state // the job this one's map tasks feed (RunFeeding), or nil
 	fed  bool   // the map output comes from another job's map tasks
 
-	mu       sync.Mutex
-	counters map[string]int64
-	tasks    [][]Split       // per map task, its splits; grows when a split is cut
-	runs     [][]*run        // per map task
-	reading  map[int]reading // what map tasks read that steal may share out
-	pending  int             // map tasks not finished
-	changed  *sync.Cond      // on mu: a map task ended or began a divisible split
-	done     map[string]int64
+	mu        sync.Mutex
+	counters  map[string]int64
+	tasks     [][]Split       // per map task, its splits; grows when a split is cut
+	runs      [][]*run        // per map task
+	reading   map[int]reading // what map tasks read that steal may share out
+	pending   int             // map tasks not finished
+	changed   *sync.Cond      // on mu: a map task ended or began a divisible split
+	done      map[string]int64
+	longLines atomic.Int64 // lines skipped for Job.MaxLine
 }
 
 // reading is the divisible split a map task is reading: a file split that
@@ -500,6 +512,24 @@ func (st *state) addTask(sp Split) int {
 		st.side.mu.Unlock()
 	}
 	return len(st.tasks) - 1
+}
+
+// maxLongLineReports is how many skipped long lines a job reports.
+const maxLongLineReports = 5
+
+// limitLines makes lr (if not nil) skip lines over Job.MaxLine, counting
+// and reporting them.
+func (st *state) limitLines(lr *lineReader, sp Split) {
+	if lr == nil || st.j.MaxLine <= 0 {
+		return
+	}
+	lr.max = st.j.MaxLine
+	lr.long = func(off, n int64) { // under a stream's lock: st.mu would deadlock with steal
+		if st.longLines.Add(1) <= maxLongLineReports && st.r.Stderr != nil {
+			fmt.Fprintf(st.r.Stderr, "pdc: %s: the line of %d bytes at byte %d skipped unread (too-large): an input record may take %d MiB\n",
+				sp.Name, n, off, st.j.MaxLine>>20)
+		}
+	}
 }
 
 func (st *state) addCounters(c map[string]int64) {

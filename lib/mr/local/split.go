@@ -3,6 +3,7 @@ package local
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -166,6 +167,8 @@ type lineReader struct {
 	srcErr error
 	keys   bool   // prefix each line with its offset and a TAB (Job.InputKeys)
 	keyed  []byte // holds a keyed line
+	max    int64  // Job.MaxLine
+	long   func(off, n int64)
 }
 
 // ReadLine implements mr.LineSource.
@@ -177,7 +180,22 @@ func (l *lineReader) ReadLine() ([]byte, error) {
 	}
 	off := l.pos // where the line starts: in the file, or in the gzip stream
 	line, err := l.line()
+	var long [][2]int64 // skipped lines: offset, length
+	for err == errLongLine {
+		long = append(long, [2]int64{off, l.pos - off})
+		if l.end >= 0 && l.pos > l.end {
+			line, err = nil, io.EOF
+			break
+		}
+		off = l.pos
+		line, err = l.line()
+	}
 	l.mu.Unlock()
+	for _, ln := range long { // not under l.mu: l.long takes the runner's lock
+		if l.long != nil {
+			l.long(ln[0], ln[1])
+		}
+	}
 	if err != nil || !l.keys {
 		return line, err
 	}
@@ -220,9 +238,13 @@ func (l *lineReader) cut(min int64) (start, end int64, ok bool) {
 // Read implements io.Reader.
 func (l *lineReader) Read(p []byte) (int, error) { return l.rd.read(p, l.ReadLine) }
 
+// errLongLine is line's report of a line longer than lineReader.max, which
+// it consumed without holding it.
+var errLongLine = errors.New("line too long")
+
 // line returns the next line without its terminator, consuming the
 // terminator; io.EOF when nothing is left. The line is valid until the
-// next call. A line longer than the buffer grows the buffer.
+// next call. A line longer than the buffer grows the buffer, up to max.
 func (l *lineReader) line() ([]byte, error) {
 	seen := 0 // bytes at buf[r:] known to hold no line end
 	for {
@@ -233,21 +255,37 @@ func (l *lineReader) line() ([]byte, error) {
 		}
 		if n, ok := l.terminator(data, i); ok {
 			l.consume(n)
+			if l.max > 0 && int64(i) > l.max {
+				return nil, errLongLine
+			}
 			return data[:i], nil
 		}
 		if l.srcErr != nil {
 			l.consume(len(data))
+			if l.max > 0 && int64(len(data)) > l.max {
+				return nil, errLongLine
+			}
 			if len(data) > 0 {
 				return data, nil
 			}
 			return nil, l.srcErr
+		}
+		if l.max > 0 && int64(len(data)) > l.max {
+			if err := l.skipLine(); err != nil && err != io.EOF {
+				return nil, err
+			}
+			return nil, errLongLine
 		}
 		seen = len(data)
 		if i >= 0 {
 			seen = i // the CR again, with the byte after it
 		}
 		if l.r == 0 && l.w == len(l.buf) {
-			l.buf = slices.Grow(l.buf, len(l.buf))[:2*len(l.buf)]
+			n := 2 * len(l.buf)
+			if l.max > 0 {
+				n = int(min(int64(n), l.max+int64(lineBufSize)))
+			}
+			l.buf = slices.Grow(l.buf, n-len(l.buf))[:n]
 		}
 		l.fill()
 	}

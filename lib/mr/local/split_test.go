@@ -5,9 +5,11 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -251,5 +253,72 @@ func TestLineSplitterFlush(t *testing.T) {
 	out.Write([]byte("bad\n"))
 	if err := out.Flush(); !errors.Is(err, full) {
 		t.Errorf("Flush after a failed line: %v; want %v", err, full)
+	}
+}
+
+// TestMaxLine: lines over Job.MaxLine are skipped and counted, in plain
+// files cut into splits (a long line across a split boundary, one at the
+// end) and in .gz files read as streams; every other line is kept once.
+func TestMaxLine(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	var b strings.Builder
+	long := 0
+	for i := range 200 {
+		l := fmt.Sprintf("line %d", i)
+		if i%37 == 5 || i == 199 {
+			l += strings.Repeat("x", 300+i) // over MaxLine
+			long++
+		} else {
+			lines = append(lines, l)
+		}
+		b.WriteString(l + "\n")
+	}
+	plain := filepath.Join(dir, "in.txt")
+	zipped := filepath.Join(dir, "in.txt.gz")
+	if err := os.WriteFile(plain, []byte(b.String()), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(b.String()))
+	zw.Close()
+	if err := os.WriteFile(zipped, z.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		path string
+		size int64
+	}{{"plain, one split", plain, 0}, {"plain, splits of 250 bytes", plain, 250}, {"gzip", zipped, 250}} {
+		t.Run(tc.name, func(t *testing.T) {
+			splits, err := FileSplits([]string{tc.path}, tc.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			var stderr bytes.Buffer
+			counters, err := (&Runner{Workers: 2, Stderr: &stderr}).Run(context.Background(), &Job{Name: "m", Map: identity,
+				Inputs: splits, Output: out, MaxLine: 250, LongLineCounters: []string{"read", "too-long"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range readOutput(t, out) {
+				got = append(got, strings.Fields(strings.ReplaceAll(s, "line ", "line_"))...)
+			}
+			want := strings.Fields(strings.ReplaceAll(strings.Join(lines, "\n"), "line ", "line_"))
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("kept %d lines, want the %d short ones", len(got), len(want))
+			}
+			if counters["read"] != int64(long) || counters["too-long"] != int64(long) {
+				t.Errorf("counters %v, want %d long lines", counters, long)
+			}
+			if !strings.Contains(stderr.String(), "skipped unread") {
+				t.Errorf("stderr %q does not report the skipped lines", stderr.String())
+			}
+		})
 	}
 }

@@ -99,6 +99,8 @@ func (s *stream) next(dst []byte) ([]byte, int64, error) {
 		switch {
 		case err == io.EOF:
 			s.done = true
+		case err != nil && s.lr == nil && s.r.Lines():
+			s.err = err
 		case err != nil:
 			s.err = fmt.Errorf("read after input byte %d: %w", s.offset(), err)
 		default:

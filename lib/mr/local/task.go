@@ -162,6 +162,7 @@ func (st *state) mapSplit(ctx context.Context, i int, sp Split, out, side *lineS
 		return err
 	}
 	lr, _ := in.(*lineReader)
+	st.limitLines(lr, sp)
 	if sp.Divisible && (lr == nil || lr.end < 0) { // cannot be cut: shared as a stream
 		return st.mapStream(ctx, i, newStream(sp, in, st.j.InputKeys), out, side)
 	}

@@ -332,3 +332,27 @@ func TestHadoopNoOrphans(t *testing.T) {
 		t.Errorf("the rerun's spans differ from the local run's")
 	}
 }
+
+// TestHadoopCorruptParquet: a Parquet file whose page does not decompress
+// stops pdc run --hadoop with one line naming the file and the damage
+// while it is converted for upload; the same file already on HDFS is
+// refused by name (files on HDFS are read as JSON Lines), not read as
+// lines of bad JSON.
+func TestHadoopCorruptParquet(t *testing.T) {
+	env := hadoopEnv(t)
+	pq := filepath.Join("..", "lib", "parquetio", "testdata", "oom.parquet")
+	out := hdfsDir(t)
+	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", pq, "--output", out, "--quiet")
+	if code != 1 || strings.Count(strings.TrimSpace(stderr), "\n") > 0 ||
+		!strings.Contains(stderr, "oom.parquet: damaged parquet file, no document could be read (row group 0") {
+		t.Errorf("local file: exit %d, want 1 and one line naming the file and the row group:\n%s", code, stderr)
+	}
+	remote := out + "-in/oom.parquet"
+	if _, stderr, code := runPDCEnv(t, env, "fs", "put", pq, "hdfs://localhost:9000"+remote); code != 0 {
+		t.Fatalf("fs put: %s", stderr)
+	}
+	_, stderr, code = runPDCEnv(t, env, "run", "--hadoop", "--input", "hdfs://localhost:9000"+remote, "--output", out+"-2", "--quiet")
+	if code != 1 || !strings.Contains(stderr, remote+": Parquet (.parquet) files on HDFS are not read in place") {
+		t.Errorf("file on HDFS: exit %d, want 1 and the file refused by name:\n%s", code, stderr)
+	}
+}

@@ -94,6 +94,9 @@ func (d *Driver) Prepare(ctx context.Context) error {
 			if _, err := fsys.Stat(rp); err != nil {
 				return fmt.Errorf("input %s: not on the local disk nor on HDFS: %w", p, hdfsfs.UnwrapPath(err))
 			}
+			if _, err := input.ListRemote(fsys, rp); err != nil {
+				return err
+			}
 			remote = append(remote, p)
 		}
 	}

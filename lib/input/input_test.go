@@ -438,3 +438,15 @@ func TestFindKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRemote: container files on HDFS are refused by name; JSON Lines
+// and unknown names (read as JSON Lines) pass.
+func TestCheckRemote(t *testing.T) {
+	for name, bad := range map[string]bool{"/in/a.parquet": true, "/in/b.warc.gz": true, "/in/c.avro": true,
+		"/in/d.jsonl": false, "/in/part-00000": false, "/in/e.jsonl.gz": false} {
+		err := CheckRemote(name)
+		if bad != (err != nil) || bad && !strings.Contains(err.Error(), name) {
+			t.Errorf("CheckRemote(%s) = %v", name, err)
+		}
+	}
+}

@@ -30,7 +30,8 @@ func (f RemoteFile) open(o Options) (Source, error) {
 // FindAny is Find for documents that may be on HDFS: paths for which
 // remote is true are resolved with hdfsfs.Resolve and listed there (a file,
 // or a directory's files but those whose names start with "_" or "."), and
-// read as JSON Lines.
+// read as JSON Lines. A file on HDFS named as a container (WARC, Avro,
+// Parquet) is an error (CheckRemote).
 func FindAny(paths []string, remote func(string) bool) (*Set, error) {
 	var local []string
 	var files []RemoteFile
@@ -47,6 +48,11 @@ func FindAny(paths []string, remote func(string) bool) (*Set, error) {
 		if err != nil {
 			return nil, fmt.Errorf("input %s: %w", p, hdfsfs.UnwrapPath(err))
 		}
+		for _, f := range fs {
+			if err := CheckRemote(f.Path); err != nil {
+				return nil, err
+			}
+		}
 		files = append(files, fs...)
 	}
 	in := &Set{}
@@ -58,6 +64,34 @@ func FindAny(paths []string, remote func(string) bool) (*Set, error) {
 	}
 	in.Remote = files
 	return in, nil
+}
+
+// ListRemote lists the files of the input p on fsys as FindAny does, and
+// checks them with CheckRemote.
+func ListRemote(fsys hdfsfs.FS, p string) ([]string, error) {
+	fs, err := listRemote(fsys, p)
+	if err != nil {
+		return nil, fmt.Errorf("input %s: %w", p, hdfsfs.UnwrapPath(err))
+	}
+	var names []string
+	for _, f := range fs {
+		if err := CheckRemote(f.Path); err != nil {
+			return nil, err
+		}
+		names = append(names, f.Path)
+	}
+	return names, nil
+}
+
+// CheckRemote refuses a file on HDFS named as a container (WARC, Avro,
+// Parquet): files on HDFS are read in place as JSON Lines (on Hadoop, by
+// the parse job's TextInputFormat), and a container's bytes read as lines
+// would be counted as bad JSON, record by record.
+func CheckRemote(name string) error {
+	if c := containerOf(name); c != nil {
+		return fmt.Errorf("input %s: %s files on HDFS are not read in place, only JSON Lines are; give pdc a local copy (hdfs dfs -get): pdc run --hadoop and pdc ingest convert local files", name, c.name)
+	}
+	return nil
 }
 
 func listRemote(fsys hdfsfs.FS, p string) ([]RemoteFile, error) {

@@ -18,7 +18,7 @@ import (
 // microseconds to milliseconds; the seeds (whole files) up to a second on
 // a loaded machine.
 var (
-	Deadline   = 10 * time.Second
+	Deadline          = 10 * time.Second
 	AllocBytes uint64 = 1 << 30 // bytes allocated by the body (not live: all of them)
 )
 

@@ -48,6 +48,7 @@ import (
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
@@ -99,6 +100,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	in, err := input.FindAny(o.inputs, m.isRemote)
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
+	}
+	if cs, err = m.withCopies(o.out, cs, in, an); err != nil {
+		return err
 	}
 	kept, undated, err := keptMembers(cs, o, in, an)
 	if err != nil {
@@ -164,6 +168,28 @@ func (m *Main) dedupClusters(out string) ([]cluster.Cluster, error) {
 		return nil, fmt.Errorf("dedup: %w", err)
 	}
 	return cs, nil
+}
+
+// withCopies adds to cs the run's groups of exact copies (OUT/copies.tsv)
+// as clusters of whole documents.
+func (m *Main) withCopies(out string, cs []cluster.Cluster, in *input.Set, an *doc.Analyzer) ([]cluster.Cluster, error) {
+	fsys, dir, err := m.runDir(out)
+	if err != nil {
+		return nil, fmt.Errorf("dedup: %w", err)
+	}
+	cps, err := copies.Read(fsys, dir)
+	if err != nil || len(cps) == 0 {
+		return cs, err
+	}
+	need := map[string]bool{}
+	for _, c := range cps {
+		need[c.Doc], need[c.Of] = true, true
+	}
+	lengths, err := docRuneLengths(in, need, an)
+	if err != nil {
+		return nil, err
+	}
+	return append(copies.Clusters(cps, lengths), cs...), nil
 }
 
 // dedupInputs returns the documents of the run in out (manifestInputs).

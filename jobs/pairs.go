@@ -9,7 +9,10 @@ package jobs
 // shared_* are the characters of each document inside some span, len_* the
 // documents' lengths (characters of their extracted text), contain_a =
 // shared_a / len_a (how much of A is in B), resemblance = (shared_a +
-// shared_b) / (len_a + len_b) (lib/span Measures), to 4 decimals. With
+// shared_b) / (len_a + len_b) (lib/span Measures), to 4 decimals. Exact
+// copies (OUT/copies.tsv, lib/copies: the same content sentences) are
+// listed, each with its group's first document, and share their whole
+// text: containment 1 both ways. With
 // --groups, the documents that are near-copies of each other (contain_a
 // and contain_b both >= --copy, 0.9 by default) are printed instead, one
 // group per line: `size TAB doc TAB doc ...`, largest first.
@@ -24,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -80,11 +84,16 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	pairs := span.Pairs(spans)
+	rfs, root, err := m.runDir(out)
+	if err != nil {
+		return err
+	}
+	cps, err := copies.Read(rfs, root)
+	if err != nil {
+		return fmt.Errorf("pairs: %w", err)
+	}
+	pairs, exact := copies.Pairs(pairs, cps)
 	if expand {
-		rfs, root, err := m.runDir(out)
-		if err != nil {
-			return err
-		}
 		cs, err := cluster.Read(rfs, root+"/clusters")
 		if err != nil {
 			return fmt.Errorf("pairs --expand: %w", err)
@@ -97,6 +106,9 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	}
 	var rows []pairRow
 	for _, p := range pairs {
+		if exact[[2]string{p.A, p.B}] {
+			p.SharedA, p.SharedB = lengths[p.A], lengths[p.B] // exact copies share their content whole
+		}
 		ms := p.Measure(lengths[p.A], lengths[p.B])
 		if max(ms.ContainA, ms.ContainB) < minContain {
 			continue

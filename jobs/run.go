@@ -373,6 +373,10 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
 	if c["extend.spans"] > 0 && !o.print {
 		fmt.Fprintf(m.Stderr, "pdc: to read the spans with their passages: pdc spans %s --text\n", out)
 	}
+	if n := c["stats.copies.documents"]; n > 0 {
+		fmt.Fprintf(m.Stderr, "pdc: %s exact copies of earlier ones (%s) in %s/copies.tsv\n",
+			plural(n, "document")+map[bool]string{true: " is", false: " are"}[n == 1], plural(c["stats.copies.groups"], "group"), out)
+	}
 	if o.clusters {
 		fmt.Fprintf(m.Stderr, "pdc: %s (their sizes add up to %s; %s) in %s/clusters: pdc clusters %s\n",
 			plural(c["clusters.clusters"], "passage cluster"), plural(c["clusters.documents"], "document"),

@@ -163,7 +163,10 @@ type JobError struct {
 	Task   string // the failing task or attempt id, if known
 	Reason string // Hadoop's diagnostics, or the client's last lines
 	Stderr string // tail of the failing task's stderr, if it could be fetched
-	Err    error  // the client's exit error
+	// Exception is the error that ended the failing task's JVM, from its
+	// syslog (its record reader's, for instance), if any.
+	Exception string
+	Err       error // the client's exit error
 }
 
 func (e *JobError) Error() string {
@@ -178,6 +181,9 @@ func (e *JobError) Error() string {
 	}
 	if e.Reason != "" {
 		fmt.Fprintf(&b, ": %s", e.Reason)
+	}
+	if e.Exception != "" {
+		fmt.Fprintf(&b, "; the task's JVM: %s", e.Exception)
 	}
 	if e.Stderr != "" {
 		fmt.Fprintf(&b, "\ntask stderr (tail):\n%s", e.Stderr)

@@ -270,3 +270,26 @@ func TestSecured(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskException: a task that its JVM ended (a JSON line over 2 GB:
+// Hadoop's LineRecordReader gives up) has the JVM's exception in its
+// syslog and only log4j noise on stderr; the job error shows the
+// exception (yarn logs of a real run, stderr and syslog of the task
+// containers).
+func TestTaskException(t *testing.T) {
+	data, err := os.ReadFile("testdata/yarn-logs-linelength.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := taskException(string(data)), "java.io.IOException: Too many bytes before newline: 2147487076"; got != want {
+		t.Errorf("taskException = %q, want %q", got, want)
+	}
+	if got := pickStderr(parseContainerLogs(string(data))); got != "" {
+		t.Errorf("pickStderr = %q, want nothing (log4j warnings only; the syslog is not stderr)", got)
+	}
+	e := &JobError{Name: "parse", JobID: "job_1_0008", Stage: "map", Task: "task_1_0008_m_000000", Reason: "Task failed",
+		Exception: taskException(string(data))}
+	if !strings.Contains(e.Error(), "; the task's JVM: java.io.IOException: Too many bytes before newline") {
+		t.Errorf("JobError: %s", e)
+	}
+}

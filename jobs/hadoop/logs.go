@@ -116,27 +116,42 @@ func lastLine(s string) string {
 	return s[strings.LastIndex(s, "\n")+1:]
 }
 
-// taskStderr returns the tail of the stderr of a failed task from the job's aggregated logs, or "" when they cannot be read. Logs are
-// aggregated after the application ends, so it retries for a little while.
-func (s *Submitter) taskStderr(ctx context.Context, jobID string) string {
+// taskStderr returns the tail of the stderr of a failed task from the job's aggregated logs, and the exception that ended a
+// task if its syslog has one (the task JVM's own errors, such as its record reader's), or "" when they cannot be read. Logs
+// are aggregated after the application ends, so it retries for a little while.
+func (s *Submitter) taskStderr(ctx context.Context, jobID string) (stderr, exception string) {
 	for try := 0; try < 6; try++ {
 		if try > 0 {
 			select {
 			case <-ctx.Done():
-				return ""
+				return "", ""
 			case <-time.After(2 * time.Second):
 			}
 		}
-		out, err := s.yarnCommand(ctx, "logs", "-applicationId", appID(jobID), "-log_files", "stderr").Output()
+		out, err := s.yarnCommand(ctx, "logs", "-applicationId", appID(jobID), "-log_files", "stderr,syslog").Output()
 		var exit *exec.ExitError
 		if err != nil && !errors.As(err, &exit) {
-			return "" // no yarn command here
+			return "", "" // no yarn command here
 		}
 		if err != nil {
 			continue // e.g. logs not aggregated yet
 		}
-		if tail := pickStderr(parseContainerLogs(string(out))); tail != "" {
-			return tail
+		tail, exc := pickStderr(parseContainerLogs(string(out))), taskException(string(out))
+		if tail != "" || exc != "" {
+			return tail, exc
+		}
+	}
+	return "", ""
+}
+
+// taskException returns the first exception a task JVM logged as ending
+// its task (YarnChild's "Exception running child : ..."), without the
+// stack trace.
+func taskException(logs string) string {
+	const mark = "Exception running child : "
+	for _, l := range strings.Split(logs, "\n") {
+		if _, exc, ok := strings.Cut(l, mark); ok {
+			return strings.TrimSpace(exc)
 		}
 	}
 	return ""
@@ -154,7 +169,7 @@ func (s *Submitter) taskStderr(ctx context.Context, jobID string) string {
 //	End of LogType:stderr
 func parseContainerLogs(out string) map[string]string {
 	logs := map[string]string{}
-	var container string
+	var container, logType string
 	var body []string
 	inBody := false
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -163,12 +178,16 @@ func parseContainerLogs(out string) map[string]string {
 		l := sc.Text()
 		switch {
 		case inBody && strings.HasPrefix(l, "End of LogType:"):
-			logs[container] += strings.Join(body, "\n")
+			if logType == "stderr" {
+				logs[container] += strings.Join(body, "\n")
+			}
 			inBody, body = false, nil
 		case inBody:
 			body = append(body, l)
 		case strings.HasPrefix(l, "Container: "):
 			container, _, _ = strings.Cut(strings.TrimPrefix(l, "Container: "), " ")
+		case strings.HasPrefix(l, "LogType:"):
+			logType = strings.TrimSpace(strings.TrimPrefix(l, "LogType:"))
 		case l == "LogContents:":
 			inBody = true
 		}
@@ -188,7 +207,7 @@ func pickStderr(logs map[string]string) string {
 		}
 		var keep []string
 		for _, l := range strings.Split(text, "\n") {
-			if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "reporter:") {
+			if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "reporter:") && !strings.HasPrefix(l, "log4j:") {
 				keep = append(keep, l)
 			}
 		}

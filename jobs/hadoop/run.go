@@ -67,7 +67,7 @@ func (s *Submitter) jobError(ctx context.Context, j *Job, out *clientLog, err er
 		e.Reason += " (" + SecureShuffleHint + ")"
 	}
 	if out.jobID != "" && ctx.Err() == nil {
-		e.Stderr = s.taskStderr(ctx, out.jobID)
+		e.Stderr, e.Exception = s.taskStderr(ctx, out.jobID)
 	}
 	return e
 }

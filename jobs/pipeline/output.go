@@ -5,6 +5,7 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
 	indexred "github.com/pdc-mr/pdc/reducers/index"
@@ -242,14 +244,25 @@ func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
 }
 
 // Finish writes a successful run's reports (OUT/boilerplate.tsv,
-// OUT/counters.tsv, OUT/jobs.tsv), then removes the intermediate outputs
-// unless keepIntermediate, and OUT/_tmp.
+// OUT/copies.tsv, OUT/counters.tsv, OUT/jobs.tsv), then removes the
+// intermediate outputs unless keepIntermediate, and OUT/_tmp.
 func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error {
 	report, err := boilerplateReport(fsys, out+"/index")
 	if err != nil {
 		return err
 	}
 	if err := writeFile(fsys, out+"/boilerplate.tsv", report); err != nil {
+		return err
+	}
+	cs, err := copies.Build(fsys, out+"/stats")
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := copies.Write(&b, cs); err != nil {
+		return err
+	}
+	if err := writeFile(fsys, out+"/"+copies.File, b.Bytes()); err != nil {
 		return err
 	}
 	if err := WriteCounters(fsys, out+"/counters.tsv", Merged(jobs)); err != nil {

@@ -23,6 +23,7 @@
 //	                     rounds of its connected components (mappers/clusters)
 //	OUT/clusters/        with --clusters: the passage clusters (reducers/clusters)
 //	OUT/boilerplate.tsv  signatures over --max-df and site templates, most frequent first
+//	OUT/copies.tsv       documents whose content sentences are an earlier one's (lib/copies)
 //	OUT/counters.tsv     every job's counters
 //	OUT/jobs.tsv         every job's time and cluster id (JobsFile)
 //	OUT/spans.avro       with --output-format avro (written by the CLI under the lock)

@@ -135,6 +135,9 @@ func (b *StatsBuilder) add(line []byte) error {
 	if !ok {
 		return fmt.Errorf("stats record without a tab")
 	}
+	if len(k) > 0 && k[0] == '=' {
+		return nil // exact copies (reducers/stats), read by lib/copies
+	}
 	if len(k) > 0 && k[0] == '#' {
 		if b.dups == nil {
 			b.dups = &Duplicates{set: map[string]bool{}}

@@ -70,7 +70,7 @@ func Map(t *mr.Task) error {
 	var sideOut mr.Output
 	if t.Side != nil {
 		sideOut = mr.NewOutput(t.Side)
-		m.stats = statsmap.NewCollector(sideOut)
+		m.stats = statsmap.NewCollector(sideOut, cfg)
 	}
 	keyed := mr.InputKeyed(t.Getenv)
 	r := mr.NewReader(t.Stdin)

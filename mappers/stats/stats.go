@@ -6,6 +6,12 @@
 //	token16hex TAB count    documents of this task containing the token
 //	!N TAB count            documents of this task
 //	#docid TAB srcpos       every document, to find duplicate ids
+//	=content16hex TAB srcpos TAB docid TAB nsent
+//	                        every document with at least --lambda content
+//	                        sentences (not content: doc.Sentence.NotContent,
+//	                        or under --min-tokens tokens), to find exact
+//	                        copies: content is a hash of those sentences'
+//	                        tokens, in order, nsent their number
 //
 // (The number of documents is counted by the reducer, stats.docs.) Counts
 // are aggregated in memory (an in-mapper combiner) and flushed
@@ -21,6 +27,7 @@ import (
 	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -29,13 +36,16 @@ const MaxTokens = 1 << 20
 
 // Map runs the stats mapper.
 func Map(t *mr.Task) error {
+	cfg, err := jobconf.FromEnv(t.Getenv)
+	if err != nil {
+		return fmt.Errorf("stats mapper: %w", err)
+	}
 	out := mr.NewOutput(t.Stdout)
-	col := NewCollector(out)
+	col := NewCollector(out, cfg)
 	var (
 		sents   []doc.Sentence
 		tokens  []uint64
 		scratch []byte
-		err     error
 	)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
@@ -69,6 +79,7 @@ func Map(t *mr.Task) error {
 // read the parsed records again.
 type Collector struct {
 	out  mr.Output
+	cfg  jobconf.Config // Lambda and MinTokens: which documents are hashed
 	df   counts
 	docs int64
 	set  tokenSet
@@ -76,9 +87,9 @@ type Collector struct {
 	line []byte
 }
 
-// NewCollector returns a Collector writing to out.
-func NewCollector(out mr.Output) *Collector {
-	return &Collector{out: out}
+// NewCollector returns a Collector writing to out, for a run of cfg.
+func NewCollector(out mr.Output, cfg jobconf.Config) *Collector {
+	return &Collector{out: out, cfg: cfg}
 }
 
 // Add counts a document: its escaped id and srcpos as in the parsed
@@ -91,6 +102,20 @@ func (c *Collector) Add(id, srcpos []byte, sents []doc.Sentence) error {
 	c.line = append(b, '\n')
 	if _, err := c.out.Write(c.line); err != nil {
 		return fmt.Errorf("write: %w", err)
+	}
+	if h, n := ContentHash(sents, c.cfg.MinTokens); n >= max(c.cfg.Lambda, 1) {
+		b := append(c.line[:0], '=')
+		b = AppendHex(b, h)
+		b = append(b, '\t')
+		b = append(b, srcpos...)
+		b = append(b, '\t')
+		b = append(b, id...)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(n), 10)
+		c.line = append(b, '\n')
+		if _, err := c.out.Write(c.line); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
 	}
 	c.seen = c.seen[:0]
 	c.set.start(sents)
@@ -105,6 +130,31 @@ func (c *Collector) Add(id, srcpos []byte, sents []doc.Sentence) error {
 		return flush(c.out, &c.df)
 	}
 	return nil
+}
+
+// ContentHash hashes a document's content sentences (those with no
+// NotContent reason and at least minTokens tokens): their tokens in order,
+// sentence by sentence. It returns the hash and the number of content
+// sentences. Two documents with the same hash and number have the same
+// content sentences (up to a 64-bit collision).
+func ContentHash(sents []doc.Sentence, minTokens int) (uint64, int) {
+	const (
+		offset = 14695981039346656037 // FNV-1a, a word at a time
+		prime  = 1099511628211
+		end    = 0x9e3779b97f4a7c15 // closes a sentence
+	)
+	h, n := uint64(offset), 0
+	for _, s := range sents {
+		if s.NotContent != "" || len(s.Tokens) < max(minTokens, 1) {
+			continue
+		}
+		for _, t := range s.Tokens {
+			h = (h ^ t) * prime
+		}
+		h = (h ^ end) * prime
+		n++
+	}
+	return h, n
 }
 
 // Close writes the counts held and the number of documents.

@@ -8,9 +8,16 @@
 // input order, is kept, and each other one is written out for the index
 // job to skip.
 //
-// Input: token16hex TAB count, !N TAB count, #docid TAB srcpos (mappers/stats).
-// Output: token16hex TAB df (df >= 2), !N TAB documents, and
-// #docid TAB srcpos for each occurrence to drop.
+// It also finds exact copies: the documents whose content hash
+// (=content16hex TAB srcpos TAB docid TAB nsent from the mapper) is shared
+// by another document are written out, every one of them, for
+// lib/copies to group (after the duplicate ids are dropped).
+//
+// Input: token16hex TAB count, !N TAB count, #docid TAB srcpos,
+// =content16hex TAB srcpos TAB docid TAB nsent (mappers/stats).
+// Output: token16hex TAB df (df >= 2), !N TAB documents,
+// #docid TAB srcpos for each occurrence to drop, and the content records
+// of hashes held by two documents or more, in srcpos order.
 package stats
 
 import (
@@ -19,6 +26,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -83,8 +91,10 @@ func (g *group) start(k []byte) {
 
 func (g *group) isDoc() bool { return len(g.key) > 0 && g.key[0] == '#' }
 
+func (g *group) isContent() bool { return len(g.key) > 0 && g.key[0] == '=' }
+
 func (g *group) add(v []byte) error {
-	if g.isDoc() {
+	if g.isDoc() || g.isContent() {
 		g.positions = append(g.positions, string(v))
 		return nil
 	}
@@ -102,6 +112,9 @@ func (g *group) emit() error {
 	}
 	if g.isDoc() {
 		return g.emitDoc()
+	}
+	if g.isContent() {
+		return g.emitContent()
 	}
 	if g.total < 2 && !g.combining && string(g.key) != "!N" {
 		g.c.Add("stats.tokens.singleton", 1)
@@ -122,6 +135,26 @@ func (g *group) emit() error {
 	return err
 }
 
+// emitContent passes a content hash's documents through when combining;
+// reducing, it writes them when at least two distinct ids share it.
+func (g *group) emitContent() error {
+	if !g.combining {
+		slices.Sort(g.positions) // srcpos first: input order
+		ids := map[string]bool{}
+		for _, p := range g.positions {
+			if f := strings.SplitN(p, "\t", 3); len(f) == 3 {
+				ids[f[1]] = true
+			}
+		}
+		if len(ids) < 2 {
+			return nil
+		}
+		g.c.Add("stats.copies.groups", 1)
+		g.c.Add("stats.copies.documents", int64(len(ids)-1))
+	}
+	return g.writeValues()
+}
+
 // emitDoc passes positions through when combining; reducing, it writes
 // every occurrence but the first.
 func (g *group) emitDoc() error {
@@ -139,6 +172,11 @@ func (g *group) emitDoc() error {
 		}
 		g.positions = g.positions[1:]
 	}
+	return g.writeValues()
+}
+
+// writeValues writes a line `key TAB value` for each value of the group.
+func (g *group) writeValues() error {
 	for _, p := range g.positions {
 		b := append(g.line[:0], g.key...)
 		b = append(b, '\t')

@@ -1,0 +1,84 @@
+package jobs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExactCopies: six byte-identical pages of one tree (one site, so that
+// their every sentence is over --max-site-df and no span links them) are
+// exact copies: OUT/copies.tsv lists five, each against the first in input
+// order; pdc pairs gives them containment 1 both ways and one group; pdc
+// dedup keeps the first and cuts the others whole, each held by the first.
+func TestExactCopies(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), "tree")
+	page := "<html><body><ul><li><a href=/>Home</a></li><li><a href=/docs>Docs</a></li></ul>" +
+		"<h1>Installing the harbour crane</h1><p>Unpack the crane and check every part against the list. " +
+		"Mount the base on a level quay with the bolts supplied. Raise the jib only after the counterweight is in place. " +
+		"Test the brake with a light load before any real lift.</p></body></html>"
+	for i := range 6 {
+		writeFile(t, filepath.Join(tree, fmt.Sprintf("copy%d.html", i)), page)
+	}
+	for i := range 2 {
+		writeFile(t, filepath.Join(tree, fmt.Sprintf("other%d.html", i)), sitePage(i, ""))
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := runPDC(t, "run", "--input", tree, "--output", out, "--clusters")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if !strings.Contains(stderr, "5 documents are exact copies of earlier ones (1 group)") {
+		t.Errorf("the summary does not report the copies:\n%s", stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "copies.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "#doc\tcopy_of\tsentences\n"
+	for i := 1; i < 6; i++ {
+		want += fmt.Sprintf("copy%d.html\tcopy0.html\t5\n", i) // the heading and four sentences
+	}
+	if string(b) != want {
+		t.Errorf("copies.tsv:\n%s\nwant\n%s", b, want)
+	}
+	pairs, stderr, code := runPDC(t, "pairs", out)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(pairs), "\n") {
+		if f := strings.Split(l, "\t"); len(f) == 10 && strings.HasPrefix(f[0], "copy") {
+			n++
+			if f[7] != "1.0000" || f[8] != "1.0000" {
+				t.Errorf("exact copies at containment %s, %s: %s", f[7], f[8], l)
+			}
+		}
+	}
+	if n != 5 {
+		t.Errorf("%d pairs of copies, want 5 (each with the first):\n%s", n, pairs)
+	}
+	if groups, _, _ := runPDC(t, "pairs", out, "--groups"); !strings.HasPrefix(groups, "6\tcopy0.html\tcopy1.html") {
+		t.Errorf("groups: %q, want the six copies", groups)
+	}
+	clean := filepath.Join(t.TempDir(), "clean")
+	if _, stderr, code := runPDC(t, "dedup", out, "--output", clean); code != 0 {
+		t.Fatal(stderr)
+	}
+	removed, err := os.ReadFile(filepath.Join(clean, "removed.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(removed)), "\n")[1:] {
+		f := strings.Split(l, "\t")
+		if len(f) == 9 && strings.HasPrefix(f[0], "copy") && f[4] == "copy0.html" && f[7] == "1.0000" {
+			cut++
+		}
+	}
+	if cut != 5 {
+		t.Errorf("%d copies cut, held by copy0.html; want 5:\n%s", cut, removed)
+	}
+}

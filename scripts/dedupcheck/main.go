@@ -19,7 +19,10 @@
 //     earliest member;
 //   - identical: groups of documents with the same body (byte-identical
 //     pages), and in how many of them a member is cut with no other
-//     member kept whole (kept);
+//     member kept whole (kept); with --pairs (the output of pdc pairs
+//     OUT), identical_low: the members of those groups that pdc pairs
+//     does not link to their group at containment >= 0.99 both ways
+//     (directly or through other members);
 //   - retained: with --base (the CLEAN of another dedup of the same
 //     documents), the share of the characters the base cuts soundly (kept
 //     range holding at least 80% of the cut's words) that CLEAN also cuts;
@@ -29,7 +32,8 @@
 //   - volume: the characters CLEAN cuts over those the base cuts soundly.
 //
 // With --fail it exits 1 when a bound of docs/quality.md is broken: a cut
-// range under 50%, chars80 over 1%, mixed clusters over 1%, retained
+// range under 50%, chars80 over 1%, mixed clusters over 1%, an identical
+// group with none kept whole, an identical member under 0.99, retained
 // under 95%.
 package main
 
@@ -63,6 +67,7 @@ func main() {
 	flag.StringVar(&o.run, "run", "", "the run's output directory (with --clusters)")
 	flag.StringVar(&o.clean, "clean", "", "pdc dedup's output directory")
 	flag.StringVar(&o.base, "base", "", "another pdc dedup's output of the same documents, to compare with")
+	flag.StringVar(&o.pairs, "pairs", "", "the output of pdc pairs OUT, to check identical documents' containment")
 	flag.Var(&o.inputs, "input", "the run's documents (default: its inputs)")
 	flag.BoolVar(&o.fail, "fail", false, "exit 1 when a bound is broken")
 	flag.BoolVar(&o.header, "header", false, "print a header line")
@@ -78,7 +83,7 @@ func main() {
 		os.Exit(1)
 	}
 	if o.header {
-		fmt.Println("cut\tcut_chars\tunder50\tunder80\tchars80\twide\tclusters\tmixed\tidentical\tidentical_lost\tretained\tretained_fit\tvolume")
+		fmt.Println("cut\tcut_chars\tunder50\tunder80\tchars80\twide\tclusters\tmixed\tidentical\tidentical_lost\tidentical_low\tretained\tretained_fit\tvolume")
 	}
 	fmt.Println(m)
 	if o.fail {
@@ -91,6 +96,7 @@ func main() {
 
 type options struct {
 	run, clean, base string
+	pairs            string
 	inputs           listFlag
 	fail, header     bool
 	list             bool
@@ -107,7 +113,7 @@ type cut struct {
 type measures struct {
 	cuts, cutChars, under50, under80, chars80, wide int
 	clusters, mixed                                 int
-	identical, identicalLost                        int
+	identical, identicalLost, identicalLow          int
 	baseSound, baseKept                             int
 	fitSound, fitKept                               int
 	haveBase                                        bool
@@ -118,9 +124,9 @@ func (m measures) String() string {
 	if m.haveBase {
 		ret = fmt.Sprintf("%.4f\t%.4f\t%.4f", ratio(m.baseKept, m.baseSound), ratio(m.fitKept, m.fitSound), ratio(m.cutChars, m.baseSound))
 	}
-	return fmt.Sprintf("%d\t%d\t%d\t%d\t%.4f\t%d\t%d\t%.4f\t%d\t%d\t%s",
+	return fmt.Sprintf("%d\t%d\t%d\t%d\t%.4f\t%d\t%d\t%.4f\t%d\t%d\t%d\t%s",
 		m.cuts, m.cutChars, m.under50, m.under80, ratio(m.chars80, m.cutChars), m.wide,
-		m.clusters, ratio(m.mixed, m.clusters), m.identical, m.identicalLost, ret)
+		m.clusters, ratio(m.mixed, m.clusters), m.identical, m.identicalLost, m.identicalLow, ret)
 }
 
 // broken names the first bound m breaks, or "".
@@ -134,6 +140,8 @@ func (m measures) broken() string {
 		return fmt.Sprintf("%.2f%% of clusters mixed", 100*ratio(m.mixed, m.clusters))
 	case m.identicalLost > 0:
 		return fmt.Sprintf("%d groups of identical documents with none kept whole", m.identicalLost)
+	case m.identicalLow > 0:
+		return fmt.Sprintf("%d identical documents not at containment 0.99 with their group in pdc pairs", m.identicalLow)
 	case m.haveBase && ratio(m.fitKept, m.fitSound) < 0.95:
 		return fmt.Sprintf("%.2f%% of the base's sound cuts still cut", 100*ratio(m.fitKept, m.fitSound))
 	}
@@ -244,6 +252,11 @@ func check(o options) (measures, error) {
 		}
 	}
 	m.identical, m.identicalLost = identical(bodies, cuts, texts)
+	if o.pairs != "" {
+		if m.identicalLow, err = identicalLow(bodies, texts, o.pairs); err != nil {
+			return m, err
+		}
+	}
 	if o.base != "" {
 		m.haveBase = true
 		now := byDoc(cuts)
@@ -293,6 +306,56 @@ func identical(bodies map[string][32]byte, cuts []cut, texts map[string]string) 
 		}
 	}
 	return groups, lost
+}
+
+// identicalLow returns the members of groups of identical documents (with
+// text) that the pairs file (pdc pairs output) does not link to the rest
+// of their group by rows at containment >= 0.99 both ways.
+func identicalLow(bodies map[string][32]byte, texts map[string]string, pairs string) (int, error) {
+	b, err := os.ReadFile(pairs)
+	if err != nil {
+		return 0, err
+	}
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(x string) string {
+		if p, ok := parent[x]; ok && p != x {
+			r := find(p)
+			parent[x] = r
+			return r
+		}
+		return x
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(l, "\t")
+		if len(f) != 10 {
+			continue
+		}
+		ca, _ := strconv.ParseFloat(f[7], 64)
+		cb, _ := strconv.ParseFloat(f[8], 64)
+		if ca >= 0.99 && cb >= 0.99 {
+			a, _ := mr.Unescape(f[0])
+			c, _ := mr.Unescape(f[1])
+			parent[find(a)] = find(c)
+		}
+	}
+	by := map[[32]byte][]string{}
+	for d, h := range bodies {
+		by[h] = append(by[h], d)
+	}
+	low := 0
+	for _, ds := range by {
+		if len(ds) < 2 || strings.TrimSpace(texts[ds[0]]) == "" {
+			continue
+		}
+		slices.Sort(ds)
+		for _, d := range ds[1:] {
+			if find(d) != find(ds[0]) {
+				low++
+			}
+		}
+	}
+	return low, nil
 }
 
 // byDoc returns the cut ranges of each document, merged and sorted.

@@ -281,7 +281,7 @@ func TestTaskException(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := taskException(string(data)), "java.io.IOException: Too many bytes before newline: 2147487076"; got != want {
+	if got, want := taskException(string(data)), "java.io.IOException: Too many bytes before newline: 2147487076 (reading hdfs://localhost:9000/hout/bomb2/input/part-00000-bomb.jsonl.gz:0+3000617)"; got != want {
 		t.Errorf("taskException = %q, want %q", got, want)
 	}
 	if got := pickStderr(parseContainerLogs(string(data))); got != "" {

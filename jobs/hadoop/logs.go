@@ -146,11 +146,22 @@ func (s *Submitter) taskStderr(ctx context.Context, jobID string) (stderr, excep
 
 // taskException returns the first exception a task JVM logged as ending
 // its task (YarnChild's "Exception running child : ..."), without the
-// stack trace.
+// stack trace, and the input split the task read if its log says
+// ("Processing split: hdfs://.../docs.jsonl.gz:0+3000617").
 func taskException(logs string) string {
-	const mark = "Exception running child : "
+	const mark, splitMark = "Exception running child : ", "Processing split: "
+	split := ""
 	for _, l := range strings.Split(logs, "\n") {
+		if strings.HasPrefix(l, "Container: ") {
+			split = ""
+		}
+		if _, s, ok := strings.Cut(l, splitMark); ok {
+			split = strings.TrimSpace(s)
+		}
 		if _, exc, ok := strings.Cut(l, mark); ok {
+			if split != "" {
+				return strings.TrimSpace(exc) + " (reading " + split + ")"
+			}
 			return strings.TrimSpace(exc)
 		}
 	}

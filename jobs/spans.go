@@ -33,12 +33,12 @@ type spanOptions struct {
 func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	o := spanOptions{}
 	var inputs listFlag
-	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro|parquet] [--text --input DOCS]")
+	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro|parquet] [--text [--input DOCS]]")
 	fs.kerberosFlags()
 	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl, avro (schema lib/avroio/span.avsc) or parquet (lib/parquetio, the same columns)")
-	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (needs --input)")
+	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (read from the run's inputs, or --input)")
 	fs.BoolVar(&o.header, "header", false, "tsv: start with a line naming the columns (#doc_a, doc_b, ...)")
-	fs.Var(&inputs, "input", "the run's documents, for --text and --pair; repeatable")
+	fs.Var(&inputs, "input", "the run's documents, for --text and --pair (default: the inputs the run recorded); repeatable")
 	fs.StringVar(&o.pair, "pair", "", "`A` B: the spans of documents A and B found by matching the two alone (for two copies a hub linked, not each other: --hub-df)")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err

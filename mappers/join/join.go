@@ -23,12 +23,15 @@
 // passage copied into N documents costs O(N) pairs, not O(N^2): in list
 // order (by document), each posting is paired with the first hub it is
 // similar to (same filters, exact verification for words), else becomes a
-// hub itself while the list has fewer than MaxHubs. The postings left
+// hub itself while the pass has fewer than MaxHubs. The postings left
 // over (similar to no hub: other sentences that share the list's token)
 // are joined pairwise, as a short list is, when there are at most
 // MaxPairwise of them (the list without the copies that made it long would
-// have been joined pairwise); else they are counted as join.hub.unmatched
-// (such lists were left out whole before hubs). For words, a hub pair may then be
+// have been joined pairwise); else they are joined through hubs of their
+// own, pass after pass, until few enough are left or the list has had
+// MaxListHubs hubs: a passage copied many times among other sentences of
+// the list is still linked, at a cost of at most MaxListHubs checks per
+// posting. What is left then is counted as join.hub.unmatched. For words, a hub pair may then be
 // found in several lists (the first-common-token rule cannot hold when
 // other lists have other hubs): every copy carries the same exact overlap,
 // and the reducer keeps one. The copies of a passage are then linked to
@@ -277,13 +280,37 @@ func numberDocs(ps []Posting, docs map[string]int) (int, map[string]int) {
 // joined through hubs whatever its documents.
 const MaxPairwise = 1000
 
-// MaxHubs is the most hubs of one list joined through hubs.
-const MaxHubs = 16
+// MaxHubs is the most hubs of one pass over a list joined through hubs,
+// and MaxListHubs of all its passes.
+const (
+	MaxHubs     = 16
+	MaxListHubs = 256
+)
 
 // hubs joins a list through hubs (see the package comment).
 func (s *joiner) hubs(ps []Posting, g *grouper) error {
 	s.hubLists++
 	s.hubPostings += int64(len(ps))
+	rest, total := ps, 0
+	for {
+		left, n, err := s.hubPass(rest, g)
+		if err != nil {
+			return err
+		}
+		total += n
+		if len(left) <= MaxPairwise || total >= MaxListHubs {
+			return s.leftover(left, g)
+		}
+		s.hubPasses++
+		rest = append(s.restBuf[:0], left...) // hubPass reuses leftBuf
+		s.restBuf = rest
+	}
+}
+
+// hubPass pairs each posting of ps with the first of the pass's hubs it is
+// similar to, or makes it a hub while there are fewer than MaxHubs; it
+// returns the postings left (in s.leftBuf) and the number of hubs.
+func (s *joiner) hubPass(ps []Posting, g *grouper) ([]Posting, int, error) {
 	hubs, left := s.hubBuf[:0], s.leftBuf[:0]
 	for i := range ps {
 		p := &ps[i]
@@ -309,7 +336,7 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 				x, y = y, x
 			}
 			if err := g.add(x, y, count); err != nil {
-				return err
+				return nil, 0, err
 			}
 			matched = true
 			break
@@ -323,7 +350,13 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 		}
 	}
 	s.hubHubs += int64(len(hubs))
-	s.hubBuf = hubs
+	s.hubBuf, s.leftBuf = hubs, left
+	return left, len(hubs), nil
+}
+
+// leftover joins the postings of a hub list similar to no hub pairwise,
+// or counts them as unmatched when there are more than MaxPairwise.
+func (s *joiner) leftover(left []Posting, g *grouper) error {
 	switch {
 	case len(left) > MaxPairwise:
 		s.hubUnmatched += int64(len(left))
@@ -349,6 +382,7 @@ type joiner struct {
 	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
 	hubBuf        []int
 	leftBuf       []Posting // postings of a hub list similar to no hub
+	restBuf       []Posting // those of the previous pass
 	sortBuf       []Posting
 	stats
 }
@@ -356,7 +390,7 @@ type joiner struct {
 // stats counts what the filters did.
 type stats struct {
 	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted int64
-	hubLists, hubPostings, hubHubs, hubLeftover, hubUnmatched                                                                         int64
+	hubLists, hubPostings, hubHubs, hubPasses, hubLeftover, hubUnmatched                                                              int64
 }
 
 // check applies the filters to a cross-document pair and returns the count
@@ -423,6 +457,9 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 		c.Add("join.hub.postings", s.hubPostings)
 		c.Add("join.hub.hubs", s.hubHubs)
 		c.Add("join.hub.leftover", s.hubLeftover)
+		if s.hubPasses > 0 {
+			c.Add("join.hub.more-passes", s.hubPasses)
+		}
 		if s.hubUnmatched > 0 {
 			c.Add("join.hub.unmatched", s.hubUnmatched)
 		}

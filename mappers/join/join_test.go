@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/signature"
 )
 
 // TestSortBySize checks the counting sort against a stable sort by size,
@@ -160,5 +161,48 @@ func TestMapHubs(t *testing.T) {
 				t.Errorf("hub-df %s: pair %q is not with the hub doc/0", tt.hubDF, l)
 			}
 		}
+	}
+}
+
+// TestMapHubPasses: in a hub list whose first postings are 1,100
+// sentences similar to nothing (they share only the list's token), a
+// passage copied into 20 documents comes after the first pass's 16 hubs;
+// more than MaxPairwise postings are left, so further passes of hubs run
+// until few enough are left to join pairwise, and the copies are linked:
+// each to the others, as 20 postings of a short list are.
+func TestMapHubPasses(t *testing.T) {
+	posting := func(doc string, ranks ...uint64) string {
+		for i := range ranks {
+			ranks[i] |= signature.Shared
+		}
+		return fmt.Sprintf("\t0000001,%d,0,9,-,0,%s,%s", len(ranks), signature.AppendSet(nil, ranks), doc)
+	}
+	var list strings.Builder
+	const others, copies = 1100, 20
+	fmt.Fprintf(&list, "k\tP\t%d", others+copies)
+	for i := range others {
+		list.WriteString(posting(fmt.Sprintf("other/%04d", i), 0, uint64(100+3*i), uint64(101+3*i), uint64(102+3*i)))
+	}
+	for i := range copies {
+		list.WriteString(posting(fmt.Sprintf("copy/%02d", i), 0, 1, 2, 3))
+	}
+	list.WriteString("\n")
+	env := map[string]string{"PDC_SIGNATURE": "words", "PDC_TAU": "0.7", "PDC_HUB_DF": "100"}
+	var out, errb bytes.Buffer
+	err := Map(&mr.Task{Stdin: strings.NewReader(list.String()), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := 0
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "copy/") && strings.Contains(l, "\tcopy/") {
+			pairs++
+		}
+	}
+	if pairs != copies*(copies-1)/2 {
+		t.Errorf("%d pairs of copies, want %d", pairs, copies*(copies-1)/2)
+	}
+	if !strings.Contains(errb.String(), "join.hub.more-passes") || strings.Contains(errb.String(), "join.hub.unmatched") {
+		t.Errorf("counters: %s", errb.String())
 	}
 }

@@ -10,8 +10,8 @@ import (
 )
 
 // progress prints the local runner's progress: a bar rewritten in place on
-// a terminal; otherwise a line when a job starts a phase (map, reduce) and
-// then one every progressEvery.
+// a terminal; otherwise a line when a job starts a phase (map, reduce),
+// one every progressEvery, and one when the phase is complete.
 type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -47,7 +47,8 @@ func (p *progress) update(job, phase string, done, total int64) {
 		every = 200 * time.Millisecond
 	}
 	key := job + " " + phase
-	if now.Sub(p.last) < every && (p.tty || key == p.phase) {
+	final := !p.tty && total > 0 && done == total // a phase's end gets its line
+	if now.Sub(p.last) < every && (p.tty || key == p.phase) && !final {
 		return
 	}
 	p.last, p.phase = now, key

@@ -49,10 +49,10 @@ type pairRow struct {
 }
 
 func (m *Main) pairsCmd(ctx context.Context, args []string) error {
-	var inputs listFlag
+	var inputs, docs listFlag
 	format, minContain, copyAt := "tsv", 0.0, 0.9
 	var header, groups, expand bool
-	fs := m.newFlagSet("pairs", "OUT [--min-containment X] [--groups] [--expand] [--format tsv|jsonl] [--input DOCS]")
+	fs := m.newFlagSet("pairs", "OUT [--doc ID] [--min-containment X] [--groups] [--expand] [--format tsv|jsonl] [--input DOCS]")
 	fs.kerberosFlags()
 	fs.StringVar(&format, "format", format, "output format: tsv or jsonl")
 	fs.BoolVar(&header, "header", false, "tsv: start with a line naming the columns")
@@ -61,6 +61,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	fs.Float64Var(&copyAt, "copy", copyAt, "with --groups: the containment, both ways, of near-copies")
 	fs.BoolVar(&expand, "expand", false, "also list every pair of documents that share a passage cluster (a run with --clusters), not only those linked by spans: quadratic in a cluster's size")
 	fs.Var(&inputs, "input", "the run's documents, for their lengths (default: the run's inputs); repeatable")
+	fs.Var(&docs, "doc", "only the pairs of the document with this `id`; repeatable")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
@@ -93,12 +94,18 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		return fmt.Errorf("pairs: %w", err)
 	}
 	pairs, exact := copies.Pairs(pairs, cps)
+	if len(docs) > 0 {
+		pairs = span.PairsOf(pairs, docs)
+	}
 	if expand {
 		cs, err := cluster.Read(rfs, root+"/clusters")
 		if err != nil {
 			return fmt.Errorf("pairs --expand: %w", err)
 		}
 		pairs = expandPairs(pairs, cs)
+		if len(docs) > 0 {
+			pairs = span.PairsOf(pairs, docs)
+		}
 	}
 	lengths, err := m.docLengths(ctx, append([]string{"pairs"}, args...), out, pairs, inputs)
 	if err != nil {

@@ -54,6 +54,9 @@ func TestPairs(t *testing.T) {
 	if groups, _, _ := runPDC(t, "pairs", out, "--groups", "--copy", atB); groups != "3\ta\tb\tc\n" {
 		t.Errorf("groups at %s: %q, want a, b and c", atB, groups)
 	}
+	if of, _, _ := runPDC(t, "pairs", out, "--doc", "c"); of != row("a", "c", la, lc)+"\n"+row("b", "c", lb, lc)+"\n" {
+		t.Errorf("--doc c:\n%s", of)
+	}
 	few, _, _ := runPDC(t, "pairs", out, "--min-containment", "0.95", "--format", "jsonl")
 	if strings.Count(few, "\n") != 2 || !strings.Contains(few, `"contain_b":1`) {
 		t.Errorf("--min-containment 0.95 --format jsonl:\n%s", few)

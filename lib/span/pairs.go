@@ -80,3 +80,19 @@ func (p DocPair) Measure(lenA, lenB int) Measures {
 	}
 	return m
 }
+
+// PairsOf returns the pairs of pairs that involve one of the documents
+// ids, in the same order.
+func PairsOf(pairs []DocPair, ids []string) []DocPair {
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	var out []DocPair
+	for _, p := range pairs {
+		if want[p.A] || want[p.B] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -168,8 +168,10 @@ func (st *state) finish(err error) (map[string]int64, error) {
 		os.RemoveAll(st.out)
 		return nil, err
 	}
-	for _, name := range st.j.LongLineCounters {
-		st.counters[name] += st.longLines.Load()
+	if n := st.longLines.Load(); n > 0 {
+		for _, name := range st.j.LongLineCounters {
+			st.counters[name] += n
+		}
 	}
 	return st.counters, nil
 }

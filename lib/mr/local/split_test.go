@@ -321,4 +321,14 @@ func TestMaxLine(t *testing.T) {
 			}
 		})
 	}
+	// No line too long: no counter (Hadoop has none then either).
+	splits, err := FileSplits([]string{plain}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counters, err := (&Runner{Workers: 2}).Run(context.Background(), &Job{Name: "m", Map: identity,
+		Inputs: splits, Output: filepath.Join(t.TempDir(), "out"), MaxLine: 1 << 20, LongLineCounters: []string{"read", "too-long"}})
+	if _, ok := counters["too-long"]; ok || err != nil {
+		t.Errorf("no long line: counters %v, %v", counters, err)
+	}
 }

@@ -11,8 +11,9 @@ package jobs
 //
 // docs.jsonl: every document of the input, in input order (of duplicate
 // ids the first, as the run reads them), one JSON object per line,
-// {"id", "url", "text"} (lib/doc AppendJSON: url left out when empty, so
-// that pdc reads the file back as input). text is the document's extracted
+// {"id", "url", "text", ...} (lib/doc AppendJSONKeeping: url left out when
+// empty, so that pdc reads the file back as input; then the other fields of
+// a JSON Lines record, as it has them). text is the document's extracted
 // text, what the clusters' offsets refer to (the run's --extract and
 // --max-doc-bytes), without its removed ranges. With --drop-empty, a
 // document left with no text but white space is not written.
@@ -70,6 +71,7 @@ type dedupOptions struct {
 	inputs     []string
 	overwrite  bool
 	dropEmpty  bool
+	verify     bool
 }
 
 func (m *Main) dedupCmd(ctx context.Context, args []string) error {
@@ -117,6 +119,12 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	m.dedupSummary(st, o, undated)
+	if st.violations > 0 {
+		fmt.Fprintf(m.Stderr, "pdc dedup: %s failed the check of the cuts (first: %s)\n", plural(int64(st.violations), "cut range"), st.firstViolation)
+		if o.verify {
+			return fmt.Errorf("dedup: --verify: %d cut ranges of %s/%s are not held by their kept ranges in the output", st.violations, strings.TrimSuffix(o.clean, "/"), dedupRemoved)
+		}
+	}
 	return nil
 }
 
@@ -124,7 +132,7 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	o := dedupOptions{keep: "first"}
 	var inputs listFlag
-	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--input DOCS] [--overwrite]")
+	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--verify] [--input DOCS] [--overwrite]")
 	fs.kerberosFlags()
 	fs.StringVar(&o.clean, "output", "", "`directory` to write (created): docs.jsonl, the documents without their removed passages, and removed.tsv, what was removed")
 	fs.StringVar(&o.keep, "keep", o.keep, "the member of each cluster to keep (a `rule`): first (earliest in input order), longest (of the longest document) or earliest (of the document with the smallest --date-field)")
@@ -132,6 +140,7 @@ func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	fs.Var(&inputs, "input", "the run's documents (a `path`; default: the run's inputs); repeatable")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace the files of a previous pdc dedup in CLEAN")
 	fs.BoolVar(&o.dropEmpty, "drop-empty", false, "leave out of docs.jsonl the documents left with no text (every passage of theirs kept elsewhere)")
+	fs.BoolVar(&o.verify, "verify", false, "exit 1 when a cut range fails the check that its kept range holds 80% of its words and is in the output (always run, and reported)")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return o, err
 	}
@@ -425,6 +434,8 @@ type dedupStats struct {
 	passages, docsCut, chars, removed                      int64
 	members, unaligned, notHeld                            int64
 	clusterDocs                                            int
+	verified, violations                                   int
+	firstViolation                                         string
 }
 
 // writeClean writes CLEAN's files: every document of in (the first of its
@@ -446,6 +457,7 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 	}); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
+	w.verify = dedup.NewVerifier(p)
 	var err error
 	if w.docs, err = hdfsfs.CreateAtomic(fsys, dir+"/"+dedupDocs); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
@@ -459,9 +471,11 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 	if _, err := io.WriteString(w.removed, header); err != nil {
 		return w.st, fmt.Errorf("dedup: write %s: %w", w.removed.Name(), err)
 	}
-	if w.st.Counts, err = in.Each(input.Options{}, w.add); err != nil {
+	if w.st.Counts, err = in.EachRecord(input.Options{}, w.add); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
+	w.verify.Done()
+	w.st.verified, w.st.violations, w.st.firstViolation = w.verify.Ranges, w.verify.Violations, w.verify.First
 	var missing []string
 	for id := range p.Need() {
 		if !w.written[id] {
@@ -487,12 +501,14 @@ type cleanWriter struct {
 	docs, removed *hdfsfs.AtomicFile
 	written       map[string]bool // every id read: whether it was analyzed
 	dropEmpty     bool
+	verify        *dedup.Verifier
 	st            dedupStats
 	line          []byte
 }
 
-// add writes document d, read at where, unless its id came before.
-func (w *cleanWriter) add(d *doc.Doc, where string) error {
+// add writes document d, read at where from record raw (nil but for JSON
+// Lines), unless its id came before.
+func (w *cleanWriter) add(d *doc.Doc, where string, raw []byte) error {
 	if _, dup := w.written[d.ID]; dup {
 		w.st.dups++
 		return nil
@@ -512,11 +528,12 @@ func (w *cleanWriter) add(d *doc.Doc, where string) error {
 		return fmt.Errorf("document %q (%s): %w: give the run's documents with --input", d.ID, where, err)
 	}
 	w.st.add(a, text, n, cut)
+	w.verify.Doc(d.ID, a.Text, cut)
 	if w.dropEmpty && strings.TrimSpace(text) == "" && len(cut.Removals) > 0 {
 		w.st.dropped++
 	} else {
 		w.st.written++
-		w.line = append(doc.AppendJSON(w.line[:0], &doc.Doc{ID: d.ID, URL: d.URL, Text: text}), '\n')
+		w.line = append(doc.AppendJSONKeeping(w.line[:0], &doc.Doc{ID: d.ID, URL: d.URL, Text: text}, raw), '\n')
 		if _, err := w.docs.Write(w.line); err != nil {
 			return fmt.Errorf("write %s: %w", w.docs.Name(), err)
 		}
@@ -597,9 +614,13 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 	if st.chars > 0 {
 		share = 100 * float64(st.removed) / float64(st.chars)
 	}
-	fmt.Fprintf(&b, "; %s removed from %s (%s/%s), %d of %d characters (%.1f%%), each held by its kept copy; %d characters of %s left, aligned to no kept copy",
+	held := "each held by its kept copy (checked)"
+	if st.violations > 0 {
+		held = fmt.Sprintf("%d of the ranges not held by their kept copy", st.violations)
+	}
+	fmt.Fprintf(&b, "; %s removed from %s (%s/%s), %d of %d characters (%.1f%%), %s; %d characters of %s left, aligned to no kept copy",
 		plural(st.passages, "range"), plural(st.docsCut, "document"), clean, dedupRemoved,
-		st.removed, st.chars, share, st.unaligned, plural(st.members, "removed member"))
+		st.removed, st.chars, share, held, st.unaligned, plural(st.members, "removed member"))
 	if st.notHeld > 0 {
 		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words)", plural(st.notHeld, "run"))
 	}

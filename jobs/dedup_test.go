@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -94,12 +95,12 @@ func TestDedup(t *testing.T) {
 	}{
 		{nil, []string{"d1", "d2"}, "pdc dedup: 7 documents read, 6 written to CLEAN/docs.jsonl (1 duplicate id skipped, 1 left empty); 4 ranges removed from 4 documents (CLEAN/removed.tsv)"},
 		{[]string{"--keep", "longest"}, []string{"d2", "d2"}, "4 ranges removed from 4 documents"},
-		{[]string{"--keep", "earliest", "--date-field", "date"}, []string{"d3", "d5"}, "each held by its kept copy; 0 characters of 4 removed members left, aligned to no kept copy; 1 of 5 cluster documents without date\n"},
+		{[]string{"--keep", "earliest", "--date-field", "date"}, []string{"d3", "d5"}, "each held by its kept copy (checked); 0 characters of 4 removed members left, aligned to no kept copy; 1 of 5 cluster documents without date\n"},
 	} {
 		t.Run(strings.Join(append([]string{"keep"}, tc.keep...), " "), func(t *testing.T) {
 			t.Parallel()
 			clean := filepath.Join(t.TempDir(), "clean")
-			_, stderr, code := runPDC(t, append([]string{"dedup", out, "--output", clean}, tc.keep...)...)
+			_, stderr, code := runPDC(t, append([]string{"dedup", out, "--output", clean, "--verify"}, tc.keep...)...)
 			if code != 0 {
 				t.Fatalf("dedup: exit %d %s", code, stderr)
 			}
@@ -143,6 +144,17 @@ func checkDedup(t *testing.T, cs []cluster.Cluster, orig map[string]string, clea
 	cleaned := map[string]string{}
 	for _, d := range docs {
 		cleaned[d.ID] = d.Text
+	}
+	// (1) the records keep the fields pdc does not read; html becomes text.
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"d2": "2020-01-01", "d3": "2019-05-01", "d4": "2010-01-01", "d5": "2018-03-03", "d6": "2021-01-01"}[docs[i].ID]
+		if date, _ := rec["date"].(string); date != want || rec["html"] != nil {
+			t.Errorf("%s: record %s, want date %q and no html", docs[i].ID, line, want)
+		}
 	}
 	removed := readRemoved(t, filepath.Join(clean, "removed.tsv"))
 	// (3) each text is the original less exactly the removed ranges.

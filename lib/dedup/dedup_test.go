@@ -149,11 +149,18 @@ func TestPlanModel(t *testing.T) {
 		for id, a := range analyses {
 			p.Keep(id, a)
 		}
+		v := NewVerifier(p)
+		defer func() {
+			if v.Done(); v.Violations > 0 || v.Ranges == 0 {
+				t.Fatalf("seed %d: %d of %d ranges fail the Verifier (first: %s)", seed, v.Violations, v.Ranges, v.First)
+			}
+		}()
 		for id, a := range analyses {
 			o, err := p.Cut(id, a)
 			if err != nil {
 				t.Fatal(err)
 			}
+			v.Doc(id, a.Text, o)
 			text := []rune(a.Text)
 			if id == "copy" && len(o.Removals) == 0 && !p.HoldsKept(id) {
 				t.Fatalf("seed %d: nothing cut from an identical copy", seed)
@@ -198,5 +205,69 @@ func TestWithin(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("Within(%d, %d) = %v, want %v", tc.start, tc.end, got, tc.want)
 		}
+	}
+}
+
+// TestVerifier gives the Verifier an honest outcome and outcomes that
+// break each of its rules.
+func TestVerifier(t *testing.T) {
+	var an doc.Analyzer
+	texts := map[string]string{
+		"k": "Own words of the kept page. The harbour board met on Monday to discuss the new quay. Members asked for a survey of the old wall.",
+		"c": "The harbour board met on Monday to discuss the new quay. Members asked for a survey of the old wall. A line of its own here.",
+	}
+	analyses := map[string]doc.Analysis{}
+	for id, text := range texts {
+		a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Sentences, a.Spans = slices.Clone(a.Sentences), slices.Clone(a.Spans) // the Analyzer reuses them
+		analyses[id] = a
+	}
+	passage := "The harbour board met on Monday to discuss the new quay. Members asked for a survey of the old wall."
+	at := func(id string) Range {
+		i := len([]rune(texts[id][:strings.Index(texts[id], passage)]))
+		return Range{i, i + len([]rune(passage))}
+	}
+	k, c := at("k"), at("c")
+	cs := []cluster.Cluster{{ID: "c1", Members: []cluster.Member{{Doc: "k", CharStart: k.Start, CharEnd: k.End}, {Doc: "c", CharStart: c.Start, CharEnd: c.End}}}}
+	p := NewPlan(cs, []int{0}, 3)
+	p.Keep("k", analyses["k"])
+	honest, err := p.Cut("c", analyses["c"])
+	if err != nil || len(honest.Removals) != 1 {
+		t.Fatalf("Cut: %+v %v", honest, err)
+	}
+	rm := honest.Removals[0]
+	with := func(f func(r *Removal)) Outcome {
+		r := rm
+		f(&r)
+		return Outcome{Removals: []Removal{r}}
+	}
+	own := len([]rune("Own words of the kept page. "))
+	for _, tc := range []struct {
+		name  string
+		c, k  Outcome
+		wrong string
+	}{
+		{"honest", honest, Outcome{}, ""},
+		{"kept range of other words", with(func(r *Removal) { r.Kept.Range = Range{k.Start, k.Start + 20} }), Outcome{}, "holds"},
+		{"kept range outside the kept member", with(func(r *Removal) { r.Kept.Range = Range{0, own} }), Outcome{}, "not inside a kept member"},
+		// (the cut from k claims k's kept range as its own kept range, and
+		// fails too)
+		{"kept range cut from its document", honest, Outcome{Removals: []Removal{{Range: Range{k.Start, k.Start + 20}, Kept: Ref{"k", Range{k.Start, k.Start + 20}}}}}, "is cut from k too"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := NewVerifier(p)
+			v.Doc("k", texts["k"], tc.k)
+			v.Doc("c", texts["c"], tc.c)
+			v.Done()
+			switch {
+			case tc.wrong == "" && v.Violations != 0:
+				t.Errorf("%d violations (first: %s), want none", v.Violations, v.First)
+			case tc.wrong != "" && (v.Violations == 0 || !strings.Contains(v.First, tc.wrong)):
+				t.Errorf("%d violations (first: %q), want one with %q", v.Violations, v.First, tc.wrong)
+			}
+		})
 	}
 }

@@ -41,6 +41,7 @@ type Plan struct {
 	cuts      map[string][]member // removed members, by document
 	protected map[string][]Range  // kept members, by document, merged
 	kept      map[Ref][]Sentence  // kept members' sentences, once read
+	texts     map[Ref][]rune      // kept members' texts, once read (Verifier)
 	keptBy    map[string][]Ref    // kept members, by document
 	need      map[string]string   // every member's document: a cluster of it
 	tok       sentence.Tokenizer
@@ -51,7 +52,7 @@ type Plan struct {
 // clusters that hold it (Coordinate).
 func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 	p := &Plan{MinWords: minWords, cuts: map[string][]member{}, protected: map[string][]Range{},
-		kept: map[Ref][]Sentence{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
+		kept: map[Ref][]Sentence{}, texts: map[Ref][]rune{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
 	for i, c := range cs {
 		if kept[i] < 0 {
 			for _, m := range c.Members {
@@ -101,9 +102,25 @@ func (p *Plan) Keep(d string, a doc.Analysis) {
 		return
 	}
 	all := Sentences(a, &p.tok, p.MinWords)
+	runes := []rune(a.Text)
 	for _, ref := range p.keptBy[d] {
 		p.kept[ref] = slices.Clone(Within(all, ref.Start, ref.End))
+		if ref.End <= len(runes) {
+			p.texts[ref] = slices.Clone(runes[ref.Start:ref.End])
+		}
 	}
+}
+
+// keptText returns the text of range r of a kept member, if a kept member
+// read by Keep holds it.
+func (p *Plan) keptText(r Ref) (string, bool) {
+	for _, ref := range p.keptBy[r.Doc] {
+		t, ok := p.texts[ref]
+		if ok && ref.Start <= r.Start && r.End <= ref.End {
+			return string(t[r.Start-ref.Start : r.End-ref.Start]), true
+		}
+	}
+	return "", false
 }
 
 // Removal is a range cut from a document: a line of removed.tsv.

@@ -208,6 +208,46 @@ func AppendJSON(dst []byte, d *Doc) []byte {
 	return append(dst, '}')
 }
 
+// AppendJSONKeeping appends d as AppendJSON does, then every other
+// top-level field of raw (a JSON object: d's record as read), in raw's
+// order, as raw has it: a record rewritten with new text keeps the fields
+// pdc does not read (dates, languages, scores). The fields d stands for
+// (id, url, pdc_source, html, text, and site when d has one) are not
+// repeated: a record of html becomes one of text. A raw that is not a
+// JSON object adds nothing.
+func AppendJSONKeeping(dst []byte, d *Doc, raw []byte) []byte {
+	dst = AppendJSON(dst, d)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return dst
+	}
+	dst = dst[:len(dst)-1] // reopen the object
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			break
+		}
+		switch {
+		case key == "id", key == "url", key == "pdc_source", key == "html", key == "text":
+			continue
+		case key == "site" && d.Site != "":
+			continue
+		case seen[key]:
+			continue // the first of a repeated key
+		}
+		seen[key] = true
+		dst = appendJSONString(append(dst, ','), key)
+		dst = append(append(dst, ':'), v...)
+	}
+	return append(dst, '}')
+}
+
 // appendJSONString appends s as a JSON string the way encoding/json does
 // with HTML escaping off: quote, backslash and control characters escaped
 // (\b \f \n \r \t, else \u00XX), invalid UTF-8 as \ufffd, U+2028 and

@@ -299,3 +299,59 @@ func TestSite(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendJSONKeeping(t *testing.T) {
+	d := &Doc{ID: "a", URL: "http://x/a", Text: "new text"}
+	for _, tc := range []struct {
+		name, raw, want string
+	}{
+		{"other fields kept in order", `{"date":"2020-01-01","id":"a","text":"old","lang":"en","meta":{"k":[1,2]}}`,
+			`{"id":"a","url":"http://x/a","text":"new text","date":"2020-01-01","lang":"en","meta":{"k":[1,2]}}`},
+		{"html becomes text", `{"id":"a","html":"<p>old</p>","pdc_source":"t/a.html","n":3}`,
+			`{"id":"a","url":"http://x/a","text":"new text","n":3}`},
+		{"site kept when the document has none", `{"id":"a","site":"s1","text":"old"}`,
+			`{"id":"a","url":"http://x/a","text":"new text","site":"s1"}`},
+		{"a repeated key once", `{"id":"a","x":1,"x":2,"text":"t"}`, `{"id":"a","url":"http://x/a","text":"new text","x":1}`},
+		{"keys escaped", `{"id":"a","a\"b":true,"text":"t"}`, `{"id":"a","url":"http://x/a","text":"new text","a\"b":true}`},
+		{"no record", ``, `{"id":"a","url":"http://x/a","text":"new text"}`},
+		{"not an object", `[1,2]`, `{"id":"a","url":"http://x/a","text":"new text"}`},
+		{"cut short", `{"id":"a","x":1,"y":`, `{"id":"a","url":"http://x/a","text":"new text","x":1}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(AppendJSONKeeping(nil, d, []byte(tc.raw))); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzAppendJSONKeeping checks that the record written is JSON, holds the
+// document, and every other field of a record that is a JSON object.
+func FuzzAppendJSONKeeping(f *testing.F) {
+	f.Add(`{"date":"2020-01-01","id":"a","text":"old","lang":"en"}`, "new")
+	f.Add(`{"id":1,"html":"<p>x</p>","a":null,"b":[{}]}`, "")
+	f.Fuzz(func(t *testing.T, raw, text string) {
+		d := &Doc{ID: "a", Text: text}
+		out := AppendJSONKeeping(nil, d, []byte(raw))
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%s -> not JSON: %s (%v)", raw, out, err)
+		}
+		var want string // text as encoding/json writes it (invalid UTF-8 replaced)
+		b, _ := json.Marshal(text)
+		json.Unmarshal(b, &want)
+		back, err := ParseJSON(out)
+		if err != nil || back.ID != "a" || back.Text != want {
+			t.Fatalf("%s -> %s: %+v %v", raw, out, back, err)
+		}
+		var in map[string]json.RawMessage
+		if json.Unmarshal([]byte(raw), &in) != nil {
+			return
+		}
+		for k := range in {
+			if _, ok := got[k]; !ok && k != "html" && k != "pdc_source" && k != "url" {
+				t.Fatalf("%s -> %s: field %q lost", raw, out, k)
+			}
+		}
+	})
+}

@@ -198,6 +198,13 @@ func (in *Set) Sources() []Opener {
 // skipped and counted (with o.Strict, the first is an error). It returns
 // the counts of every source read.
 func (in *Set) Each(o Options, fn func(d *doc.Doc, where string) error) (Counts, error) {
+	return in.EachRecord(o, func(d *doc.Doc, where string, _ []byte) error { return fn(d, where) })
+}
+
+// EachRecord is Each, also giving each document's record as read when it
+// was read from one (a JSON Lines line; nil for other formats), valid
+// until fn returns.
+func (in *Set) EachRecord(o Options, fn func(d *doc.Doc, where string, raw []byte) error) (Counts, error) {
 	var total Counts
 	for _, op := range in.Sources() {
 		c, err := each(op, o, fn)
@@ -209,13 +216,21 @@ func (in *Set) Each(o Options, fn func(d *doc.Doc, where string) error) (Counts,
 	return total, nil
 }
 
-func each(op Opener, o Options, fn func(d *doc.Doc, where string) error) (Counts, error) {
+// rawSource is a Source that keeps the record of its current document.
+type rawSource interface{ Raw() []byte }
+
+func each(op Opener, o Options, fn func(d *doc.Doc, where string, raw []byte) error) (Counts, error) {
 	src, err := op.Open(o)
 	if err != nil {
 		return Counts{}, err
 	}
+	rs, _ := src.(rawSource)
 	for src.Next() {
-		if err := fn(src.Doc(), src.Where()); err != nil {
+		var raw []byte
+		if rs != nil {
+			raw = rs.Raw()
+		}
+		if err := fn(src.Doc(), src.Where(), raw); err != nil {
 			src.Close()
 			return src.Counts(), err
 		}

@@ -27,6 +27,7 @@ type jsonlSource struct {
 	strict bool
 	site   string // Options.Fields.Site
 	d      doc.Doc
+	raw    []byte // the current document's line
 	n      Counts
 	err    error
 }
@@ -77,7 +78,7 @@ func (s *jsonlSource) Next() bool {
 			s.n.Skip(SkipReason(err), 1)
 			continue
 		}
-		s.d = d
+		s.d, s.raw = d, line
 		s.n.Docs++
 		return true
 	}
@@ -101,6 +102,7 @@ func SkipReason(err error) string {
 }
 
 func (s *jsonlSource) Doc() *doc.Doc  { return &s.d }
+func (s *jsonlSource) Raw() []byte    { return s.raw }
 func (s *jsonlSource) Where() string  { return fmt.Sprintf("%s:%d", s.name, s.lr.LineNumber()) }
 func (s *jsonlSource) Err() error     { return s.err }
 func (s *jsonlSource) Counts() Counts { return s.n }

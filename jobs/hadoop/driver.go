@@ -111,6 +111,10 @@ func (d *Driver) Prepare(ctx context.Context) error {
 	}
 	in := d.Local
 	in.Warn(d.Stderr)
+	stamps, err := in.Stamp()
+	if err != nil {
+		return err
+	}
 	if err := d.FileSystem.RemoveAll(dst); err != nil {
 		return fmt.Errorf("upload: %w", err)
 	}
@@ -132,6 +136,9 @@ func (d *Driver) Prepare(ctx context.Context) error {
 		if err := d.uploadConverted(ctx, conv, dst+"/part-converted.jsonl"); err != nil {
 			return err
 		}
+	}
+	if err := stamps.Changed(); err != nil {
+		return fmt.Errorf("upload: %w", err)
 	}
 	if err := hdfsfs.WriteFile(d.FileSystem, dst+"/_SUCCESS", nil); err != nil {
 		return fmt.Errorf("upload: %w", err)

@@ -51,8 +51,9 @@ type Driver struct {
 	// which holds the default TempDir).
 	Scratch string
 
-	prog *progress
-	mu   sync.Mutex // serialises the container summaries
+	prog   *progress
+	mu     sync.Mutex // serialises the container summaries
+	stamps input.Stamps
 }
 
 var _ pipeline.Driver = (*Driver)(nil)
@@ -70,7 +71,22 @@ func (d *Driver) Prepare(ctx context.Context) error {
 	}
 	d.prog = newProgress(d.Stderr, d.Quiet)
 	d.Runner.Progress = d.prog.update
+	if d.Input != nil {
+		var err error
+		if d.stamps, err = d.Input.Stamp(); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// readInput is called once a job that read the input files is done: a
+// file that changed meanwhile is an error.
+func (d *Driver) readInput(st pipeline.Stage) error {
+	if st.Input != "" {
+		return nil
+	}
+	return d.stamps.Changed()
 }
 
 // Close removes Scratch, once Prepare has run (before it, the output
@@ -106,6 +122,9 @@ func (d *Driver) single(ctx context.Context, s pipeline.Step, st pipeline.Stage,
 	if err != nil {
 		return err // the runner's error names the job and task
 	}
+	if err := d.readInput(st); err != nil {
+		return err
+	}
 	return done(pipeline.Job{Name: job.Name, Dir: job.Output, Counters: counters, Took: time.Since(t0)})
 }
 
@@ -131,6 +150,9 @@ func (d *Driver) feeding(ctx context.Context, s pipeline.Step, done func(pipelin
 		return err
 	}
 	defer feed.Close()
+	if err := d.readInput(s.Stages[0]); err != nil {
+		return err
+	}
 	if err := done(pipeline.Job{Name: job.Name, Dir: job.Output, Counters: counters, Took: time.Since(t0)}); err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -212,9 +213,10 @@ func AppendJSON(dst []byte, d *Doc) []byte {
 // top-level field of raw (a JSON object: d's record as read), in raw's
 // order, as raw has it: a record rewritten with new text keeps the fields
 // pdc does not read (dates, languages, scores). The fields d stands for
-// (id, url, pdc_source, html, text, and site when d has one) are not
-// repeated: a record of html becomes one of text. A raw that is not a
-// JSON object adds nothing.
+// (id, url, pdc_source, html, text, and site when d has one; in any case)
+// are not repeated, nor a key that differs from an earlier one only in
+// case: a record of html becomes one of text. A raw that is not a JSON
+// object adds nothing.
 func AppendJSONKeeping(dst []byte, d *Doc, raw []byte) []byte {
 	dst = AppendJSON(dst, d)
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -233,15 +235,17 @@ func AppendJSONKeeping(dst []byte, d *Doc, raw []byte) []byte {
 		if err := dec.Decode(&v); err != nil {
 			break
 		}
-		switch {
-		case key == "id", key == "url", key == "pdc_source", key == "html", key == "text":
+		// encoding/json matches keys without regard to case: "Id" would
+		// be read back as the id.
+		switch lower := strings.ToLower(key); {
+		case lower == "id", lower == "url", lower == "pdc_source", lower == "html", lower == "text":
 			continue
-		case key == "site" && d.Site != "":
+		case lower == "site" && d.Site != "":
 			continue
-		case seen[key]:
+		case seen[lower]:
 			continue // the first of a repeated key
 		}
-		seen[key] = true
+		seen[strings.ToLower(key)] = true
 		dst = appendJSONString(append(dst, ','), key)
 		dst = append(append(dst, ':'), v...)
 	}

@@ -9,30 +9,34 @@
 // edge; no task holds more than one node's edges, and each reducer streams
 // them (reducers/clusters).
 //
-// A node is a passage, written for each of its span ends: six
+// A node is a passage, written for each of its span ends: seven
 // TAB-separated fields
 //
-//	srcpos TAB doc TAB url TAB charStart TAB charEnd TAB sentence
+//	srcpos TAB doc TAB url TAB charStart TAB charEnd TAB sentence TAB words
 //
 // srcpos as in the parsed-document record (lib/doc; the input order: the
 // smallest node of a cluster is its earliest member), url "-" when the
 // document has none, char offsets zero-padded to 10 digits, the
-// passage's first sentence to 7. Nodes compare as the bytes of their
-// text. An edge is `u TAB v` (12 fields). Jobs and records:
+// passage's first sentence to 7, words the sketch of the distinct words of
+// its content sentences (lib/sketch; the clusters job splits a component
+// into the texts its members are copies of). Nodes compare as the bytes of
+// their text. An edge is `u TAB v` (14 fields). Jobs and records:
 //
 //	passages  map: spans TSV (lib/span) and parsed-document records
-//	            -> `doc TAB 0 TAB srcpos TAB url TAB - TAB -` and, per span end,
+//	            -> `doc TAB 0 TAB srcpos TAB url TAB - TAB - TAB blob` and, per span end,
 //	               `doc TAB 1 TAB cs TAB ce TAB sent TAB docA TAB docB TAB csA TAB csB TAB side`
 //	          reduce (reducers/clusters): each span end with its passage's node, by document
 //	edges     map: the passages output -> `H TAB ref TAB side TAB node`
 //	          reduce: the edges of the graph
 //	large-star, small-star   map: edges -> `u TAB v` keyed by u; reduce: edges
 //	clusters  map: the last round's star edges `v TAB root` -> `root TAB v`;
-//	          reduce: the clusters (reducers/clusters documents the output)
+//	          reduce: each component split into the texts its members are
+//	          copies of, the clusters (reducers/clusters documents the output)
 //
-// The key of every record but the passages job's is its first 11 fields (a
-// node's sentence, the last field, follows from its doc and start), so
-// that no record is all key.
+// The key of the edges job's records is their first 11 fields, that of
+// the star rounds' and the clusters job's their first 13 (the second
+// node's words, the last field, follow from its doc and range), so that no
+// record is all key.
 package clusters
 
 import (
@@ -44,7 +48,7 @@ import (
 )
 
 // NodeFields is the number of fields of a node.
-const NodeFields = 6
+const NodeFields = 7
 
 // Key and partition fields of the jobs (pipeline.Stages).
 const (
@@ -68,7 +72,7 @@ func Passages(t *mr.Task) error {
 			if len(url) == 0 || bytes.HasPrefix(url, []byte("site:")) {
 				url = []byte("-")
 			}
-			b = join(b, fields[0], []byte("0"), fields[1], url, []byte("-"), []byte("-"))
+			b = join(b, fields[0], []byte("0"), fields[1], url, []byte("-"), []byte("-"), fields[4])
 			if _, err := out.Write(b); err != nil {
 				return fmt.Errorf("write: %w", err)
 			}
@@ -106,7 +110,7 @@ func Passages(t *mr.Task) error {
 }
 
 // Edges is the edges job's mapper: the passages output's span ends
-// (`ref TAB side TAB node`, 11 fields) are keyed by their span.
+// (`ref TAB side TAB node`, 12 fields) are keyed by their span.
 func Edges(t *mr.Task) error {
 	out := mr.NewOutput(t.Stdout)
 	var b []byte
@@ -114,7 +118,7 @@ func Edges(t *mr.Task) error {
 	for r.Next() {
 		line := r.Line()
 		if n := bytes.Count(line, []byte{'\t'}) + 1; n != 4+1+NodeFields {
-			return fmt.Errorf("edges: line %d: want a span end (11 fields), got %d fields", r.LineNumber(), n)
+			return fmt.Errorf("edges: line %d: want a span end (%d fields), got %d fields", r.LineNumber(), 5+NodeFields, n)
 		}
 		b = append(append(b[:0], "H\t"...), line...)
 		if _, err := out.Write(append(b, '\n')); err != nil {
@@ -223,6 +227,8 @@ func nthTab(b []byte, n int) int {
 type Node struct {
 	Srcpos, Doc, URL []byte
 	CS, CE, Sent     int
+	// Words is the text form of the passage's word sketch (lib/sketch).
+	Words []byte
 }
 
 // ParseNode parses a node.
@@ -236,7 +242,7 @@ func ParseNode(b []byte) (Node, error) {
 		f[i], b = b[:j], b[j+1:]
 	}
 	f[NodeFields-1] = b
-	n := Node{Srcpos: f[0], Doc: f[1], URL: f[2]}
+	n := Node{Srcpos: f[0], Doc: f[1], URL: f[2], Words: f[6]}
 	var ok [3]bool
 	n.CS, ok[0] = mr.Atoi(f[3])
 	n.CE, ok[1] = mr.Atoi(f[4])

@@ -11,7 +11,9 @@ import (
 	"hash/fnv"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/sketch"
 	clustermap "github.com/pdc-mr/pdc/mappers/clusters"
 )
 
@@ -44,32 +46,45 @@ func Coincides(s1, e1, s2, e2 int) bool {
 // in start order, each end joins the passage whose longest end so far it
 // coincides with, the most similar (RangeJaccard) first, else starts one,
 // and every end of a passage is written with the passage's node (its
-// first end's start and sentence, the largest end). A passage is never
-// joined through an end that only overlaps it, so passages do not chain
-// along a document. A document's ends are held until its last: no more
-// than the spans of one document.
+// first end's start and sentence, the largest end, and the sketch of the
+// words of the content sentences inside it, from the document's parsed
+// record). A passage is never joined through an end that only overlaps
+// it, so passages do not chain along a document. A document's ends are
+// held until its last: no more than the spans of one document.
 func Passages(t *mr.Task) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
 	var (
-		fields           [][]byte
-		doc, srcpos, url []byte
-		haveDoc, any     bool
-		g                grouper
-		b                []byte
-		ends, nodocs     int64
-		passages         int64
+		fields                 [][]byte
+		docID, srcpos, url     []byte
+		blob                   []byte
+		haveDoc, any           bool
+		g                      grouper
+		b                      []byte
+		ends, nodocs, badBlobs int64
+		passages               int64
+		ws                     wordSketcher
 	)
 	flush := func() error {
+		if len(g.ends) > 0 {
+			if err := ws.document(blob); err != nil {
+				badBlobs++
+			}
+			for i := range g.passages {
+				p := &g.passages[i]
+				p.words = ws.passage(p.cs, p.ce, p.words[:0])
+			}
+		}
 		for _, e := range g.ends {
 			p := g.passages[e.passage]
 			b = append(b[:0], e.span...)
 			b = append(b, srcpos...)
-			b = append(append(b, '\t'), doc...)
+			b = append(append(b, '\t'), docID...)
 			b = append(append(b, '\t'), url...)
 			b = clustermap.Pad(append(b, '\t'), p.cs, 10)
 			b = clustermap.Pad(append(b, '\t'), p.ce, 10)
 			b = clustermap.Pad(append(b, '\t'), p.sent, 7)
+			b = append(append(b, '\t'), p.words...)
 			if _, err := out.Write(append(b, '\n')); err != nil {
 				return fmt.Errorf("write: %w", err)
 			}
@@ -84,17 +99,21 @@ func Passages(t *mr.Task) error {
 		if len(fields) < 6 {
 			return fmt.Errorf("passages reducer: line %d: malformed record", r.LineNumber())
 		}
-		if !any || !bytes.Equal(fields[0], doc) {
+		if !any || !bytes.Equal(fields[0], docID) {
 			if err := flush(); err != nil {
 				return err
 			}
-			doc = append(doc[:0], fields[0]...)
+			docID = append(docID[:0], fields[0]...)
+			blob = blob[:0]
 			haveDoc, any = false, true
 		}
 		switch string(fields[1]) {
 		case "0":
 			if !haveDoc { // the smallest srcpos: the copy of a duplicate id that is kept
 				srcpos, url = append(srcpos[:0], fields[2]...), append(url[:0], fields[3]...)
+				if len(fields) == 7 {
+					blob = append(blob[:0], fields[6]...)
+				}
 				haveDoc = true
 			}
 			continue
@@ -130,6 +149,9 @@ func Passages(t *mr.Task) error {
 	if nodocs > 0 {
 		c.Add("clusters.span-ends.without-document", nodocs)
 	}
+	if badBlobs > 0 {
+		c.Add("clusters.documents.bad-record", badBlobs)
+	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
@@ -145,10 +167,44 @@ type grouper struct {
 }
 
 // passage is a group of coinciding ends: its longest end (cs0, ce0), which
-// a later end must coincide with, the extent of them all (cs, ce) and its
-// first sentence.
+// a later end must coincide with, the extent of them all (cs, ce), its
+// first sentence and, once the document is done, its word sketch.
 type passage struct {
 	cs0, ce0, cs, ce, sent int
+	words                  []byte
+}
+
+// wordSketcher makes the word sketches of one document's passages from its
+// parsed record's sentences.
+type wordSketcher struct {
+	sents   []doc.Sentence
+	tokens  []uint64
+	scratch []byte
+	words   []uint64
+	hashes  []uint32
+}
+
+// document decodes a document's blob (none: no sentences).
+func (w *wordSketcher) document(blob []byte) error {
+	var err error
+	w.sents, w.tokens, w.scratch, err = doc.DecodeBlob(blob, w.sents, w.tokens, w.scratch)
+	if err != nil {
+		w.sents = w.sents[:0]
+	}
+	return err
+}
+
+// passage appends the text form of the sketch of the words of the
+// sentences inside [cs, ce) to b.
+func (w *wordSketcher) passage(cs, ce int, b []byte) []byte {
+	w.words = w.words[:0]
+	for _, s := range w.sents {
+		if s.Start >= cs && s.End <= ce {
+			w.words = append(w.words, s.Tokens...)
+		}
+	}
+	sk := sketch.Of(w.words, w.hashes)
+	return sk.Append(b)
 }
 
 // groupedEnd is a span end (its span, `docA TAB docB TAB csA TAB csB TAB
@@ -347,67 +403,99 @@ func reduceEdges(t *mr.Task, job string, f func(first bool, u, v []byte, emit fu
 }
 
 // Clusters is the clusters job's reducer: a root and its star's nodes,
-// sorted, become the cluster's members, written as lib/cluster documents:
-// a cluster's id is "c" and 16 hex digits of a hash of its root's document
-// and range.
+// sorted, are a component; its members (a document's nodes that overlap
+// are one member) are split into the texts they are copies of (Texts),
+// each written as a lib/cluster cluster: a cluster's id is "c" and 16 hex
+// digits of a hash of its first member's document and range (for the
+// root's text, the root's). A member that is a copy of no other member's
+// text is in no cluster. It holds one component's members.
 func Clusters(t *mr.Task) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
 	var (
 		root, last, b, cid []byte
-		cur                clustermap.Node
-		curDoc, curSrc     []byte
-		curURL             []byte
-		have, any          bool
-		docs, members      int64
+		ms                 []member
+		any                bool
 		clusters, total    int64
-		totalDocs          int64
+		totalDocs, split   int64
+		alone, components  int64
+		words              []sketch.Sketch
+		at                 []int
 	)
-	write := func(b []byte) error {
-		if _, err := out.Write(b); err != nil {
-			return fmt.Errorf("write: %w", err)
-		}
-		return nil
-	}
-	flushMember := func() error {
-		if !have {
-			return nil
-		}
-		have = false
-		members++
-		return write(cluster.AppendMember(b[:0], cid, curSrc, curDoc, curURL, cur.CS, cur.CE, cur.Sent))
-	}
 	add := func(node []byte) error {
 		n, err := clustermap.ParseNode(node)
 		if err != nil {
 			return err
 		}
-		if have && bytes.Equal(n.Doc, curDoc) && bytes.Equal(n.Srcpos, curSrc) {
-			if n.CS < cur.CE {
-				cur.CE = max(cur.CE, n.CE)
-				return nil
-			}
-		} else {
-			docs++
-		}
-		if err := flushMember(); err != nil {
+		sk, err := sketch.Parse(n.Words)
+		if err != nil {
 			return err
 		}
-		cur, have = n, true
-		curDoc, curSrc, curURL = append(curDoc[:0], n.Doc...), append(curSrc[:0], n.Srcpos...), append(curURL[:0], n.URL...)
+		if k := len(ms) - 1; k >= 0 && bytes.Equal(n.Doc, ms[k].doc) && bytes.Equal(n.Srcpos, ms[k].srcpos) && n.CS < ms[k].ce {
+			m := &ms[k]
+			m.ce = max(m.ce, n.CE)
+			if n.CE-n.CS > m.longest { // the longest node's words stand for the member
+				m.longest, m.words = n.CE-n.CS, sk
+			}
+			return nil
+		}
+		ms = append(ms, member{srcpos: bytes.Clone(n.Srcpos), doc: bytes.Clone(n.Doc), url: bytes.Clone(n.URL),
+			cs: n.CS, ce: n.CE, first: [2]int{n.CS, n.CE}, sent: n.Sent, longest: n.CE - n.CS, words: sk})
 		return nil
 	}
-	closeCluster := func() error {
+	closeComponent := func() error {
 		if !any {
 			return nil
 		}
-		if err := flushMember(); err != nil {
-			return err
+		components++
+		words = words[:0]
+		for _, m := range ms {
+			words = append(words, m.words)
 		}
-		clusters++
-		total += members
-		totalDocs += docs
-		return write(cluster.AppendSummary(b[:0], cid, docs, members))
+		at = Texts(words, MaxTexts, at[:0])
+		for r := range ms {
+			if at[r] != r {
+				continue // not the first member of a text
+			}
+			var n, docs int64
+			var prev []byte
+			for i := r; i < len(ms); i++ {
+				if at[i] == r {
+					if n++; !bytes.Equal(ms[i].doc, prev) {
+						docs++
+						prev = ms[i].doc
+					}
+				}
+			}
+			if n < 2 {
+				alone++
+				continue
+			}
+			if r > 0 {
+				split++
+			}
+			h := fnv.New64a()
+			h.Write(ms[r].doc)
+			fmt.Fprintf(h, "\t%d\t%d", ms[r].first[0], ms[r].first[1])
+			cid = fmt.Appendf(cid[:0], "c%016x", h.Sum64())
+			for i := r; i < len(ms); i++ {
+				if at[i] != r {
+					continue
+				}
+				m := ms[i]
+				if _, err := out.Write(cluster.AppendMember(b[:0], cid, m.srcpos, m.doc, m.url, m.cs, m.ce, m.sent)); err != nil {
+					return fmt.Errorf("write: %w", err)
+				}
+			}
+			if _, err := out.Write(cluster.AppendSummary(b[:0], cid, docs, n)); err != nil {
+				return fmt.Errorf("write: %w", err)
+			}
+			clusters++
+			total += n
+			totalDocs += docs
+		}
+		ms = ms[:0]
+		return nil
 	}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
@@ -416,22 +504,10 @@ func Clusters(t *mr.Task) error {
 			return fmt.Errorf("clusters reducer: line %d: malformed edge", r.LineNumber())
 		}
 		if !any || !bytes.Equal(u, root) {
-			if err := closeCluster(); err != nil {
+			if err := closeComponent(); err != nil {
 				return err
 			}
 			root, any = append(root[:0], u...), true
-			// The id hashes the root's document and range, not its
-			// input position: that names the input files, which Hadoop
-			// renames when it uploads them.
-			rn, err := clustermap.ParseNode(root)
-			if err != nil {
-				return fmt.Errorf("clusters reducer: line %d: %w", r.LineNumber(), err)
-			}
-			h := fnv.New64a()
-			h.Write(rn.Doc)
-			fmt.Fprintf(h, "\t%d\t%d", rn.CS, rn.CE)
-			cid = fmt.Appendf(cid[:0], "c%016x", h.Sum64())
-			docs, members = 0, 0
 			if err := add(root); err != nil {
 				return fmt.Errorf("clusters reducer: line %d: %w", r.LineNumber(), err)
 			}
@@ -448,14 +524,75 @@ func Clusters(t *mr.Task) error {
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("clusters reducer: read: %w", err)
 	}
-	if err := closeCluster(); err != nil {
+	if err := closeComponent(); err != nil {
 		return err
 	}
+	c.Add("clusters.components", components)
 	c.Add("clusters.clusters", clusters)
 	c.Add("clusters.members", total)
 	c.Add("clusters.documents", totalDocs)
+	if split > 0 {
+		c.Add("clusters.split", split)
+	}
+	if alone > 0 {
+		c.Add("clusters.members.alone", alone)
+	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
+}
+
+// member is a member of a component: a document's nodes that overlap,
+// the range of the first, the sentence of the first and the words of the
+// longest.
+type member struct {
+	srcpos, doc, url []byte
+	cs, ce, sent     int
+	first            [2]int
+	longest          int
+	words            sketch.Sketch
+}
+
+// MinShared is the least share of the words of the smaller of two members
+// that the other must hold for them to be copies of one text
+// (sketch.Shared). A cluster is mixed when a member holds less than half
+// of the words of the smaller of it and the cluster's first member; the
+// margin over one half covers the sketch's error on passages of more than
+// sketch.K words.
+const MinShared = 0.6
+
+// MaxTexts bounds the texts a component is split into that a member is
+// compared with: a component of many texts (a formula line in thousands
+// of variants) costs at most MaxTexts comparisons per member.
+const MaxTexts = 64
+
+// Texts splits a component's members, in order (the first is the
+// component's earliest), into the texts they are copies of: each member
+// joins the text of the first earlier text's first member whose words it
+// shares (MinShared of the smaller), else starts a text of its own (when
+// fewer than maxTexts have been started; else it is left alone). It
+// appends, for each member, the index of its text's first member to at
+// and returns it. Components chain through passages that merely resemble
+// their neighbours (a formula line with other names, a passage edited a
+// little at each hop); a text's members all share its first member's
+// words.
+func Texts(words []sketch.Sketch, maxTexts int, at []int) []int {
+	var firsts []int
+	for i, w := range words {
+		text := i
+		for _, f := range firsts {
+			if sketch.Shared(w, words[f]) >= MinShared {
+				text = f
+				break
+			}
+		}
+		if text == i {
+			if len(firsts) < maxTexts {
+				firsts = append(firsts, i)
+			}
+		}
+		at = append(at, text)
+	}
+	return at
 }

@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/sketch"
 	clustermap "github.com/pdc-mr/pdc/mappers/clusters"
 )
 
@@ -266,4 +268,97 @@ func model(ends []end, order []int) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// wordsOf returns a sketch of the words numbered ids.
+func wordsOf(ids ...int) sketch.Sketch {
+	var ws []uint64
+	for _, id := range ids {
+		ws = append(ws, uint64(id+1)*0x9E3779B97F4A7C15)
+	}
+	return sketch.Of(ws, nil)
+}
+
+func seq(from, n int) []int {
+	var out []int
+	for i := range n {
+		out = append(out, from+i)
+	}
+	return out
+}
+
+// TestTexts checks Texts on random components of sets of at most
+// sketch.K words (exact shares): every member of a text shares MinShared
+// of the smaller with the text's first member; a first shares less with
+// every earlier first; no more than maxTexts texts are started.
+func TestTexts(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		n, maxTexts := 1+rng.IntN(30), 1+rng.IntN(8)
+		words := make([]sketch.Sketch, n)
+		for i := range words {
+			words[i] = wordsOf(seq(rng.IntN(60), 1+rng.IntN(sketch.K))...)
+		}
+		at := Texts(words, maxTexts, nil)
+		var firsts []int
+		for i, f := range at {
+			switch {
+			case f > i:
+				t.Fatalf("seed %d: member %d in the text of later member %d", seed, i, f)
+			case f < i:
+				if at[f] != f || sketch.Shared(words[i], words[f]) < MinShared {
+					t.Fatalf("seed %d: member %d in the text of %d (first %v, share %.2f)", seed, i, f, at[f] == f, sketch.Shared(words[i], words[f]))
+				}
+				if slices.ContainsFunc(firsts, func(g int) bool { return g < f && sketch.Shared(words[i], words[g]) >= MinShared }) {
+					t.Fatalf("seed %d: member %d not in the earliest text it shares", seed, i)
+				}
+			default:
+				for _, g := range firsts {
+					if sketch.Shared(words[i], words[g]) >= MinShared {
+						t.Fatalf("seed %d: member %d starts a text though it shares %d's", seed, i, g)
+					}
+				}
+				if len(firsts) < maxTexts {
+					firsts = append(firsts, i)
+				}
+			}
+		}
+		if len(firsts) > maxTexts {
+			t.Fatalf("seed %d: %d texts, at most %d", seed, len(firsts), maxTexts)
+		}
+	}
+}
+
+// TestClustersSplitChain runs the cluster jobs on a chain of passages,
+// each an edit of the one before (A -> B -> C -> D, 30 words each, 8
+// replaced at each hop, so that each shares 73% of the words of the one
+// before, C 47% of A's): one component, two texts, A with B and C with D;
+// a fifth passage linked to A that shares a third of its words is in
+// neither.
+func TestClustersSplitChain(t *testing.T) {
+	var in []string
+	words := seq(0, 30)
+	for d := range 4 {
+		tokens := make([]uint64, len(words))
+		for i, w := range words {
+			tokens[i] = uint64(w+1) * 0x9E3779B97F4A7C15
+		}
+		blob, _ := doc.AppendBlob(nil, nil, []doc.Sentence{{Start: 0, End: 100, Tokens: tokens}, {Start: 101, End: 150, Tokens: []uint64{1}}})
+		in = append(in, fmt.Sprintf("doc%d\tin.jsonl@%016d\t-\t2\t%s\n", d, d, blob))
+		words = append(slices.Clone(words[8:]), seq(100*(d+1), 8)...)
+	}
+	for d := range 3 {
+		in = append(in, fmt.Sprintf("doc%d\tdoc%d\t0\t0\t1\t0\t100\t0\t100\t0.7000\n", d, d+1))
+	}
+	// doc4 shares a third of A's words, and nothing with C: alone.
+	var tokens []uint64
+	for _, w := range append(seq(0, 10), seq(300, 20)...) {
+		tokens = append(tokens, uint64(w+1)*0x9E3779B97F4A7C15)
+	}
+	blob, _ := doc.AppendBlob(nil, nil, []doc.Sentence{{Start: 0, End: 100, Tokens: tokens}})
+	in = append(in, fmt.Sprintf("doc4\tin.jsonl@%016d\t-\t1\t%s\n", 4, blob), "doc0\tdoc4\t0\t0\t1\t0\t100\t0\t100\t0.6000\n")
+	cs, _ := clustersOf(t, in)
+	if got, want := describe(cs), []string{"2: doc0:0-100 doc1:0-100", "2: doc2:0-100 doc3:0-100"}; !slices.Equal(got, want) {
+		t.Errorf("clusters %q, want %q", got, want)
+	}
 }

@@ -12,7 +12,9 @@
 // its runs of aligned sentences (Runs): the sentences too short to match
 // (fewer than the run's --min-tokens words, navigation, lines without a
 // letter) inside a run go with it, a sentence with words of its own ends
-// it. Each run is cut with the range of the kept sentences it is aligned
+// it, unless the kept copy holds its words (Bridge: a sentence an edited
+// copy rewrote with the same words, or reordered within the passage).
+// Each run is cut with the range of the kept sentences it is aligned
 // to (its kept range); a run whose kept range holds less than MinHeld of
 // its words (Held) is not cut. No character of a kept
 // member is cut (Plan.Protected), so every kept range is still in the
@@ -202,4 +204,57 @@ func Held(cut, kept []Sentence) float64 {
 		return 1
 	}
 	return float64(n) / float64(len(seen))
+}
+
+// MaxBridge is the most sentences with words of their own that Bridge
+// steps over between two runs.
+const MaxBridge = 2
+
+// Bridge joins consecutive runs of a removed member (m, aligned to the
+// kept member's sentences k) across the unaligned sentences between them
+// when there are at most MaxBridge of them that match, none is stopped
+// (it overlaps a kept member), the second run's kept sentences follow the
+// first's, and the kept range of the joined run holds MinHeld of the words
+// of each sentence stepped over: Align pairs sentences one to one, and a
+// sentence an edited copy rewrote (its words kept, reordered, or spread
+// over two sentences) would otherwise cut the copy in two and stay as if
+// it were the copy's own.
+func Bridge(m, k []Sentence, runs []Run, stop func(i int) bool) []Run {
+	if len(runs) < 2 {
+		return runs
+	}
+	out := runs[:1]
+	for _, r := range runs[1:] {
+		p := &out[len(out)-1]
+		if bridgeable(m, k, *p, r, stop) {
+			p.Last, p.KeptLast = r.Last, r.KeptLast
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func bridgeable(m, k []Sentence, a, b Run, stop func(i int) bool) bool {
+	if b.KeptFirst <= a.KeptLast {
+		return false
+	}
+	n := 0
+	for i := a.Last + 1; i < b.First; i++ {
+		if stop(i) {
+			return false
+		}
+		if m[i].Match {
+			if n++; n > MaxBridge {
+				return false
+			}
+		}
+	}
+	kept := k[a.KeptFirst : b.KeptLast+1]
+	for i := a.Last + 1; i < b.First; i++ {
+		if m[i].Match && Held(m[i:i+1], kept) < MinHeld {
+			return false
+		}
+	}
+	return true
 }

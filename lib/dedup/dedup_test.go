@@ -67,6 +67,38 @@ func TestRuns(t *testing.T) {
 	}
 }
 
+func TestBridge(t *testing.T) {
+	k := sents("a b c d", "e f g h", "i j k l", "m n o p", "q r s t")
+	none := func(int) bool { return false }
+	for _, tc := range []struct {
+		name string
+		m    []string
+		runs []Run
+		stop func(int) bool
+		want []Run
+	}{
+		{"a rewritten sentence whose words the kept range holds", []string{"a b c d", "h g f e x", "i j k l"},
+			[]Run{{0, 0, 0, 0}, {2, 2, 2, 2}}, none, []Run{{0, 2, 0, 2}}},
+		{"a sentence of its own", []string{"a b c d", "x y z w", "i j k l"},
+			[]Run{{0, 0, 0, 0}, {2, 2, 2, 2}}, none, []Run{{0, 0, 0, 0}, {2, 2, 2, 2}}},
+		{"too many sentences between", []string{"a b c d", "e f", "g h", "f g h", "m n o p"},
+			[]Run{{0, 0, 0, 0}, {4, 4, 3, 3}}, none, []Run{{0, 0, 0, 0}, {4, 4, 3, 3}}},
+		{"kept sentences out of order", []string{"i j k l", "a b", "a b c d"},
+			[]Run{{0, 0, 2, 2}, {2, 2, 0, 0}}, none, []Run{{0, 0, 2, 2}, {2, 2, 0, 0}}},
+		{"a stopped sentence between", []string{"a b c d", "e f g h x", "i j k l"},
+			[]Run{{0, 0, 0, 0}, {2, 2, 2, 2}}, func(i int) bool { return i == 1 }, []Run{{0, 0, 0, 0}, {2, 2, 2, 2}}},
+		{"three runs, two bridges", []string{"a b c d", "d c b", "e f g h", "g h i", "i j k l"},
+			[]Run{{0, 0, 0, 0}, {2, 2, 1, 1}, {4, 4, 2, 2}}, none, []Run{{0, 4, 0, 2}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := sents(tc.m...)
+			if got := Bridge(m, k, slices.Clone(tc.runs), tc.stop); !slices.Equal(got, tc.want) {
+				t.Errorf("Bridge = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestHeld(t *testing.T) {
 	for _, tc := range []struct {
 		cut, kept []string

@@ -180,7 +180,7 @@ func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) {
 		match := Align(ms, ks)
 		stop := func(i int) bool { return overlaps(prot, Range{ms[i].Start, ms[i].End}) }
 		cut := 0
-		for _, r := range Runs(ms, match, stop) {
+		for _, r := range Bridge(ms, ks, Runs(ms, match, stop), stop) {
 			rm := Removal{
 				Range:   Range{ms[r.First].Start, ms[r.Last].End},
 				Cluster: mem.cluster,

@@ -50,7 +50,7 @@ func TestExactCopies(t *testing.T) {
 	}
 	n := 0
 	for _, l := range strings.Split(strings.TrimSpace(pairs), "\n") {
-		if f := strings.Split(l, "\t"); len(f) == 10 && strings.HasPrefix(f[0], "copy") {
+		if f := strings.Split(l, "\t"); len(f) == 11 && strings.HasPrefix(f[0], "copy") {
 			n++
 			if f[7] != "1.0000" || f[8] != "1.0000" {
 				t.Errorf("exact copies at containment %s, %s: %s", f[7], f[8], l)

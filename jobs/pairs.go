@@ -4,17 +4,21 @@ package jobs
 // document they share. Output (tsv), one line per pair, sorted as spans
 // are:
 //
-//	doc_a TAB doc_b TAB spans TAB shared_a TAB shared_b TAB len_a TAB len_b TAB contain_a TAB contain_b TAB resemblance
+//	doc_a TAB doc_b TAB spans TAB shared_a TAB shared_b TAB len_a TAB len_b TAB contain_a TAB contain_b TAB resemblance TAB thin
 //
-// shared_* are the characters of each document inside some span, len_* the
-// documents' lengths (characters of their extracted text), contain_a =
-// shared_a / len_a (how much of A is in B), resemblance = (shared_a +
-// shared_b) / (len_a + len_b) (lib/span Measures), to 4 decimals. Exact
-// copies (OUT/copies.tsv, lib/copies: the same content sentences) are
-// listed, each with its group's first document, and share their whole
-// text: containment 1 both ways. With
-// --groups, the documents that are near-copies of each other (contain_a
-// and contain_b both >= --copy, 0.9 by default) are printed instead, one
+// Everything is measured over the documents' content (lib/span Content:
+// their content sentences, not navigation, markup templates or sentences
+// under the run's --min-tokens, which no span can match): len_* are the
+// characters of each document's content, shared_* those of it inside
+// some span, contain_a = shared_a / len_a (how much of A is in B),
+// resemblance = (shared_a + shared_b) / (len_a + len_b) (lib/span
+// Measures), to 4 decimals. thin names the documents with fewer content
+// sentences than the run's --lambda, too little to judge: a, b, ab, or -
+// for none. Exact copies (OUT/copies.tsv, lib/copies: the same content
+// sentences) are listed, each with its group's first document, and share
+// their whole content: containment 1 both ways. With --groups, the
+// documents that are near-copies of each other (contain_a and contain_b
+// both >= --copy, 0.9 by default, neither thin) are printed instead, one
 // group per line: `size TAB doc TAB doc ...`, largest first.
 
 import (
@@ -30,6 +34,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/span"
 )
@@ -46,6 +51,7 @@ type pairRow struct {
 	ContainA    float64 `json:"contain_a"`
 	ContainB    float64 `json:"contain_b"`
 	Resemblance float64 `json:"resemblance"`
+	Thin        string  `json:"thin,omitempty"`
 }
 
 func (m *Main) pairsCmd(ctx context.Context, args []string) error {
@@ -107,21 +113,29 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 			pairs = span.PairsOf(pairs, docs)
 		}
 	}
-	lengths, err := m.docLengths(ctx, append([]string{"pairs"}, args...), out, pairs, inputs)
+	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), out, pairs, inputs)
 	if err != nil {
 		return err
 	}
+	cfg, err := m.runConfig(out)
+	if err != nil {
+		cfg = jobconf.Default()
+	}
 	var rows []pairRow
 	for _, p := range pairs {
-		if exact[[2]string{p.A, p.B}] {
-			p.SharedA, p.SharedB = lengths[p.A], lengths[p.B] // exact copies share their content whole
-		}
-		ms := p.Measure(lengths[p.A], lengths[p.B])
+		ms, sa, sb := p.MeasureContent(contents[p.A], contents[p.B], cfg.Lambda, exact[[2]string{p.A, p.B}])
 		if max(ms.ContainA, ms.ContainB) < minContain {
 			continue
 		}
-		rows = append(rows, pairRow{DocA: p.A, DocB: p.B, Spans: len(p.Spans), SharedA: p.SharedA, SharedB: p.SharedB,
-			LenA: ms.LenA, LenB: ms.LenB, ContainA: round4(ms.ContainA), ContainB: round4(ms.ContainB), Resemblance: round4(ms.Resemblance)})
+		thin := ""
+		if ms.ThinA {
+			thin += "a"
+		}
+		if ms.ThinB {
+			thin += "b"
+		}
+		rows = append(rows, pairRow{DocA: p.A, DocB: p.B, Spans: len(p.Spans), SharedA: sa, SharedB: sb,
+			LenA: ms.LenA, LenB: ms.LenB, ContainA: round4(ms.ContainA), ContainB: round4(ms.ContainB), Resemblance: round4(ms.Resemblance), Thin: thin})
 	}
 	w := bufio.NewWriter(m.Stdout)
 	if groups {
@@ -183,7 +197,7 @@ func expandPairs(pairs []span.DocPair, cs []cluster.Cluster) []span.DocPair {
 	}
 	out := make([]span.DocPair, 0, len(all))
 	for k, sh := range all {
-		out = append(out, span.DocPair{A: k.a, B: k.b, Spans: sh.spans, SharedA: span.Covered(sh.a), SharedB: span.Covered(sh.b)})
+		out = append(out, span.DocPair{A: k.a, B: k.b, Spans: sh.spans, SharedA: span.Covered(sh.a), SharedB: span.Covered(sh.b), RangesA: sh.a, RangesB: sh.b})
 	}
 	slices.SortFunc(out, func(x, y span.DocPair) int {
 		return cmp.Or(strings.Compare(mr.Escape(x.A), mr.Escape(y.A)), strings.Compare(mr.Escape(x.B), mr.Escape(y.B)))
@@ -193,9 +207,10 @@ func expandPairs(pairs []span.DocPair, cs []cluster.Cluster) []span.DocPair {
 
 func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 
-// docLengths returns the length in characters of the extracted text of
-// every document of pairs, read from inputs (default: the run's).
-func (m *Main) docLengths(ctx context.Context, cmdline []string, out string, pairs []span.DocPair, inputs []string) (map[string]int, error) {
+// docContents returns the content (lib/span Content) of every document of
+// pairs, read from inputs (default: the run's) and analysed as the run
+// did.
+func (m *Main) docContents(ctx context.Context, cmdline []string, out string, pairs []span.DocPair, inputs []string) (map[string]span.Content, error) {
 	need := map[string]bool{}
 	for _, p := range pairs {
 		need[p.A], need[p.B] = true, true
@@ -215,19 +230,23 @@ func (m *Main) docLengths(ctx context.Context, cmdline []string, out string, pai
 			return nil, err
 		}
 	}
-	texts, _, err := m.docTexts(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"})
+	minTokens := jobconf.Default().MinTokens
+	if cfg, err := m.runConfig(out); err == nil {
+		minTokens = cfg.MinTokens
+	}
+	contents := map[string]span.Content{}
+	err := m.analyzeNeeded(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}, func(d *doc.Doc, a doc.Analysis) {
+		contents[strings.Clone(d.ID)] = span.ContentOf(a, minTokens)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("pairs: read the documents (give them with --input): %w", err)
 	}
-	lengths := map[string]int{}
 	for id := range need {
-		t, ok := texts[id]
-		if !ok {
+		if _, ok := contents[id]; !ok {
 			return nil, fmt.Errorf("pairs: document %q is not in the run's documents %s (give them with --input)", id, strings.Join(inputs, ","))
 		}
-		lengths[id] = len([]rune(t))
 	}
-	return lengths, nil
+	return contents, nil
 }
 
 func writePairs(w *bufio.Writer, rows []pairRow, format string, header bool) error {
@@ -242,11 +261,15 @@ func writePairs(w *bufio.Writer, rows []pairRow, format string, header bool) err
 		return nil
 	}
 	if header {
-		w.WriteString("#doc_a\tdoc_b\tspans\tshared_a\tshared_b\tlen_a\tlen_b\tcontain_a\tcontain_b\tresemblance\n")
+		w.WriteString("#doc_a\tdoc_b\tspans\tshared_a\tshared_b\tlen_a\tlen_b\tcontain_a\tcontain_b\tresemblance\tthin\n")
 	}
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f\n", mr.Escape(r.DocA), mr.Escape(r.DocB), r.Spans,
-			r.SharedA, r.SharedB, r.LenA, r.LenB, r.ContainA, r.ContainB, r.Resemblance)
+		thin := r.Thin
+		if thin == "" {
+			thin = "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f\t%s\n", mr.Escape(r.DocA), mr.Escape(r.DocB), r.Spans,
+			r.SharedA, r.SharedB, r.LenA, r.LenB, r.ContainA, r.ContainB, r.Resemblance, thin)
 	}
 	return nil
 }
@@ -269,7 +292,7 @@ func writeGroups(w *bufio.Writer, rows []pairRow, at float64) error {
 		}
 	}
 	for _, r := range rows {
-		if r.ContainA < at || r.ContainB < at {
+		if r.ContainA < at || r.ContainB < at || r.Thin != "" {
 			continue
 		}
 		add(r.DocA)

@@ -14,6 +14,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/report"
 	"github.com/pdc-mr/pdc/lib/span"
 )
@@ -74,12 +75,15 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 				return err
 			}
 		}
-		texts, urls, err := m.docTexts(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"})
+		minTokens := jobconf.Default().MinTokens
+		if cfg, err := m.runConfig(out); err == nil {
+			minTokens = cfg.MinTokens
+		}
+		err := m.analyzeNeeded(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}, func(d *doc.Doc, a doc.Analysis) {
+			docs[strings.Clone(d.ID)] = report.Doc{Text: strings.Clone(a.Text), URL: d.URL, Content: span.ContentOf(a, minTokens)}
+		})
 		if err != nil {
 			return fmt.Errorf("report: read the documents (give them with --input): %w", err)
-		}
-		for id, t := range texts {
-			docs[id] = report.Doc{Text: t, URL: urls[id]}
 		}
 	}
 	if err := prepareReportDir(output, overwrite); err != nil {

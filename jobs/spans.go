@@ -280,26 +280,34 @@ func (m *Main) addURLs(spans []span.Span, inputs []string) error {
 // docTexts returns the extracted text (what span offsets refer to) and
 // the URL of the documents in need, read from inputs.
 func (m *Main) docTexts(need map[string]bool, inputs []string, an *doc.Analyzer) (texts, urls map[string]string, err error) {
+	texts, urls = map[string]string{}, map[string]string{}
+	err = m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
+		texts[d.ID], urls[d.ID] = strings.Clone(a.Text), d.URL
+	})
+	return texts, urls, err
+}
+
+// analyzeNeeded analyses the first document of each id in need, read from
+// inputs, and gives it to fn (the analysis is valid until fn returns).
+func (m *Main) analyzeNeeded(need map[string]bool, inputs []string, an *doc.Analyzer, fn func(d *doc.Doc, a doc.Analysis)) error {
 	in, err := input.FindAny(inputs, m.isRemote)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	texts, urls = map[string]string{}, map[string]string{}
+	done := map[string]bool{}
 	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
-		if !need[d.ID] {
-			return nil
-		}
-		if _, dup := texts[d.ID]; dup {
+		if !need[d.ID] || done[d.ID] {
 			return nil // the parse job keeps the first occurrence too
 		}
 		a, err := an.Analyze(d)
 		if err != nil {
 			return fmt.Errorf("%s: %w", where, err)
 		}
-		texts[d.ID], urls[d.ID] = strings.Clone(a.Text), d.URL
+		done[strings.Clone(d.ID)] = true
+		fn(d, a)
 		return nil
 	})
-	return texts, urls, err
+	return err
 }
 
 // addText fills the spans' passages (and URLs) from the documents.

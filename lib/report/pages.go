@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // indexPage is the data of index.html.
@@ -86,7 +85,7 @@ func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
 		da, oka := docs[pr.A]
 		db, okb := docs[pr.B]
 		if oka && okb {
-			ms := pr.Measure(utf8.RuneCountInString(da.Text), utf8.RuneCountInString(db.Text))
+			ms, _, _ := pr.MeasureContent(da.Content, db.Content, 0, false)
 			row.ContainA, row.ContainB = fmt.Sprintf("%.0f%%", 100*ms.ContainA), fmt.Sprintf("%.0f%%", 100*ms.ContainB)
 		}
 		p.Top = append(p.Top, row)

@@ -102,6 +102,8 @@ func Pairs(spans []span.Span) []Pair { return span.Pairs(spans) }
 type Doc struct {
 	Text string
 	URL  string
+	// Content is what containment is measured over (lib/span Content).
+	Content span.Content
 }
 
 // Top returns the n pairs that share the most characters (ties by ids).

@@ -3,6 +3,8 @@ package span
 import (
 	"cmp"
 	"slices"
+
+	"github.com/pdc-mr/pdc/lib/doc"
 )
 
 // DocPair is a pair of documents and the spans they share.
@@ -12,6 +14,9 @@ type DocPair struct {
 	// SharedA and SharedB are the characters of A and of B inside some
 	// span (overlapping spans counted once).
 	SharedA, SharedB int
+	// RangesA and RangesB are the character ranges of A and of B that
+	// the pair shares (the spans' ends; with clusters, their members).
+	RangesA, RangesB [][2]int
 }
 
 // Pairs groups spans in Compare order (as Read and Stream return them) by
@@ -33,6 +38,7 @@ func Pairs(spans []Span) []DocPair {
 			b = append(b, [2]int{s.CharStartB, s.CharEndB})
 		}
 		p.SharedA, p.SharedB = Covered(a), Covered(b)
+		p.RangesA, p.RangesB = a, b
 	}
 	return pairs
 }
@@ -64,6 +70,9 @@ func Covered(rs [][2]int) int {
 type Measures struct {
 	LenA, LenB                      int
 	ContainA, ContainB, Resemblance float64
+	// ThinA and ThinB mark a document with too little content to judge
+	// (MeasureContent): its containment says little.
+	ThinA, ThinB bool
 }
 
 // Measure computes p's measures for documents of lenA and lenB characters.
@@ -79,6 +88,74 @@ func (p DocPair) Measure(lenA, lenB int) Measures {
 		m.Resemblance = min(1, float64(p.SharedA+p.SharedB)/float64(lenA+lenB))
 	}
 	return m
+}
+
+// Content is the part of a document that spans can match: its content
+// sentences (not navigation, markup templates or lines without a letter:
+// doc.Sentence.NotContent) of at least the run's --min-tokens tokens.
+// Containment measured over it is what the copy holds of what can be
+// copied: navigation and menus, never shared, do not make two identical
+// pages look 0.8 alike.
+type Content struct {
+	// Ranges are the content sentences' character ranges, in order.
+	Ranges [][2]int
+	// Chars is their length in characters, Sentences their number.
+	Chars, Sentences int
+}
+
+// ContentOf returns the content of an analysed document.
+func ContentOf(a doc.Analysis, minTokens int) Content {
+	var c Content
+	for _, s := range a.Sentences {
+		if s.NotContent != "" || len(s.Tokens) < minTokens {
+			continue
+		}
+		c.Ranges = append(c.Ranges, [2]int{s.Start, s.End})
+		c.Chars += s.End - s.Start
+		c.Sentences++
+	}
+	return c
+}
+
+// Within is the length of the union of the ranges rs inside c's ranges.
+func (c Content) Within(rs [][2]int) int {
+	rs = slices.Clone(rs)
+	slices.SortFunc(rs, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
+	var merged [][2]int
+	for _, r := range rs {
+		if n := len(merged); n > 0 && r[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], r[1])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	n, j := 0, 0
+	for _, cr := range c.Ranges {
+		for j < len(merged) && merged[j][1] <= cr[0] {
+			j++
+		}
+		for k := j; k < len(merged) && merged[k][0] < cr[1]; k++ {
+			n += min(cr[1], merged[k][1]) - max(cr[0], merged[k][0])
+		}
+	}
+	return n
+}
+
+// MeasureContent computes p's measures over the content of A and B: the
+// shared characters are those of p's ranges inside content sentences,
+// the lengths the content's (see Content). A document with fewer than
+// minSentences content sentences (the run's --lambda: too little to
+// judge) is Thin. Whole is set for an exact copy (lib/copies): it shares
+// all of its content.
+func (p DocPair) MeasureContent(a, b Content, minSentences int, whole bool) (Measures, int, int) {
+	sa, sb := a.Chars, b.Chars
+	if !whole {
+		sa, sb = a.Within(p.RangesA), b.Within(p.RangesB)
+	}
+	q := DocPair{SharedA: sa, SharedB: sb}
+	m := q.Measure(a.Chars, b.Chars)
+	m.ThinA, m.ThinB = a.Sentences < minSentences, b.Sentences < minSentences
+	return m, sa, sb
 }
 
 // PairsOf returns the pairs of pairs that involve one of the documents

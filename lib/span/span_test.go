@@ -117,3 +117,39 @@ func TestCoveredAndMeasure(t *testing.T) {
 		t.Errorf("Measure of empty documents = %+v", m)
 	}
 }
+
+func TestContentWithin(t *testing.T) {
+	c := Content{Ranges: [][2]int{{0, 10}, {20, 30}, {40, 50}}, Chars: 30, Sentences: 3}
+	for _, tc := range []struct {
+		rs   [][2]int
+		want int
+	}{
+		{nil, 0},
+		{[][2]int{{0, 50}}, 30},
+		{[][2]int{{5, 25}}, 10},
+		{[][2]int{{5, 25}, {8, 22}}, 10}, // overlapping ranges once
+		{[][2]int{{10, 20}}, 0},          // between sentences
+		{[][2]int{{45, 60}, {0, 1}}, 6},
+	} {
+		if got := c.Within(tc.rs); got != tc.want {
+			t.Errorf("Within(%v) = %d, want %d", tc.rs, got, tc.want)
+		}
+	}
+}
+
+func TestMeasureContent(t *testing.T) {
+	a := Content{Ranges: [][2]int{{0, 10}, {11, 21}, {22, 32}}, Chars: 30, Sentences: 3}
+	b := Content{Ranges: [][2]int{{5, 15}, {16, 26}}, Chars: 20, Sentences: 2}
+	p := DocPair{RangesA: [][2]int{{0, 32}}, RangesB: [][2]int{{5, 26}}}
+	m, sa, sb := p.MeasureContent(a, b, 3, false)
+	if sa != 30 || sb != 20 || m.ContainA != 1 || m.ContainB != 1 || m.ThinA || !m.ThinB {
+		t.Errorf("got %+v, shared %d %d", m, sa, sb)
+	}
+	p = DocPair{RangesA: [][2]int{{0, 10}}, RangesB: [][2]int{{5, 15}}}
+	if m, sa, sb = p.MeasureContent(a, b, 2, false); sa != 10 || sb != 10 || m.ContainA != 1.0/3 || m.ContainB != 0.5 || m.ThinB {
+		t.Errorf("got %+v, shared %d %d", m, sa, sb)
+	}
+	if m, sa, _ = (DocPair{}).MeasureContent(a, a, 3, true); sa != 30 || m.ContainA != 1 || m.Resemblance != 1 {
+		t.Errorf("whole: got %+v, shared %d", m, sa)
+	}
+}

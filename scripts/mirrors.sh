@@ -5,7 +5,7 @@
 # in N (copies of one passage pair through a hub, not with each other:
 # --hub-df).
 #
-#   scripts/mirrors.sh [--check] [--peers] [N ...]   (default: 1000 3000 10000)
+#   scripts/mirrors.sh [--check] [--peers] [--shared K] [N ...]   (default: 1000 3000 10000)
 #   PDC_MIRRORS_FLAGS='--clusters --hub-df 0' scripts/mirrors.sh 1000
 #
 # Inputs, cached in ${PDC_DATA:-~/.cache/pdc-data} (fetched by name when
@@ -54,6 +54,11 @@
 # default settings (scripts/peers/datatrove_dedup.py) on the text pdc
 # extracts (`pdc text --format jsonl`, not timed), checked the same way,
 # one row each in the second table.
+# With --shared K, copies come in groups of K that share a paragraph of
+# text after their own (a boilerplate paragraph a few mirrors carry, a
+# quote several reposts add): pdc dedup must keep it whole in exactly one
+# copy of each group and cut it from the others (shared_once of
+# shared_groups in the JSON line).
 # Then each check's JSON line. With --check it exits 1 unless, at every N,
 # one cluster holds every copy and pdc dedup leaves the story whole in one
 # copy, nothing of it in the others, and every own sentence (as CI runs
@@ -75,17 +80,20 @@ SEED=${PDC_MIRRORS_SEED:-1}
 OTHERS=${PDC_MIRRORS_OTHERS:-5000}
 strict=()
 peers=
+shared=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--check) strict=(--min-share 1 --dedup-check) ;;
 	--peers) peers=1 ;;
+	--shared) shared=${2:?--shared needs a group size}; shift ;;
 	*) break ;;
 	esac
 	shift
 done
+case $shared in '' | *[!0-9]*) echo "mirrors.sh: --shared wants a number of copies" >&2 && exit 2 ;; esac
 if [ $# -eq 0 ]; then set -- 1000 3000 10000; fi
 for n in "$@"; do
-	case $n in '' | *[!0-9]* | 0) echo "usage: scripts/mirrors.sh [--check] [--peers] [N ...] (N: copies, a positive integer)" >&2 && exit 2 ;; esac
+	case $n in '' | *[!0-9]* | 0) echo "usage: scripts/mirrors.sh [--check] [--peers] [--shared K] [N ...] (N: copies, a positive integer)" >&2 && exit 2 ;; esac
 done
 
 die() {
@@ -133,12 +141,13 @@ if [ -n "$peers" ]; then
 fi
 for n in "$@"; do
 	corpus=$DATA/mirrors/mirrors-$n-s$SEED-o$OTHERS-$key.jsonl
+	[ "$shared" -gt 0 ] && corpus=$DATA/mirrors/mirrors-$n-s$SEED-o$OTHERS-sh$shared-$key.jsonl
 	truth=${corpus%.jsonl}.truth.tsv
 	if [ ! -s "$corpus" ] || [ ! -s "$truth" ]; then
 		log "N=$n: generating $corpus"
 		"$WORK/mirrors" gen --copies "$n" --others "$OTHERS" --seed "$SEED" \
 			--story-from "$sotu" --others-from "$others" \
-			--own-from "$sotu" --own-from "$python" --own-from "$handbook" \
+			--own-from "$sotu" --own-from "$python" --own-from "$handbook" --shared "$shared" \
 			--out "$corpus" --truth "$truth" >&2
 	fi
 	out=$WORK/out-$n

@@ -17,6 +17,10 @@ import (
 type truthRow struct {
 	ID, First, Last string
 	Own             []string
+	// Group and Shared: the copy's group (its first copy's id) and the
+	// paragraph the group shares (gen --shared), if any.
+	Group  string
+	Shared []string
 }
 
 // summary is check's report, printed as one line of JSON.
@@ -50,12 +54,18 @@ type dedupSummary struct {
 	Own           int     `json:"own"`            // the copies' own sentences
 	OwnKept       int     `json:"own_kept"`       // of them, still in their copy's text word for word
 	OwnIntact     int     `json:"own_intact"`     // copies with all their own sentences
+	// With gen --shared: the groups, those whose shared paragraph is whole
+	// in exactly one copy of theirs, and the copies holding part of it.
+	SharedGroups   int `json:"shared_groups,omitempty"`
+	SharedOnce     int `json:"shared_once,omitempty"`
+	SharedRemnants int `json:"shared_remnants,omitempty"`
 }
 
 // right reports whether the story is in one copy whole, in no other, and
 // every own sentence kept.
 func (d *dedupSummary) right() bool {
-	return d.StoryKept == 1 && d.StoryRemnants == 0 && d.WordsLeft == 0 && d.OwnKept == d.Own
+	return d.StoryKept == 1 && d.StoryRemnants == 0 && d.WordsLeft == 0 && d.OwnKept == d.Own &&
+		d.SharedOnce == d.SharedGroups && d.SharedRemnants == 0
 }
 
 func (m Main) check(args []string) error {
@@ -101,7 +111,7 @@ func (m Main) check(args []string) error {
 		return err
 	}
 	if d := s.Dedup; *dedupCheck && d != nil && !d.right() {
-		return fmt.Errorf("after pdc dedup the story is whole in %d copies (want 1), its first or last sentence in %d more (want 0), %d words other than their own in the other copies (want 0), and %d of %d own sentences are kept", d.StoryKept, d.StoryRemnants, d.WordsLeft, d.OwnKept, d.Own)
+		return fmt.Errorf("after pdc dedup the story is whole in %d copies (want 1), its first or last sentence in %d more (want 0), %d words other than their own in the other copies (want 0), %d of %d own sentences are kept, and %d of %d shared paragraphs are whole in exactly one copy of their group (%d copies hold part of one)", d.StoryKept, d.StoryRemnants, d.WordsLeft, d.OwnKept, d.Own, d.SharedOnce, d.SharedGroups, d.SharedRemnants)
 	}
 	if s.Share < *minShare {
 		return fmt.Errorf("largest cluster holds %.4f of the copies, under --min-share %g", s.Share, *minShare)
@@ -172,7 +182,14 @@ func readTruth(path string) ([]truthRow, error) {
 			if len(f) < 3 {
 				return fmt.Errorf("line %d: %d fields, want 3 or more", n, len(f))
 			}
-			rows = append(rows, truthRow{ID: f[0], First: f[1], Last: f[2], Own: f[3:]})
+			row := truthRow{ID: f[0], First: f[1], Last: f[2], Own: f[3:]}
+			if i := slices.Index(row.Own, "|"); i >= 0 {
+				if i+1 >= len(row.Own) {
+					return fmt.Errorf("line %d: no group after |", n)
+				}
+				row.Group, row.Shared, row.Own = row.Own[i+1], row.Own[i+2:], row.Own[:i]
+			}
+			rows = append(rows, row)
 		}
 		return sc.Err()
 	})
@@ -240,6 +257,17 @@ func holds(text, sent []string) bool {
 	}
 	k := min(5, len(sent))
 	return within(text, sent[:k], 0) && within(text, sent[len(sent)-k:], 0)
+}
+
+// without returns text less the first run of words equal to sent,
+// replaced by a word no sentence has (the words around it stay apart).
+func without(text, sent []string) []string {
+	for i := 0; len(sent) > 0 && i+len(sent) <= len(text); i++ {
+		if slices.Equal(text[i:i+len(sent)], sent) {
+			return slices.Concat(text[:i], []string{"\x00"}, text[i+len(sent):])
+		}
+	}
+	return text
 }
 
 // within reports whether some run of len(sent) words of text differs from
@@ -313,10 +341,22 @@ func countLines(r io.Reader) (int, error) {
 // it finds of the copies of truth.
 func (d *dedupSummary) add(r io.Reader, truth []truthRow) error {
 	byID := make(map[string]truthRow, len(truth))
+	groups := map[string]int{} // copies holding the group's paragraph whole
 	for _, t := range truth {
 		byID[t.ID] = t
 		d.Own += len(t.Own)
+		if t.Group != "" {
+			groups[t.Group] += 0
+		}
 	}
+	defer func() {
+		d.SharedGroups = len(groups)
+		for _, n := range groups {
+			if n == 1 {
+				d.SharedOnce++
+			}
+		}
+	}()
 	dec := json.NewDecoder(r)
 	for {
 		var rec struct{ ID, Text string }
@@ -349,6 +389,28 @@ func (d *dedupSummary) add(r io.Reader, truth []truthRow) error {
 		}
 		if intact {
 			d.OwnIntact++
+		}
+		if len(t.Shared) > 0 {
+			// The group's sentences, looked for outside the copy's own
+			// (a short one may open a longer own sentence).
+			rest := text
+			for _, o := range t.Own {
+				rest = without(rest, words(o))
+			}
+			n, sw := 0, 0
+			for _, o := range t.Shared {
+				if ow := words(o); within(rest, ow, 0) {
+					n++
+					sw += len(ow)
+				}
+			}
+			switch {
+			case n == len(t.Shared):
+				groups[t.Group]++
+				ownWords += sw // the copy that keeps the paragraph
+			case n > 0:
+				d.SharedRemnants++
+			}
 		}
 		// Words that are none of the copy's own sentences: the story's, or
 		// what is left of it. All but the copy with the most count as left.

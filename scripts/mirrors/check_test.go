@@ -205,3 +205,47 @@ func TestCheckDedup(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckDedupShared: a group's shared paragraph must be whole in exactly
+// one of its copies; a shared sentence that also opens one of a copy's own
+// sentences is not taken for a remnant.
+func TestCheckDedupShared(t *testing.T) {
+	const own0, own1 = "My own first sentence stays here for good.", "Outputs the record to the file, catering for rollover."
+	const sh0, sh1 = "Outputs the record to the file.", "Checks to see if the file has changed."
+	truth, cl, _, _ := checkFixture(t, nil)
+	if err := os.WriteFile(truth, []byte("mirror-00000\t"+first0+"\t"+last0+"\t"+own0+"\t|\tmirror-00000\t"+sh0+"\t"+sh1+"\n"+
+		"mirror-00001\t"+first1+"\t"+last1+"\t"+own1+"\t|\tmirror-00000\t"+sh0+"\t"+sh1+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := func(id, text string) string { return mustJSON(t, map[string]string{"id": id, "text": text}) + "\n" }
+	for _, tc := range []struct {
+		name                  string
+		clean                 string
+		once, remnants, words int
+	}{
+		{"kept once", doc("mirror-00000", own0+" "+first0+" "+last0+" "+sh0+" "+sh1) + doc("mirror-00001", own1), 1, 0, 0},
+		{"kept twice", doc("mirror-00000", own0+" "+first0+" "+last0+" "+sh0+" "+sh1) + doc("mirror-00001", own1+" "+sh0+" "+sh1), 0, 0, 0},
+		{"a remnant", doc("mirror-00000", own0+" "+first0+" "+last0+" "+sh0+" "+sh1) + doc("mirror-00001", own1+" "+sh1), 1, 1, 8},
+		{"cut from both", doc("mirror-00000", own0+" "+first0+" "+last0) + doc("mirror-00001", own1), 0, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clean := filepath.Join(t.TempDir(), "docs.jsonl")
+			if err := os.WriteFile(clean, []byte(tc.clean), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut bytes.Buffer
+			err := Main{Stdout: &out, Stderr: &errOut}.Run([]string{"check", "--truth", truth, "--clusters", cl, "--clean", clean, "--dedup-check"})
+			var s summary
+			if jerr := json.Unmarshal(out.Bytes(), &s); jerr != nil || s.Dedup == nil {
+				t.Fatalf("summary %q: %v", out.String(), jerr)
+			}
+			d := s.Dedup
+			if d.SharedGroups != 1 || d.SharedOnce != tc.once || d.SharedRemnants != tc.remnants || d.WordsLeft != tc.words {
+				t.Errorf("dedup %+v, want 1 group, %d kept once, %d remnants, %d words left", *d, tc.once, tc.remnants, tc.words)
+			}
+			if (err == nil) != (tc.once == 1 && tc.remnants == 0 && tc.words == 0) {
+				t.Errorf("--dedup-check: err = %v", err)
+			}
+		})
+	}
+}

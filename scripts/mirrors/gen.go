@@ -25,6 +25,7 @@ type genConfig struct {
 	EditShare      float64 // share of the story's sentences edited in each copy
 	Before, After  int     // own paragraphs before and after the story
 	Near           float64 // own text has no sentence this similar (Jaccard) to any other
+	Shared         int     // copies per group sharing a paragraph of text (0: none)
 }
 
 func defaultGenConfig() genConfig {
@@ -65,6 +66,7 @@ func (m Main) gen(args []string) error {
 	fs.StringVar(&cfg.Truth, "truth", "", "truth to write (TSV: id, first and last story sentence, own sentences)")
 	fs.IntVar(&cfg.Before, "before", cfg.Before, "own paragraphs before the story")
 	fs.IntVar(&cfg.After, "after", cfg.After, "own paragraphs after the story")
+	fs.IntVar(&cfg.Shared, "shared", 0, "copies per group that share a paragraph of text besides the story, after their own (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -148,8 +150,16 @@ func build(cfg genConfig) (*corpus, error) {
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	own := &ownPool{docs: pool, near: near}
 	c.Copies = make([]copyPage, cfg.Copies)
+	var shared []string // the current group's paragraph
 	for i := range c.Copies {
-		if c.Copies[i], err = makeCopy(i, c.Story, cfg, own, wl, rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))); err != nil {
+		if cfg.Shared > 0 && i%cfg.Shared == 0 {
+			// 5 or 6 sentences: pdc's splitter may join two (after "Corp.",
+			// "in p."), and it needs --lambda (3) to find a passage.
+			if shared, err = own.paragraph(5 + rand.New(rand.NewPCG(cfg.Seed, uint64(1<<32+i))).IntN(2)); err != nil {
+				return nil, fmt.Errorf("shared paragraph of copy %d: %w", i, err)
+			}
+		}
+		if c.Copies[i], err = makeCopy(i, c.Story, cfg, own, wl, shared, rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))); err != nil {
 			if errors.Is(err, errPoolEmpty) {
 				err = fmt.Errorf("%w (%d prose sentences in %s, %d used, %d near-duplicates left out): give more text with --own-from", err, own.Capacity(), strings.Join(cfg.OwnFrom, ", "), own.Used, own.Rejected)
 			}
@@ -285,7 +295,8 @@ func (c *corpus) record(k int) record {
 
 // writeTruth writes one line per copy, in id order:
 // id TAB first story sentence TAB last story sentence, then TAB and each of
-// the copy's own sentences.
+// the copy's own sentences; with --shared, then TAB | TAB the copy's group
+// (its first copy's id) and each sentence of the group's paragraph.
 func writeTruth(path string, copies []copyPage) error {
 	_, err := writeAtomic(path, func(w *bufio.Writer) error {
 		for _, c := range copies {
@@ -294,6 +305,11 @@ func writeTruth(path string, copies []copyPage) error {
 			}
 			for _, o := range c.Own {
 				if _, err := fmt.Fprintf(w, "\t%s", o); err != nil {
+					return err
+				}
+			}
+			if len(c.Shared) > 0 {
+				if _, err := fmt.Fprintf(w, "\t|\t%s\t%s", c.Group, strings.Join(c.Shared, "\t")); err != nil {
 					return err
 				}
 			}

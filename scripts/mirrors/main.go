@@ -4,7 +4,7 @@
 // every copy and that its cost grows linearly with N.
 //
 //	mirrors gen --copies N --others 5000 --story-from sotu.jsonl --others-from corpus-100.jsonl
-//	            [--own-from F.jsonl|DIR ...] [--before 1 --after 1] --seed S --out corpus.jsonl --truth truth.tsv
+//	            [--own-from F.jsonl|DIR ...] [--before 1 --after 1] [--shared K] --seed S --out corpus.jsonl --truth truth.tsv
 //	mirrors check --truth truth.tsv --clusters clusters.jsonl [--pairs pairs.tsv] [--spans spans.tsv] [--min-share X]
 //	              [--clean docs.jsonl [--dedup-seconds S] [--dedup-check]]
 //	mirrors table RESULTS.tsv
@@ -43,6 +43,11 @@
 //     passages). gen fails, saying so, when the pool runs out. A copy's
 //     text does not depend on N: copy i is the same in every corpus of the
 //     same seed and inputs.
+//   - With --shared K, copies in groups of K (ids i/K alike) share a
+//     paragraph of 5 or 6 own-text sentences, drawn once per group and
+//     placed after each copy's own paragraphs: text a few copies have in
+//     common besides the story, which dedup must keep in exactly one of
+//     them.
 //   - --others documents of --others-from, each with its own URL host
 //     (https://other%05d.example.net/PATH), none with a sentence similar to
 //     one of the story (such documents are dropped): a random sample when
@@ -56,7 +61,8 @@
 // gen prints a JSON line of what it made. truth.tsv has one line per copy:
 // id TAB first story sentence TAB last story sentence, as placed in that
 // copy (after its edits), then a field per sentence of the copy's own
-// text, whitespace collapsed.
+// text, whitespace collapsed; with --shared, then a field "|", the group
+// (its first copy's id) and a field per sentence of its paragraph.
 //
 // check reads the truth, `pdc clusters OUT --format jsonl --text` (a JSON
 // object per passage cluster: cluster, size, members with doc and text;

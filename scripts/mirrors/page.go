@@ -120,12 +120,15 @@ type copyPage struct {
 	First, Last   string   // the first and last of them
 	Edited        []int    // indexes of the edited story sentences, sorted
 	Own           []string // the copy's own sentences, before the story and after it
+	Shared        []string // the paragraph the copy shares with its group (--shared)
+	Group         string   // the id of the group's first copy
 }
 
 // makeCopy builds copy i: own paragraphs from pool, the story with
 // round(editShare * sentences) of its sentences edited (one word each),
-// own paragraphs again. rng is the copy's own.
-func makeCopy(i int, st story, cfg genConfig, pool *ownPool, wl wordList, rng *rand.Rand) (copyPage, error) {
+// own paragraphs again, then shared (its group's paragraph, if any). rng
+// is the copy's own.
+func makeCopy(i int, st story, cfg genConfig, pool *ownPool, wl wordList, shared []string, rng *rand.Rand) (copyPage, error) {
 	c := copyPage{ID: fmt.Sprintf("mirror-%05d", i), URL: fmt.Sprintf("https://mirror%05d.example.org/story.html", i)}
 	sents := slices.Clone(st.Sentences)
 	nEdit := int(math.Round(cfg.EditShare * float64(len(sents))))
@@ -169,6 +172,10 @@ func makeCopy(i int, st story, cfg genConfig, pool *ownPool, wl wordList, rng *r
 	}
 	for _, p := range after {
 		paraHTML(&b, p)
+	}
+	if len(shared) > 0 {
+		c.Shared, c.Group = shared, fmt.Sprintf("mirror-%05d", i-i%cfg.Shared)
+		paraHTML(&b, shared)
 	}
 	b.WriteString("</article>\n</main>\n</body>\n</html>\n")
 	c.HTML = b.String()

@@ -42,9 +42,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
@@ -56,6 +58,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
 // The files pdc dedup writes in CLEAN.
@@ -444,15 +447,14 @@ type dedupStats struct {
 func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, dir string, o dedupOptions) (dedupStats, error) {
 	w := &cleanWriter{an: an, p: p, written: map[string]bool{}, dropEmpty: o.dropEmpty}
 	w.st.clusterDocs = len(p.Need())
-	seen := map[string]bool{}
-	if _, err := in.Each(input.Options{}, func(d *doc.Doc, where string) error {
-		if seen[d.ID] || !p.HoldsKept(d.ID) {
-			return nil
+	workers := runtime.GOMAXPROCS(0)
+	keep := func(c *cleanDoc, wk *worker) {
+		if a, err := wk.an.Analyze(&c.d); err == nil {
+			c.kept = p.KeptOf(&wk.tok, c.d.ID, a)
 		}
-		seen[strings.Clone(d.ID)] = true
-		if a, err := an.Analyze(d); err == nil {
-			p.Keep(d.ID, a)
-		}
+	}
+	if _, _, err := ordered(in, workers, an, p.HoldsKept, false, keep, func(c *cleanDoc) error {
+		p.AddKept(c.kept)
 		return nil
 	}); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
@@ -471,7 +473,8 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 	if _, err := io.WriteString(w.removed, header); err != nil {
 		return w.st, fmt.Errorf("dedup: write %s: %w", w.removed.Name(), err)
 	}
-	if w.st.Counts, err = in.EachRecord(input.Options{}, w.add); err != nil {
+	all := func(string) bool { return true }
+	if w.st.Counts, w.st.dups, err = ordered(in, workers, an, all, true, w.process, w.write); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
 	w.verify.Done()
@@ -503,54 +506,173 @@ type cleanWriter struct {
 	dropEmpty     bool
 	verify        *dedup.Verifier
 	st            dedupStats
-	line          []byte
 }
 
-// add writes document d, read at where from record raw (nil but for JSON
-// Lines), unless its id came before.
-func (w *cleanWriter) add(d *doc.Doc, where string, raw []byte) error {
-	if _, dup := w.written[d.ID]; dup {
-		w.st.dups++
+// cleanDoc is one document on its way through writeClean: read in order,
+// worked on by any worker (keep, process), recorded or written in order
+// (AddKept, write).
+type cleanDoc struct {
+	seq   int
+	d     doc.Doc
+	raw   []byte // its JSON Lines record, or nil
+	where string
+
+	analyzed  bool // else unparsable: the run leaves it out too
+	truncated bool
+	n         int    // characters before the cut
+	text      string // after it
+	cut       dedup.Outcome
+	bad       []string // what the Verifier's check found wrong
+	line      []byte   // its line of docs.jsonl, nil when dropped
+	removed   []byte   // its lines of removed.tsv
+	kept      dedup.KeptDoc
+	err       error
+}
+
+// worker is one goroutine's analyzer, tokenizer and checker.
+type worker struct {
+	an  doc.Analyzer
+	tok sentence.Tokenizer
+	chk dedup.Checker
+}
+
+// process analyses c's document, cuts it and renders its lines.
+func (w *cleanWriter) process(c *cleanDoc, wk *worker) {
+	a, err := wk.an.Analyze(&c.d)
+	if err != nil {
+		return
+	}
+	c.analyzed, c.truncated = true, a.Truncated
+	if c.cut, err = w.p.CutWith(&wk.tok, c.d.ID, a); err == nil {
+		c.text, c.n, err = cutText(a.Text, dedup.Ranges(c.cut.Removals))
+	}
+	if err != nil {
+		c.err = fmt.Errorf("document %q (%s): %w: give the run's documents with --input", c.d.ID, c.where, err)
+		return
+	}
+	c.bad = wk.chk.Check(w.p, c.d.ID, a.Text, c.cut)
+	if !w.dropEmpty || strings.TrimSpace(c.text) != "" || len(c.cut.Removals) == 0 {
+		c.line = append(doc.AppendJSONKeeping(nil, &doc.Doc{ID: c.d.ID, URL: c.d.URL, Text: c.text}, c.raw), '\n')
+	}
+	for _, r := range c.cut.Removals {
+		c.removed = appendRemoval(c.removed, c.d.ID, r)
+	}
+	c.raw = nil
+}
+
+// write counts c and writes its lines, in input order.
+func (w *cleanWriter) write(c *cleanDoc) error {
+	w.written[c.d.ID] = c.analyzed
+	if !c.analyzed {
+		w.st.unparsable++
 		return nil
 	}
-	a, err := w.an.Analyze(d)
-	w.written[strings.Clone(d.ID)] = err == nil
-	if err != nil {
-		w.st.unparsable++ // the run leaves it out too
-		return nil
+	if c.err != nil {
+		return c.err
 	}
-	cut, err := w.p.Cut(d.ID, a)
-	if err != nil {
-		return fmt.Errorf("document %q (%s): %w: give the run's documents with --input", d.ID, where, err)
-	}
-	text, n, err := cutText(a.Text, dedup.Ranges(cut.Removals))
-	if err != nil {
-		return fmt.Errorf("document %q (%s): %w: give the run's documents with --input", d.ID, where, err)
-	}
-	w.st.add(a, text, n, cut)
-	w.verify.Doc(d.ID, a.Text, cut)
-	if w.dropEmpty && strings.TrimSpace(text) == "" && len(cut.Removals) > 0 {
+	w.st.add(c.truncated, c.text, c.n, c.cut)
+	w.verify.Record(c.d.ID, c.cut, c.bad)
+	if c.line == nil {
 		w.st.dropped++
 	} else {
 		w.st.written++
-		w.line = append(doc.AppendJSONKeeping(w.line[:0], &doc.Doc{ID: d.ID, URL: d.URL, Text: text}, raw), '\n')
-		if _, err := w.docs.Write(w.line); err != nil {
+		if _, err := w.docs.Write(c.line); err != nil {
 			return fmt.Errorf("write %s: %w", w.docs.Name(), err)
 		}
 	}
-	for _, c := range cut.Removals {
-		if _, err := w.removed.Write(appendRemoval(w.line[:0], d.ID, c)); err != nil {
-			return fmt.Errorf("write %s: %w", w.removed.Name(), err)
-		}
+	if _, err := w.removed.Write(c.removed); err != nil {
+		return fmt.Errorf("write %s: %w", w.removed.Name(), err)
 	}
 	return nil
 }
 
-// add counts a document read: its analysis, its text after cutting (n
-// characters before) and what was cut.
-func (st *dedupStats) add(a doc.Analysis, text string, n int, cut dedup.Outcome) {
+// errStopped stops the reader of ordered after a failure.
+var errStopped = errors.New("stopped")
+
+// ordered reads the documents of in (the first of each id) that want
+// accepts, with their records when keepRaw, has workers process them, and
+// hands them to write in input order. It returns the input's counts and
+// the documents skipped as repeated ids.
+func ordered(in *input.Set, workers int, an *doc.Analyzer, want func(id string) bool, keepRaw bool,
+	process func(c *cleanDoc, wk *worker), write func(c *cleanDoc) error) (input.Counts, int64, error) {
+	jobs, results := make(chan *cleanDoc, 2*workers), make(chan *cleanDoc, 2*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wk := &worker{an: doc.Analyzer{MaxBytes: an.MaxBytes, Main: an.Main, ContentType: an.ContentType}}
+			for c := range jobs {
+				process(c, wk)
+				results <- c
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	stop := make(chan struct{})
+	type read struct {
+		counts input.Counts
+		dups   int64
+		err    error
+	}
+	done := make(chan read, 1)
+	go func() {
+		var r read
+		seen, seq := map[string]bool{}, 0
+		r.counts, r.err = in.EachRecord(input.Options{}, func(d *doc.Doc, where string, raw []byte) error {
+			if !want(d.ID) {
+				return nil
+			}
+			if seen[d.ID] {
+				r.dups++
+				return nil
+			}
+			seen[strings.Clone(d.ID)] = true
+			c := &cleanDoc{seq: seq, where: where, d: doc.Doc{ID: strings.Clone(d.ID), URL: strings.Clone(d.URL),
+				HTML: strings.Clone(d.HTML), Text: strings.Clone(d.Text), IsHTML: d.IsHTML, ValidUTF8: d.ValidUTF8}}
+			if keepRaw {
+				c.raw = bytes.Clone(raw)
+			}
+			seq++
+			select {
+			case jobs <- c:
+				return nil
+			case <-stop:
+				return errStopped
+			}
+		})
+		close(jobs)
+		done <- r
+	}()
+	var err error
+	pending, next := map[int]*cleanDoc{}, 0
+	for c := range results {
+		pending[c.seq] = c
+		for c := pending[next]; c != nil; c = pending[next] {
+			delete(pending, next)
+			next++
+			if err == nil {
+				if err = write(c); err != nil {
+					close(stop)
+				}
+			}
+		}
+	}
+	r := <-done
+	if err == nil && r.err != nil {
+		err = r.err
+	}
+	return r.counts, r.dups, err
+}
+
+// add counts a document read: whether it was truncated, its text after
+// cutting (n characters before) and what was cut.
+func (st *dedupStats) add(truncated bool, text string, n int, cut dedup.Outcome) {
 	st.chars += int64(n)
-	if a.Truncated {
+	if truncated {
 		st.truncated++
 	}
 	st.members += int64(cut.Members)

@@ -97,16 +97,46 @@ func (p *Plan) HoldsKept(d string) bool { return len(p.protected[d]) > 0 }
 
 // Keep records the sentences of document d's kept members from a, its
 // analysis.
-func (p *Plan) Keep(d string, a doc.Analysis) {
-	if len(p.keptBy[d]) == 0 {
-		return
+func (p *Plan) Keep(d string, a doc.Analysis) { p.AddKept(p.KeptOf(&p.tok, d, a)) }
+
+// KeptDoc is what a document gives its kept members (KeptOf), to be
+// recorded by AddKept.
+type KeptDoc struct {
+	doc   string
+	sents [][]Sentence
+	texts [][]rune
+}
+
+// KeptOf computes, with tokenizer tok, the sentences and texts of document
+// d's kept members from a, its analysis; goroutines may call it at once.
+func (p *Plan) KeptOf(tok *sentence.Tokenizer, d string, a doc.Analysis) KeptDoc {
+	k := KeptDoc{doc: d}
+	refs := p.keptBy[d]
+	if len(refs) == 0 {
+		return k
 	}
-	all := Sentences(a, &p.tok, p.MinWords)
+	all := Sentences(a, tok, p.MinWords)
 	runes := []rune(a.Text)
-	for _, ref := range p.keptBy[d] {
-		p.kept[ref] = slices.Clone(Within(all, ref.Start, ref.End))
+	for _, ref := range refs {
+		k.sents = append(k.sents, slices.Clone(Within(all, ref.Start, ref.End)))
+		var t []rune
 		if ref.End <= len(runes) {
-			p.texts[ref] = slices.Clone(runes[ref.Start:ref.End])
+			t = slices.Clone(runes[ref.Start:ref.End])
+		}
+		k.texts = append(k.texts, t)
+	}
+	return k
+}
+
+// AddKept records k.
+func (p *Plan) AddKept(k KeptDoc) {
+	for i, ref := range p.keptBy[k.doc] {
+		if i >= len(k.sents) {
+			return
+		}
+		p.kept[ref] = k.sents[i]
+		if k.texts[i] != nil {
+			p.texts[ref] = k.texts[i]
 		}
 	}
 }
@@ -161,7 +191,11 @@ type Outcome struct {
 // removed member, the runs aligned to its kept member, outside every kept
 // member of d. A member that ends past the text is an error: the document
 // is not the one the run read.
-func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) {
+func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) { return p.CutWith(&p.tok, d, a) }
+
+// CutWith is Cut with tokenizer tok: goroutines that cut documents at once
+// each give their own (the plan is only read).
+func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outcome, error) {
 	var o Outcome
 	prot := p.protected[d]
 	var all []Sentence // the document's, once a member needs them
@@ -169,7 +203,7 @@ func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) {
 	for _, mem := range p.cuts[d] {
 		if n < 0 {
 			n = utf8.RuneCountInString(a.Text)
-			all = Sentences(a, &p.tok, p.MinWords)
+			all = Sentences(a, tok, p.MinWords)
 		}
 		if mem.End > n {
 			return o, fmt.Errorf("passage %d-%d of cluster %s ends past the text (%d characters)", mem.Start, mem.End, mem.cluster, n)

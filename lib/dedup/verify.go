@@ -12,18 +12,18 @@ import (
 // range's kept range must hold at least MinHeld of the cut range's words
 // (the distinct tokens of its text, every sentence counted), and must be
 // in the output, not cut from its own document. Give it every document's
-// text and outcome (Doc), then call Done.
+// text and outcome (Doc; or Check, which goroutines may call at once, and
+// Record, in document order), then call Done.
 type Verifier struct {
 	// Ranges counts the cut ranges checked; Violations those that fail,
 	// First describes the first of them.
 	Ranges, Violations int
 	First              string
 
-	p      *Plan
-	tok    sentence.Tokenizer
-	h1, h2 []uint64
-	refs   []keptUse          // kept ranges used, checked in Done
-	cutOf  map[string][]Range // merged cuts of documents holding kept members
+	p     *Plan
+	c     Checker
+	refs  []keptUse          // kept ranges used, checked in Done
+	cutOf map[string][]Range // merged cuts of documents holding kept members
 }
 
 type keptUse struct {
@@ -37,25 +37,51 @@ type keptUse struct {
 func NewVerifier(p *Plan) *Verifier { return &Verifier{p: p, cutOf: map[string][]Range{}} }
 
 // Doc checks the removals o of document d, whose extracted text is text.
-func (v *Verifier) Doc(d, text string, o Outcome) {
+func (v *Verifier) Doc(d, text string, o Outcome) { v.Record(d, o, v.c.Check(v.p, d, text, o)) }
+
+// Checker checks one document's removals against the kept texts; one per
+// goroutine.
+type Checker struct {
+	tok    sentence.Tokenizer
+	h1, h2 []uint64
+}
+
+// Check returns what is wrong with the removals o of document d (text its
+// extracted text), one description per failing removal.
+func (c *Checker) Check(p *Plan, d, text string, o Outcome) []string {
+	var bad []string
+	var runes []rune
+	for _, rm := range o.Removals {
+		if runes == nil {
+			runes = []rune(text)
+		}
+		kept, ok := p.keptText(rm.Kept)
+		if !ok || rm.End > len(runes) {
+			bad = append(bad, fmt.Sprintf("%s %d-%d: kept range %s %d-%d is not inside a kept member", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End))
+			continue
+		}
+		if held := c.held(string(runes[rm.Start:rm.End]), kept); held < MinHeld {
+			bad = append(bad, fmt.Sprintf("%s %d-%d: kept range %s %d-%d holds %.0f%% of its words", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End, 100*held))
+		}
+	}
+	return bad
+}
+
+// Record adds the removals o of document d and what Check found wrong
+// with them.
+func (v *Verifier) Record(d string, o Outcome, bad []string) {
 	if len(o.Removals) == 0 {
 		return
 	}
 	if v.p.HoldsKept(d) {
 		v.cutOf[d] = Ranges(o.Removals)
 	}
-	runes := []rune(text)
 	for _, rm := range o.Removals {
 		v.Ranges++
 		v.refs = append(v.refs, keptUse{d, rm.Range, rm.Kept})
-		kept, ok := v.p.keptText(rm.Kept)
-		if !ok || rm.End > len(runes) {
-			v.fail(fmt.Sprintf("%s %d-%d: kept range %s %d-%d is not inside a kept member", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End))
-			continue
-		}
-		if held := v.held(string(runes[rm.Start:rm.End]), kept); held < MinHeld {
-			v.fail(fmt.Sprintf("%s %d-%d: kept range %s %d-%d holds %.0f%% of its words", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End, 100*held))
-		}
+	}
+	for _, b := range bad {
+		v.fail(b)
 	}
 }
 
@@ -77,19 +103,19 @@ func (v *Verifier) fail(what string) {
 }
 
 // held is the share of the distinct tokens of cut found in kept.
-func (v *Verifier) held(cut, kept string) float64 {
-	v.h1 = distinct(v.tok.Hashes(v.h1[:0], cut))
-	if len(v.h1) == 0 {
+func (c *Checker) held(cut, kept string) float64 {
+	c.h1 = distinct(c.tok.Hashes(c.h1[:0], cut))
+	if len(c.h1) == 0 {
 		return 1
 	}
-	v.h2 = distinct(v.tok.Hashes(v.h2[:0], kept))
+	c.h2 = distinct(c.tok.Hashes(c.h2[:0], kept))
 	n := 0
-	for _, h := range v.h1 {
-		if _, ok := slices.BinarySearch(v.h2, h); ok {
+	for _, h := range c.h1 {
+		if _, ok := slices.BinarySearch(c.h2, h); ok {
 			n++
 		}
 	}
-	return float64(n) / float64(len(v.h1))
+	return float64(n) / float64(len(c.h1))
 }
 
 func distinct(hs []uint64) []uint64 {

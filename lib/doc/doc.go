@@ -219,37 +219,143 @@ func AppendJSON(dst []byte, d *Doc) []byte {
 // object adds nothing.
 func AppendJSONKeeping(dst []byte, d *Doc, raw []byte) []byte {
 	dst = AppendJSON(dst, d)
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return dst
-	}
 	dst = dst[:len(dst)-1] // reopen the object
 	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			break
-		}
-		key, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			break
+	objectMembers(raw, func(rawKey, v []byte) {
+		key, ok := jsonKey(rawKey)
+		if !ok {
+			return
 		}
 		// encoding/json matches keys without regard to case: "Id" would
 		// be read back as the id.
 		switch lower := strings.ToLower(key); {
 		case lower == "id", lower == "url", lower == "pdc_source", lower == "html", lower == "text":
-			continue
+			return
 		case lower == "site" && d.Site != "":
-			continue
-		case seen[lower]:
-			continue // the first of a repeated key
+			return
+		case seen[lower] || !json.Valid(v):
+			return // the first of a repeated key
 		}
 		seen[strings.ToLower(key)] = true
 		dst = appendJSONString(append(dst, ','), key)
 		dst = append(append(dst, ':'), v...)
-	}
+	})
 	return append(dst, '}')
+}
+
+// jsonKey returns the string a JSON object key (its bytes between the
+// quotes) stands for.
+func jsonKey(raw []byte) (string, bool) {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw), true // invalid UTF-8 is written as U+FFFD
+	}
+	var s string
+	err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s)
+	return s, err == nil
+}
+
+// objectMembers calls fn with the key (between its quotes) and the value
+// of each member of the JSON object raw, in order, and stops at the first
+// thing that is not JSON. Long string values are stepped over with
+// bytes.IndexByte, not read byte by byte: a record's html is most of it.
+func objectMembers(raw []byte, fn func(key, value []byte)) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(raw, i)
+		if i >= len(raw) || raw[i] != '"' {
+			return // "}" or not JSON
+		}
+		end := stringEnd(raw, i)
+		if end < 0 {
+			return
+		}
+		key := raw[i+1 : end-1]
+		i = skipSpace(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return
+		}
+		i = skipSpace(raw, i+1)
+		vend := valueEnd(raw, i)
+		if vend < 0 {
+			return
+		}
+		fn(key, raw[i:vend])
+		i = skipSpace(raw, vend)
+		if i >= len(raw) || raw[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index after the string that starts at b[i] ('"'),
+// or -1.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		n := 0 // backslashes before the quote
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
+// valueEnd returns the index after the JSON value that starts at b[i], or
+// -1 (what lies inside is checked by json.Valid when it is kept).
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := stringEnd(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
 }
 
 // appendJSONString appends s as a JSON string the way encoding/json does

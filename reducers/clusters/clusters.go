@@ -571,13 +571,15 @@ const MaxTexts = 64
 // component's earliest), into the texts they are copies of: each member
 // joins the text of the first earlier text's first member whose words it
 // shares (MinShared of the smaller), else starts a text of its own (when
-// fewer than maxTexts have been started; else it is left alone). It
-// appends, for each member, the index of its text's first member to at
-// and returns it. Components chain through passages that merely resemble
+// fewer than maxTexts have been started; else it is left alone); a
+// member left the only copy of its text then joins the text it shares the
+// most with, if at least MinAlone. It appends, for each member, the index
+// of its text's first member to at and returns it. Components chain through passages that merely resemble
 // their neighbours (a formula line with other names, a passage edited a
 // little at each hop); a text's members all share its first member's
 // words.
 func Texts(words []sketch.Sketch, maxTexts int, at []int) []int {
+	start := len(at)
 	var firsts []int
 	for i, w := range words {
 		text := i
@@ -594,5 +596,36 @@ func Texts(words []sketch.Sketch, maxTexts int, at []int) []int {
 		}
 		at = append(at, text)
 	}
+	// A member that would be alone, the only copy of its text, joins the
+	// earlier text whose first member it shares the most with, if that is
+	// at least MinAlone: a part of a passage that the other copies cut elsewhere
+	// (a reordered or excerpted copy) is still a copy of it, and is in no
+	// cluster otherwise.
+	size := map[int]int{}
+	for _, f := range at[start:] {
+		size[f]++
+	}
+	for i, f := range at[start:] {
+		if f != i || size[i] > 1 {
+			continue
+		}
+		best, share := -1, MinAlone
+		for _, g := range firsts {
+			if g < i && size[g] > 0 { // an earlier text: its first member stays the earliest
+				if sh := sketch.Shared(words[i], words[g]); sh >= share {
+					best, share = g, sh
+				}
+			}
+		}
+		if best >= 0 {
+			at[start+i] = best
+			size[i]--
+			size[best]++
+		}
+	}
 	return at
 }
+
+// MinAlone is the least share of words with which a member that no other
+// member shares MinShared with joins a text rather than none (Texts).
+const MinAlone = 0.4

@@ -328,7 +328,7 @@ func identicalLow(bodies map[string][32]byte, texts map[string]string, pairs str
 	}
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		f := strings.Split(l, "\t")
-		if len(f) != 10 {
+		if len(f) < 10 || strings.HasPrefix(l, "#") {
 			continue
 		}
 		ca, _ := strconv.ParseFloat(f[7], 64)

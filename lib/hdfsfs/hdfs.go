@@ -216,7 +216,9 @@ func (w *hdfsWriter) Write(p []byte) (int, error) {
 
 func (w *hdfsWriter) Close() error {
 	err := w.FileWriter.Close()
-	for wait := 50 * time.Millisecond; hdfs.IsErrReplicating(err) && wait < 10*time.Second; wait *= 2 {
+	// About 50 s in all: a loaded DataNode (one core shared by a whole
+	// pseudo-cluster) has taken over 12 s to report a block.
+	for wait := 50 * time.Millisecond; hdfs.IsErrReplicating(err) && wait < 30*time.Second; wait *= 2 {
 		time.Sleep(wait)
 		err = w.FileWriter.Close()
 	}

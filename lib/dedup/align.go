@@ -16,9 +16,12 @@
 // copy rewrote with the same words, or reordered within the passage).
 // Each run is cut with the range of the kept sentences it is aligned
 // to (its kept range); a run whose kept range holds less than MinHeld of
-// its words (Held) is not cut. No character of a kept
-// member is cut (Plan.Protected), so every kept range is still in the
-// output.
+// its words (Held) is not cut. A run that reaches its member's edge takes
+// along up to MaxEdge sentences too short to match just outside it when
+// the kept member has the very same sentences at the same place (a
+// heading, a word the source broke off). No character of a kept
+// member, nor of those sentences beside it, is cut, so every kept range
+// is still in the output.
 package dedup
 
 import (

@@ -303,3 +303,61 @@ func TestVerifier(t *testing.T) {
 		})
 	}
 }
+
+// TestWiden: a sentence too short to match just outside a removed member
+// goes with the run when the kept member has the very same sentence at
+// the same place, and only then.
+func TestWiden(t *testing.T) {
+	const body = "man rulers have been able to hold the land. They did so for many years long ago."
+	for _, tc := range []struct {
+		name, kept, cut string
+		want            string // the text cut
+		wantKept        string // its kept range
+	}{
+		{"same word before", "Intro words here for the page. Ger. " + body, "Other words of this page only. Ger. " + body,
+			"Ger. " + body, "Ger. " + body},
+		{"other word before", "Intro words here for the page. Ger. " + body, "Other words of this page only. Fra. " + body,
+			body, body},
+		{"same heading after", body + " See also. Outro of the kept page here.", body + " See also. Another ending of the cut one.",
+			body + " See also.", body + " See also."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var an doc.Analyzer
+			analyses := map[string]doc.Analysis{}
+			for id, text := range map[string]string{"k": tc.kept, "c": tc.cut} {
+				a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
+				if err != nil {
+					t.Fatal(err)
+				}
+				a.Sentences, a.Spans = slices.Clone(a.Sentences), slices.Clone(a.Spans)
+				analyses[id] = a
+			}
+			member := func(text string) cluster.Member {
+				i := len([]rune(text[:strings.Index(text, body)]))
+				return cluster.Member{CharStart: i, CharEnd: i + len([]rune(body))}
+			}
+			mk, mc := member(tc.kept), member(tc.cut)
+			mk.Doc, mc.Doc = "k", "c"
+			p := NewPlan([]cluster.Cluster{{ID: "c1", Members: []cluster.Member{mk, mc}}}, []int{0}, 3)
+			p.Keep("k", analyses["k"])
+			o, err := p.Cut("c", analyses["c"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(o.Removals) != 1 {
+				t.Fatalf("removals %+v, want one", o.Removals)
+			}
+			rm := o.Removals[0]
+			got := string([]rune(tc.cut)[rm.Start:rm.End])
+			kept := string([]rune(tc.kept)[rm.Kept.Start:rm.Kept.End])
+			if got != tc.want || kept != tc.wantKept || rm.Held != 1 {
+				t.Errorf("cut %q kept %q held %v, want %q kept %q held 1", got, kept, rm.Held, tc.want, tc.wantKept)
+			}
+			v := NewVerifier(p)
+			v.Doc("c", tc.cut, o)
+			if v.Done(); v.Violations > 0 {
+				t.Errorf("Verifier: %s", v.First)
+			}
+		})
+	}
+}

@@ -38,12 +38,14 @@ type Plan struct {
 	// (the run's --min-tokens).
 	MinWords int
 
-	cuts      map[string][]member // removed members, by document
-	protected map[string][]Range  // kept members, by document, merged
-	kept      map[Ref][]Sentence  // kept members' sentences, once read
-	texts     map[Ref][]rune      // kept members' texts, once read (Verifier)
-	keptBy    map[string][]Ref    // kept members, by document
-	need      map[string]string   // every member's document: a cluster of it
+	cuts      map[string][]member   // removed members, by document
+	protected map[string][]Range    // kept members, by document, merged
+	kept      map[Ref][]Sentence    // kept members' sentences, once read
+	edges     map[Ref][2][]Sentence // the sentences just outside them that go with a run (Edges)
+	guarded   map[string][]Range    // kept members with those sentences, by document (AddKept)
+	texts     map[Ref]keptSpan      // kept members' texts, once read (Verifier)
+	keptBy    map[string][]Ref      // kept members, by document
+	need      map[string]string     // every member's document: a cluster of it
 	tok       sentence.Tokenizer
 }
 
@@ -52,7 +54,7 @@ type Plan struct {
 // clusters that hold it (Coordinate).
 func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 	p := &Plan{MinWords: minWords, cuts: map[string][]member{}, protected: map[string][]Range{},
-		kept: map[Ref][]Sentence{}, texts: map[Ref][]rune{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
+		kept: map[Ref][]Sentence{}, edges: map[Ref][2][]Sentence{}, guarded: map[string][]Range{}, texts: map[Ref]keptSpan{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
 	for i, c := range cs {
 		if kept[i] < 0 {
 			for _, m := range c.Members {
@@ -104,7 +106,8 @@ func (p *Plan) Keep(d string, a doc.Analysis) { p.AddKept(p.KeptOf(&p.tok, d, a)
 type KeptDoc struct {
 	doc   string
 	sents [][]Sentence
-	texts [][]rune
+	edges [][2][]Sentence
+	texts []keptSpan
 }
 
 // KeptOf computes, with tokenizer tok, the sentences and texts of document
@@ -119,35 +122,56 @@ func (p *Plan) KeptOf(tok *sentence.Tokenizer, d string, a doc.Analysis) KeptDoc
 	runes := []rune(a.Text)
 	for _, ref := range refs {
 		k.sents = append(k.sents, slices.Clone(Within(all, ref.Start, ref.End)))
-		var t []rune
-		if ref.End <= len(runes) {
-			t = slices.Clone(runes[ref.Start:ref.End])
+		e := Edges(all, ref.Start, ref.End)
+		k.edges = append(k.edges, e)
+		ext := ref.Range
+		if n := len(e[0]); n > 0 {
+			ext.Start = e[0][n-1].Start
 		}
-		k.texts = append(k.texts, t)
+		if n := len(e[1]); n > 0 {
+			ext.End = e[1][n-1].End
+		}
+		var t []rune
+		if ext.End <= len(runes) {
+			t = slices.Clone(runes[ext.Start:ext.End])
+		}
+		k.texts = append(k.texts, keptSpan{ext, t})
 	}
 	return k
 }
 
-// AddKept records k.
+// AddKept records k. The sentences just outside a kept member that a cut
+// may go with (Edges) are kept too. Goroutines may call HoldsKept while
+// AddKept runs, not Cut.
 func (p *Plan) AddKept(k KeptDoc) {
 	for i, ref := range p.keptBy[k.doc] {
 		if i >= len(k.sents) {
 			return
 		}
 		p.kept[ref] = k.sents[i]
-		if k.texts[i] != nil {
+		p.edges[ref] = k.edges[i]
+		if k.texts[i].runes != nil {
 			p.texts[ref] = k.texts[i]
+			if ext := k.texts[i].ext; ext != ref.Range {
+				p.guarded[k.doc] = append(p.guarded[k.doc], ext)
+			}
 		}
 	}
 }
 
-// keptText returns the text of range r of a kept member, if a kept member
-// read by Keep holds it.
+// keptSpan is the text of a kept member with its edges: range ext.
+type keptSpan struct {
+	ext   Range
+	runes []rune
+}
+
+// keptText returns the text of range r of a kept member (its edges
+// included), if a kept member read by Keep holds it.
 func (p *Plan) keptText(r Ref) (string, bool) {
 	for _, ref := range p.keptBy[r.Doc] {
 		t, ok := p.texts[ref]
-		if ok && ref.Start <= r.Start && r.End <= ref.End {
-			return string(t[r.Start-ref.Start : r.End-ref.Start]), true
+		if ok && t.ext.Start <= r.Start && r.End <= t.ext.End {
+			return string(t.runes[r.Start-t.ext.Start : r.End-t.ext.Start]), true
 		}
 	}
 	return "", false
@@ -198,6 +222,9 @@ func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) { return p.CutWith
 func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outcome, error) {
 	var o Outcome
 	prot := p.protected[d]
+	if g := p.guarded[d]; len(g) > 0 {
+		prot = Merge(slices.Concat(prot, g))
+	}
 	var all []Sentence // the document's, once a member needs them
 	n := -1
 	for _, mem := range p.cuts[d] {
@@ -226,6 +253,9 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 				o.NotHeld++
 				continue
 			}
+			if p.widen(&rm, all, ms, ks, r, mem.kept, prot) {
+				rm.Held = Held(Within(all, rm.Start, rm.End), p.keptWithin(rm.Kept))
+			}
 			cut += rm.End - rm.Start
 			o.Removals = append(o.Removals, rm)
 		}
@@ -235,6 +265,85 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Cluster, b.Cluster))
 	})
 	return o, nil
+}
+
+// MaxEdge is the most sentences just outside a removed member that go
+// with a run of it (widen).
+const MaxEdge = 2
+
+// Edges returns the sentences of ss (a document's, in order) that do not
+// match and lie just before the rune range [start, end) (nearest first)
+// and just after it, at most MaxEdge each.
+func Edges(ss []Sentence, start, end int) [2][]Sentence {
+	var out [2][]Sentence
+	i, _ := slices.BinarySearchFunc(ss, start, func(s Sentence, t int) int { return cmp.Compare(s.Start, t) })
+	for j := i - 1; j >= 0 && i-j <= MaxEdge && !ss[j].Match; j-- {
+		out[0] = append(out[0], ss[j])
+	}
+	j := i
+	for j < len(ss) && ss[j].End <= end {
+		j++
+	}
+	for k := j; k < len(ss) && k-j < MaxEdge && !ss[k].Match; k++ {
+		out[1] = append(out[1], ss[k])
+	}
+	return out
+}
+
+// widen extends rm, a run r of a removed member (its sentences ms, those
+// of the document all) aligned to kept member kept (its sentences ks),
+// over the sentences too short to match just outside the member when the
+// run reaches its edge, the kept run reaches the kept member's, and the
+// kept member has a sentence with the very same words at the same place
+// (a heading, a word the source broke off a sentence): they are copies
+// too, and would otherwise stay in every copy.
+func (p *Plan) widen(rm *Removal, all, ms, ks []Sentence, r Run, kept Ref, prot []Range) bool {
+	if len(ms) == 0 || len(ks) == 0 {
+		return false
+	}
+	was := rm.Range
+	e := p.edges[kept]
+	free := func(s Sentence) bool {
+		return !s.Match && len(s.Words) > 0 && !overlaps(prot, Range{s.Start, s.End})
+	}
+	if r.First == 0 && r.KeptFirst == 0 {
+		i, _ := slices.BinarySearchFunc(all, ms[0].Start, func(s Sentence, t int) int { return cmp.Compare(s.Start, t) })
+		for n, k := range e[0] {
+			j := i - 1 - n
+			if j < 0 || !free(all[j]) || !slices.Equal(all[j].Words, k.Words) {
+				break
+			}
+			rm.Start, rm.Kept.Start = all[j].Start, k.Start
+		}
+	}
+	if r.Last == len(ms)-1 && r.KeptLast == len(ks)-1 {
+		i, _ := slices.BinarySearchFunc(all, ms[len(ms)-1].Start, func(s Sentence, t int) int { return cmp.Compare(s.Start, t) })
+		for n, k := range e[1] {
+			j := i + 1 + n
+			if j >= len(all) || !free(all[j]) || !slices.Equal(all[j].Words, k.Words) {
+				break
+			}
+			rm.End, rm.Kept.End = all[j].End, k.End
+		}
+	}
+	return rm.Range != was
+}
+
+// keptWithin returns the sentences of kept range r (inside a kept member
+// and its edges).
+func (p *Plan) keptWithin(r Ref) []Sentence {
+	for _, ref := range p.keptBy[r.Doc] {
+		t, ok := p.texts[ref]
+		if !ok || r.Start < t.ext.Start || r.End > t.ext.End {
+			continue
+		}
+		e := p.edges[ref]
+		ss := slices.Clone(e[0])
+		slices.Reverse(ss)
+		ss = slices.Concat(ss, p.kept[ref], e[1])
+		return Within(ss, r.Start, r.End)
+	}
+	return nil
 }
 
 // Ranges returns the ranges of rs, merged (what to cut from the text).

@@ -19,9 +19,11 @@
 // its words (Held) is not cut. A run that reaches its member's edge takes
 // along up to MaxEdge sentences too short to match just outside it when
 // the kept member has the very same sentences at the same place (a
-// heading, a word the source broke off). No character of a kept
-// member, nor of those sentences beside it, is cut, so every kept range
-// is still in the output.
+// heading, a word the source broke off). A kept member is cut only where
+// it is itself a removed member of another cluster, aligned to that
+// cluster's kept member elsewhere, and every document relying on it holds
+// that text too (Plan settle); no removal's kept range is cut, so every
+// kept range is still in the output.
 package dedup
 
 import (
@@ -261,3 +263,6 @@ func bridgeable(m, k []Sentence, a, b Run, stop func(i int) bool) bool {
 	}
 	return true
 }
+
+// Range returns the sentence's characters.
+func (s Sentence) Range() Range { return Range{s.Start, s.End} }

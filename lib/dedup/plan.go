@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
@@ -43,9 +44,13 @@ type Plan struct {
 	kept      map[Ref][]Sentence    // kept members' sentences, once read
 	edges     map[Ref][2][]Sentence // the sentences just outside them that go with a run (Edges)
 	guarded   map[string][]Range    // kept members with those sentences, by document (AddKept)
-	texts     map[Ref]keptSpan      // kept members' texts, once read (Verifier)
-	keptBy    map[string][]Ref      // kept members, by document
-	need      map[string]string     // every member's document: a cluster of it
+	inner     map[member][]Removal  // cuts inside kept members, by removed member (settle)
+	innerAt   map[string][]Range    // their ranges, by document
+	whole     map[Ref]bool          // kept members that hold their document's every matching sentence
+	settled   sync.Once
+	texts     map[Ref]keptSpan  // kept members' texts, once read (Verifier)
+	keptBy    map[string][]Ref  // kept members, by document
+	need      map[string]string // every member's document: a cluster of it
 	tok       sentence.Tokenizer
 }
 
@@ -54,7 +59,7 @@ type Plan struct {
 // clusters that hold it (Coordinate).
 func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 	p := &Plan{MinWords: minWords, cuts: map[string][]member{}, protected: map[string][]Range{},
-		kept: map[Ref][]Sentence{}, edges: map[Ref][2][]Sentence{}, guarded: map[string][]Range{}, texts: map[Ref]keptSpan{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
+		kept: map[Ref][]Sentence{}, edges: map[Ref][2][]Sentence{}, whole: map[Ref]bool{}, guarded: map[string][]Range{}, texts: map[Ref]keptSpan{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
 	for i, c := range cs {
 		if kept[i] < 0 {
 			for _, m := range c.Members {
@@ -91,6 +96,18 @@ func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 	return p
 }
 
+// removal is the removal of run r of removed member m (its sentences ms,
+// aligned to its kept member's ks).
+func (m member) removal(ms, ks []Sentence, r Run) Removal {
+	return Removal{
+		Range:   Range{ms[r.First].Start, ms[r.Last].End},
+		Cluster: m.cluster,
+		Kept:    Ref{m.kept.Doc, Range{ks[r.KeptFirst].Start, ks[r.KeptLast].End}},
+		Held:    Held(ms[r.First:r.Last+1], ks[r.KeptFirst:r.KeptLast+1]),
+		Reason:  ReasonCopy,
+	}
+}
+
 // Need returns, for every document that holds a member, a cluster of it.
 func (p *Plan) Need() map[string]string { return p.need }
 
@@ -108,6 +125,7 @@ type KeptDoc struct {
 	sents [][]Sentence
 	edges [][2][]Sentence
 	texts []keptSpan
+	whole []bool
 }
 
 // KeptOf computes, with tokenizer tok, the sentences and texts of document
@@ -136,6 +154,7 @@ func (p *Plan) KeptOf(tok *sentence.Tokenizer, d string, a doc.Analysis) KeptDoc
 			t = slices.Clone(runes[ext.Start:ext.End])
 		}
 		k.texts = append(k.texts, keptSpan{ext, t})
+		k.whole = append(k.whole, holdsAll(all, ref.Range))
 	}
 	return k
 }
@@ -150,6 +169,9 @@ func (p *Plan) AddKept(k KeptDoc) {
 		}
 		p.kept[ref] = k.sents[i]
 		p.edges[ref] = k.edges[i]
+		if k.whole[i] {
+			p.whole[ref] = true
+		}
 		if k.texts[i].runes != nil {
 			p.texts[ref] = k.texts[i]
 			if ext := k.texts[i].ext; ext != ref.Range {
@@ -220,6 +242,7 @@ func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) { return p.CutWith
 // CutWith is Cut with tokenizer tok: goroutines that cut documents at once
 // each give their own (the plan is only read).
 func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outcome, error) {
+	p.settled.Do(p.settle)
 	var o Outcome
 	prot := p.protected[d]
 	if g := p.guarded[d]; len(g) > 0 {
@@ -239,22 +262,27 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		ms := Within(all, mem.Start, mem.End)
 		ks := p.kept[mem.kept]
 		match := Align(ms, ks)
-		stop := func(i int) bool { return overlaps(prot, Range{ms[i].Start, ms[i].End}) }
+		gone := p.innerAt[mem.kept.Doc] // kept text cut from its document
+		stop := func(i int) bool {
+			return overlaps(prot, Range{ms[i].Start, ms[i].End}) ||
+				match[i] >= 0 && anyOverlap(gone, ks[match[i]].Range())
+		}
 		cut := 0
+		for _, rm := range p.inner[mem] {
+			cut += rm.End - rm.Start
+			o.Removals = append(o.Removals, rm)
+		}
 		for _, r := range Bridge(ms, ks, Runs(ms, match, stop), stop) {
-			rm := Removal{
-				Range:   Range{ms[r.First].Start, ms[r.Last].End},
-				Cluster: mem.cluster,
-				Kept:    Ref{mem.kept.Doc, Range{ks[r.KeptFirst].Start, ks[r.KeptLast].End}},
-				Held:    Held(ms[r.First:r.Last+1], ks[r.KeptFirst:r.KeptLast+1]),
-				Reason:  ReasonCopy,
-			}
+			rm := mem.removal(ms, ks, r)
 			if rm.Held < MinHeld {
 				o.NotHeld++
 				continue
 			}
 			if p.widen(&rm, all, ms, ks, r, mem.kept, prot) {
 				rm.Held = Held(Within(all, rm.Start, rm.End), p.keptWithin(rm.Kept))
+			}
+			if anyOverlap(gone, rm.Kept.Range) {
+				continue
 			}
 			cut += rm.End - rm.Start
 			o.Removals = append(o.Removals, rm)
@@ -265,6 +293,103 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Cluster, b.Cluster))
 	})
 	return o, nil
+}
+
+// settle decides, once every kept member is recorded (AddKept), what is
+// cut inside kept members: a member of one cluster that lies inside the
+// kept member of another (a text and a longer text that quotes it, both
+// copied: each cluster keeps its own copy) is cut where it is aligned to
+// its own cluster's kept member in another document, so that the text is
+// kept once, when every document that relies on the kept member (holds a
+// member cut against it) is a member of that cluster too. The removals
+// whose kept range such a cut would take away are left out (CutWith stops
+// their runs there: the removed member's own sentences of that text are
+// cut against the other document, or stay). A kept member that is its
+// document's whole text is not cut: of identical documents one stays
+// whole. A
+// cut is taken, in document and position order, only when its kept range
+// is not itself cut this way and its range is no kept range of one taken
+// before, so no text loses its last copy.
+func (p *Plan) settle() {
+	p.inner, p.innerAt = map[member][]Removal{}, map[string][]Range{}
+	keptAt := map[string][]Range{} // kept ranges of the cuts taken, by document
+	docs := make([]string, 0, len(p.cuts))
+	for d := range p.cuts {
+		docs = append(docs, d)
+	}
+	slices.Sort(docs)
+	// The documents that rely on each kept member, and those of each
+	// cluster's removed members.
+	relyOn, inCluster := map[Ref][]string{}, map[string]map[string]bool{}
+	for _, d := range docs {
+		for _, mem := range p.cuts[d] {
+			relyOn[mem.kept] = append(relyOn[mem.kept], d)
+			if inCluster[mem.cluster] == nil {
+				inCluster[mem.cluster] = map[string]bool{}
+			}
+			inCluster[mem.cluster][d] = true
+		}
+	}
+	never := func(int) bool { return false }
+	for _, d := range docs {
+		for _, mem := range p.cuts[d] {
+			if mem.kept.Doc == d || !overlaps(p.protected[d], mem.Range) {
+				continue
+			}
+			var ms []Sentence
+			for _, ref := range p.keptBy[d] {
+				if ref.Start <= mem.Start && mem.End <= ref.End && !p.whole[ref] && p.alsoCopies(relyOn[ref], inCluster[mem.cluster], d) {
+					ms = Within(p.kept[ref], mem.Start, mem.End)
+					break
+				}
+			}
+			ks := p.kept[mem.kept]
+			if len(ms) == 0 || len(ks) == 0 {
+				continue
+			}
+			for _, r := range Bridge(ms, ks, Runs(ms, Align(ms, ks), never), never) {
+				rm := mem.removal(ms, ks, r)
+				if rm.Held < MinHeld || anyOverlap(p.innerAt[rm.Kept.Doc], rm.Kept.Range) || anyOverlap(keptAt[d], rm.Range) {
+					continue
+				}
+				p.inner[mem] = append(p.inner[mem], rm)
+				p.innerAt[d] = append(p.innerAt[d], rm.Range)
+				keptAt[rm.Kept.Doc] = append(keptAt[rm.Kept.Doc], rm.Kept.Range)
+			}
+		}
+	}
+}
+
+// holdsAll reports whether r holds every matching sentence of ss.
+func holdsAll(ss []Sentence, r Range) bool {
+	for _, s := range ss {
+		if s.Match && (s.Start < r.Start || s.End > r.End) {
+			return false
+		}
+	}
+	return true
+}
+
+// alsoCopies reports whether every document of rely other than d is in
+// docs: each document that relies on a kept member of d holds a copy of
+// the text cut from it, cut against the other kept copy.
+func (p *Plan) alsoCopies(rely []string, docs map[string]bool, d string) bool {
+	for _, r := range rely {
+		if r != d && !docs[r] {
+			return false
+		}
+	}
+	return true
+}
+
+// anyOverlap reports whether r overlaps one of rs (in any order).
+func anyOverlap(rs []Range, r Range) bool {
+	for _, q := range rs {
+		if q.Start < r.End && q.End > r.Start {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxEdge is the most sentences just outside a removed member that go

@@ -106,8 +106,9 @@ func TestHadoopMatchesLocal(t *testing.T) {
 	if c := pipeline.ParseCounters(string(lc)); c["extend.spans.extended"] == 0 || c["extend.windows"] == 0 {
 		t.Errorf("the sample's run extended no span: extend.spans.extended %d, extend.windows %d", c["extend.spans.extended"], c["extend.windows"])
 	}
-	// Clusters and document pairs are the same too.
-	for _, cmd := range [][]string{{"clusters", "--text"}, {"clusters", "--format", "jsonl"}, {"pairs"}} {
+	// Clusters, document pairs and a pair side by side are the same too.
+	for _, cmd := range [][]string{{"clusters", "--text"}, {"clusters", "--format", "jsonl"}, {"pairs"},
+		{"show", "python/library/bz2.html", "python/library/lzma.html", "--width", "100"}} {
 		want, stderr, code := runPDC(t, append([]string{cmd[0], local}, cmd[1:]...)...)
 		if code != 0 || strings.Count(want, "\n") < 10 {
 			t.Fatalf("pdc %s (local): exit %d, %d lines\n%s", strings.Join(cmd, " "), code, strings.Count(want, "\n"), stderr)

@@ -93,6 +93,7 @@ Usage:
   pdc dedup OUT --output CLEAN [--keep first|longest|earliest]
                                                  the documents with each cluster's passage kept in
                                                  one: CLEAN/docs.jsonl and removed.tsv
+  pdc show OUT A B [--span N]                    two documents side by side, sentence by sentence
   pdc report OUT --output DIR                    write an HTML report of a run (DIR/index.html)
   pdc text --input DOCS [--id ID]                print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...
@@ -110,7 +111,7 @@ Run 'pdc help COMMAND' (or 'pdc COMMAND --help') for a command's flags;
 // programs.
 var commands = map[string]string{
 	"run": "", "spans": "", "text": "", "ingest": "", "eval": "", "fs": "",
-	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "", "clusters": "", "dedup": "",
+	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "", "clusters": "", "dedup": "", "show": "",
 }
 
 // Run runs the command line args (without the program name).
@@ -134,6 +135,8 @@ func (m *Main) run(ctx context.Context, args []string) error {
 		return m.spansCmd(ctx, rest)
 	case "text":
 		return m.textCmd(ctx, rest)
+	case "show":
+		return m.showCmd(ctx, rest)
 	case "map", "reduce", "combine":
 		return m.programCmd(ctx, cmd, rest)
 	case "ingest":

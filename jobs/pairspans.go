@@ -30,45 +30,7 @@ import (
 )
 
 func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
-	if a == b {
-		return usagef("spans: --pair wants two different documents")
-	}
-	cfg, err := m.runConfig(out)
-	if err != nil {
-		return fmt.Errorf("spans --pair: the run's parameters: %w", err)
-	}
-	if cfg.Signature.Method != signature.Words {
-		return fmt.Errorf("spans --pair: the run used --signature %s; --pair matches word sets (--signature words)", cfg.Signature.Method)
-	}
-	if mr.Escape(a) > mr.Escape(b) { // spans name the smaller id first
-		a, b = b, a
-	}
-	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
-	docs, err := m.analyzeDocs(map[string]bool{a: true, b: true}, o.inputs, an)
-	if err != nil {
-		return err
-	}
-	for _, id := range []string{a, b} {
-		if _, ok := docs[id]; !ok {
-			return fmt.Errorf("spans --pair: document %q is not in --input %s", id, strings.Join(o.inputs, ","))
-		}
-	}
-	var buf bytes.Buffer
-	w := mr.NewOutput(&buf)
-	mt := match.NewMatcher(cfg, mr.NewCounters(&bytes.Buffer{}), w)
-	key := []byte(mr.Escape(a) + "\t" + mr.Escape(b))
-	for _, p := range sentencePairs(docs[a], docs[b], cfg.Tau, cfg.MinTokens) {
-		if err := mt.Add(key, p); err != nil {
-			return err
-		}
-	}
-	if err := mt.Close(); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	spans, err := extendPair(cfg, buf.Bytes(), docs[a], docs[b])
+	spans, docs, err := m.pairSpans(out, a, b, o.inputs)
 	if err != nil {
 		return err
 	}
@@ -79,12 +41,10 @@ func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
 	if o.header {
 		fmt.Fprintln(m.Stdout, span.TSVHeader(o.text))
 	}
-	for _, e := range spans {
-		s := span.Span{DocA: a, DocB: b, StartA: e.StartA, StartB: e.StartB, Length: e.Length,
-			CharStartA: e.CharStartA, CharEndA: e.CharEndA, CharStartB: e.CharStartB, CharEndB: e.CharEndB, Score: e.Score}
+	for _, s := range spans {
 		if o.text {
-			ta := runeSlice(docs[a].Text, s.CharStartA, s.CharEndA)
-			tb := runeSlice(docs[b].Text, s.CharStartB, s.CharEndB)
+			ta := runeSlice(docs[s.DocA].Text, s.CharStartA, s.CharEndA)
+			tb := runeSlice(docs[s.DocB].Text, s.CharStartB, s.CharEndB)
 			s.TextA, s.TextB = &ta, &tb
 		}
 		if err := sw.Write(&s); err != nil {
@@ -92,6 +52,60 @@ func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
 		}
 	}
 	return sw.Close()
+}
+
+// pairSpans returns the spans of documents a and b of the run in out
+// found by matching the two alone with the run's parameters, and the two
+// documents' analyses.
+func (m *Main) pairSpans(out, a, b string, inputs []string) ([]span.Span, map[string]doc.Analysis, error) {
+	if a == b {
+		return nil, nil, usagef("spans: --pair wants two different documents")
+	}
+	cfg, err := m.runConfig(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spans --pair: the run's parameters: %w", err)
+	}
+	if cfg.Signature.Method != signature.Words {
+		return nil, nil, fmt.Errorf("spans --pair: the run used --signature %s; --pair matches word sets (--signature words)", cfg.Signature.Method)
+	}
+	if mr.Escape(a) > mr.Escape(b) { // spans name the smaller id first
+		a, b = b, a
+	}
+	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
+	docs, err := m.analyzeDocs(map[string]bool{a: true, b: true}, inputs, an)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range []string{a, b} {
+		if _, ok := docs[id]; !ok {
+			return nil, nil, fmt.Errorf("spans --pair: document %q is not in --input %s", id, strings.Join(inputs, ","))
+		}
+	}
+	var buf bytes.Buffer
+	w := mr.NewOutput(&buf)
+	mt := match.NewMatcher(cfg, mr.NewCounters(&bytes.Buffer{}), w)
+	key := []byte(mr.Escape(a) + "\t" + mr.Escape(b))
+	for _, p := range sentencePairs(docs[a], docs[b], cfg.Tau, cfg.MinTokens) {
+		if err := mt.Add(key, p); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := mt.Close(); err != nil {
+		return nil, nil, err
+	}
+	if err := w.Flush(); err != nil {
+		return nil, nil, err
+	}
+	seeds, err := extendPair(cfg, buf.Bytes(), docs[a], docs[b])
+	if err != nil {
+		return nil, nil, err
+	}
+	spans := make([]span.Span, 0, len(seeds))
+	for _, e := range seeds {
+		spans = append(spans, span.Span{DocA: a, DocB: b, StartA: e.StartA, StartB: e.StartB, Length: e.Length,
+			CharStartA: e.CharStartA, CharEndA: e.CharEndA, CharStartB: e.CharStartB, CharEndB: e.CharEndB, Score: e.Score})
+	}
+	return spans, docs, nil
 }
 
 // extendPair returns the spans of two documents from the match's seed

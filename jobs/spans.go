@@ -131,7 +131,7 @@ func (m *Main) manifestInputs(out string) ([]string, error) {
 	}
 	man, err := pipeline.ReadManifest(fsys, p)
 	if err != nil {
-		return nil, &UsageError{Msg: fmt.Sprintf("spans: --text needs --input DOCS (the run's documents); %s has no readable _pdc.json: %v", out, hdfsfs.UnwrapPath(err))}
+		return nil, &UsageError{Msg: fmt.Sprintf("give --input DOCS (the run's documents): %s has no readable _pdc.json to find them: %v", out, hdfsfs.UnwrapPath(err))}
 	}
 	if fsys != hdfsfs.Local() {
 		if _, err := fsys.Stat(p + "/input/_SUCCESS"); err == nil {

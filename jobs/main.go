@@ -95,7 +95,7 @@ Usage:
                                                  one: CLEAN/docs.jsonl and removed.tsv
   pdc show OUT A B [--span N]                    two documents side by side, sentence by sentence
   pdc report OUT --output DIR                    write an HTML report of a run (DIR/index.html)
-  pdc text --input DOCS [--id ID]                print extracted text and sentence table
+  pdc text --input DOCS | OUT [--id ID]          print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...
                                                  convert WARC, Avro, Parquet, dirs to JSON Lines
   pdc eval --truth TRUTH --spans OUT             score spans against ground truth

@@ -3,6 +3,7 @@ package jobs
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/pdc-mr/pdc/lib/doc"
@@ -27,7 +28,7 @@ import (
 func (m *Main) textCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
 	cfg := jobconf.Default()
-	fs := m.newFlagSet("text", "--input DOCS [--id ID] [--table | --format jsonl]")
+	fs := m.newFlagSet("text", "--input DOCS | OUT [--id ID] [--table | --format jsonl]")
 	fs.kerberosFlags()
 	fs.Var(&inputs, "input", "documents (as for pdc run); repeatable")
 	id := fs.String("id", "", "only the document with this id")
@@ -35,11 +36,35 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	format := fs.String("format", "text", "text (the text and its sentence table), or jsonl: {\"id\", \"url\", \"text\"} per document")
 	fs.Var(intSizeFlag{&cfg.MaxDocBytes}, "max-doc-bytes", "truncate documents larger than this `size` (as pdc run)")
 	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all or main (as pdc run)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
-	if len(inputs) == 0 {
-		return usagef("text: --input is required")
+	switch {
+	case fs.NArg() > 1:
+		return usagef("text: want at most one run directory (pdc text OUT --id ID)")
+	case fs.NArg() == 1:
+		// The documents of a run, analysed with its parameters unless the
+		// flags say otherwise.
+		out := fs.Arg(0)
+		run, err := m.runConfig(out)
+		if err != nil {
+			return fmt.Errorf("text: %s is not a run's output (give --input DOCS): %w", out, err)
+		}
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["extract"] {
+			cfg.Extract = run.Extract
+		}
+		if !set["max-doc-bytes"] {
+			cfg.MaxDocBytes = run.MaxDocBytes
+		}
+		if len(inputs) == 0 {
+			if inputs, err = m.manifestInputs(out); err != nil {
+				return err
+			}
+		}
+	case len(inputs) == 0:
+		return usagef("text: give --input DOCS, or a run's output directory (pdc text OUT)")
 	}
 	if *format != "text" && *format != "jsonl" {
 		return usagef("text: --format must be text or jsonl, got %q", *format)

@@ -123,3 +123,26 @@ func slicesIndex(lines []string, id string) int {
 	}
 	return -1
 }
+
+// TestTextOfRun: pdc text OUT reads the run's documents (its _pdc.json)
+// with its parameters: the same sentence table as from --input; a
+// directory that is no run says to give --input.
+func TestTextOfRun(t *testing.T) {
+	out := sampleRun(t)
+	want, _, code := runPDC(t, "text", "--input", sample, "--id", "python/library/bz2.html", "--table")
+	if code != 0 || strings.Count(want, "\n") < 50 {
+		t.Fatalf("text --input: exit %d, %d lines", code, strings.Count(want, "\n"))
+	}
+	got, stderr, code := runPDC(t, "text", out, "--id", "python/library/bz2.html", "--table")
+	if code != 0 || got != want {
+		t.Errorf("text OUT: exit %d %s, %d lines, want the %d of --input", code, stderr, strings.Count(got, "\n"), strings.Count(want, "\n"))
+	}
+	_, stderr, code = runPDC(t, "text", t.TempDir(), "--id", "x")
+	if code != 1 || !strings.Contains(stderr, "is not a run's output (give --input DOCS)") {
+		t.Errorf("text of a directory that is no run: exit %d %q", code, stderr)
+	}
+	_, stderr, code = runPDC(t, "text")
+	if code != 2 || !strings.Contains(stderr, "give --input DOCS, or a run's output directory") {
+		t.Errorf("text without input: exit %d %q", code, stderr)
+	}
+}

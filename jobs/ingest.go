@@ -136,7 +136,7 @@ type ingester struct {
 
 func (g *ingester) run(in *input.Set) error {
 	treeSite, _ := jobconf.ParseSiteFrom(g.o.siteFrom) // validated
-	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add, TreeSite: treeSite}
+	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add, TreeSite: treeSite, TreeRoot: input.TreeNames()}
 	var err error
 	g.counts, err = in.Each(o, func(d *doc.Doc, where string) error { return g.emit(d) })
 	return err

@@ -331,3 +331,27 @@ func TestIngestProgress(t *testing.T) {
 		t.Errorf("--quiet: err %v, stderr\n%s", err, stderr)
 	}
 }
+
+// TestIngestTreeSites: pages of two trees whose roots have one name are
+// written with two sites named after the roots, not with local paths.
+func TestIngestTreeSites(t *testing.T) {
+	dir := t.TempDir()
+	page := "<html><body><p>A page of a manual with a few words in it.</p></body></html>"
+	writeFile(t, filepath.Join(dir, "one", "html", "a.html"), page)
+	writeFile(t, filepath.Join(dir, "two", "html", "sub", "b.html"), page)
+	out := filepath.Join(dir, "out.jsonl")
+	if _, stderr, err := runMain("ingest", "--input", filepath.Join(dir, "one", "html"), "--input", filepath.Join(dir, "two", "html"), "--output", out, "--quiet"); err != nil {
+		t.Fatalf("ingest: %v\n%s", err, stderr)
+	}
+	var sites []string
+	for _, d := range readJSONL(t, out) {
+		sites = append(sites, d.Site)
+	}
+	if want := []string{"html", "html-2"}; !slices.Equal(sites, want) {
+		t.Errorf("sites %q, want %q", sites, want)
+	}
+	body, _ := os.ReadFile(out)
+	if strings.Contains(string(body), `"site":"`+dir) {
+		t.Errorf("a site holds the local path %s:\n%s", dir, body)
+	}
+}

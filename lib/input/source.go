@@ -47,6 +47,10 @@ type Options struct {
 	// -1 none, 0 the tree (its absolute root path), N the root and the
 	// first N directories of the page's path (jobconf.ParseSiteFrom).
 	TreeSite int
+	// TreeRoot names a tree's root in its pages' sites (nil: its absolute
+	// path, unique on this machine; pdc ingest gives names that do not
+	// carry local paths into the records it writes).
+	TreeRoot func(root string) string
 }
 
 // Counts are what reading sources found.

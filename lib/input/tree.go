@@ -145,7 +145,8 @@ type treeSource struct {
 	files  []TreeFile
 	onRead func(int64)
 	site   int
-	roots  map[string]string // absolute paths of roots
+	name   func(string) string // Options.TreeRoot
+	roots  map[string]string   // names of roots
 	cur    TreeFile
 	d      doc.Doc
 	c      Counts
@@ -153,7 +154,7 @@ type treeSource struct {
 }
 
 func newTreeSource(files []TreeFile, o Options) *treeSource {
-	return &treeSource{files: files, onRead: o.OnRead, site: o.TreeSite, roots: map[string]string{}}
+	return &treeSource{files: files, onRead: o.OnRead, site: o.TreeSite, name: o.TreeRoot, roots: map[string]string{}}
 }
 
 // Site returns the site of tree file f by rule n (Options.TreeSite): "" for
@@ -175,6 +176,10 @@ func Site(f TreeFile, n int, abs func(string) string) string {
 func (s *treeSource) abs(root string) string {
 	if a, ok := s.roots[root]; ok {
 		return a
+	}
+	if s.name != nil {
+		s.roots[root] = s.name(root)
+		return s.roots[root]
 	}
 	a, err := filepath.Abs(root)
 	if err != nil {
@@ -215,3 +220,31 @@ func (s *treeSource) Where() string  { return s.cur.Rel }
 func (s *treeSource) Err() error     { return s.err }
 func (s *treeSource) Counts() Counts { return s.c }
 func (s *treeSource) Close() error   { return nil }
+
+// TreeNames returns an Options.TreeRoot that names each root by its last
+// element ("html" for /usr/share/doc/python3.11/html), with "-2", "-3", ...
+// after the name of a root that another root had before: the sites stay
+// distinct, and no local path goes into them.
+func TreeNames() func(root string) string {
+	names := map[string]string{} // root's absolute path -> name
+	used := map[string]bool{}
+	return func(root string) string {
+		a, err := filepath.Abs(root)
+		if err != nil {
+			a = filepath.Clean(root)
+		}
+		if n, ok := names[a]; ok {
+			return n
+		}
+		base := filepath.Base(a)
+		if base == string(filepath.Separator) || base == "." {
+			base = "tree"
+		}
+		n := base
+		for i := 2; used[n]; i++ {
+			n = fmt.Sprintf("%s-%d", base, i)
+		}
+		names[a], used[n] = n, true
+		return n
+	}
+}

@@ -40,6 +40,7 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 	var dateField string
 	fs := m.newFlagSet("clusters", "OUT [--format tsv|jsonl] [--min-size N] [--text [--input DOCS]]")
 	fs.kerberosFlags()
+	m.forceFlag(fs)
 	fs.StringVar(&format, "format", format, "output format: tsv (one line per member) or jsonl (one object per cluster)")
 	fs.BoolVar(&header, "header", false, "tsv: start with a line naming the columns")
 	fs.IntVar(&minSize, "min-size", minSize, "only clusters of at least this many documents")

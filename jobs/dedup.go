@@ -137,6 +137,7 @@ func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	var inputs listFlag
 	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--verify] [--input DOCS] [--overwrite]")
 	fs.kerberosFlags()
+	m.forceFlag(fs)
 	fs.StringVar(&o.clean, "output", "", "`directory` to write (created): docs.jsonl, the documents without their removed passages, and removed.tsv, what was removed")
 	fs.StringVar(&o.keep, "keep", o.keep, "the member of each cluster to keep (a `rule`): first (earliest in input order), longest (of the longest document) or earliest (of the document with the smallest --date-field)")
 	fs.StringVar(&o.dateField, "date-field", "", "for --keep earliest: the `field` of a document's date in JSON Lines records, a string compared as text (ISO 8601); documents without it, and documents of other input formats, come last")

@@ -19,6 +19,10 @@ type Main struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+
+	// force: the command's --force (read a run's inputs even if they
+	// changed since the run; manifestInputs).
+	force bool
 }
 
 // UsageError is a command-line mistake; pdc exits with status 2. Cmd, if

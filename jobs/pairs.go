@@ -60,6 +60,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	var header, groups, expand bool
 	fs := m.newFlagSet("pairs", "OUT [--doc ID] [--min-containment X] [--groups] [--expand] [--format tsv|jsonl] [--input DOCS]")
 	fs.kerberosFlags()
+	m.forceFlag(fs)
 	fs.StringVar(&format, "format", format, "output format: tsv or jsonl")
 	fs.BoolVar(&header, "header", false, "tsv: start with a line naming the columns")
 	fs.Float64Var(&minContain, "min-containment", minContain, "only pairs where one document is contained in the other at least this much (0 to 1)")

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,6 +30,7 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	var overwrite bool
 	fs := m.newFlagSet("report", "OUT --output DIR [--input DOCS] [flags]")
 	fs.kerberosFlags()
+	m.forceFlag(fs)
 	fs.StringVar(&output, "output", "", "directory of the report (index.html, a page per pair, style.css), created")
 	fs.Var(&inputs, "input", "the run's documents, for the passages (default: the run's inputs); repeatable")
 	fs.BoolVar(&overwrite, "overwrite", false, "replace an existing report directory")
@@ -54,8 +56,13 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	}
 	if len(inputs) == 0 {
 		inputs = run.Inputs
-		if mi, err := m.manifestInputs(out); err == nil {
+		mi, err := m.manifestInputs(out)
+		var u *UsageError
+		switch {
+		case err == nil:
 			inputs = mi
+		case !errors.As(err, &u): // the inputs changed since the run
+			return err
 		}
 	}
 	all := report.Pairs(spans)

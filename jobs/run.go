@@ -208,7 +208,7 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 		tmp = filepath.Join(o.output, "_tmp")
 	}
 	d := &local.Driver{
-		Runner:    &mrlocal.Runner{Workers: o.workers, SortMem: o.sortMem, TempDir: tmp, Stderr: m.Stderr},
+		Runner:    &mrlocal.Runner{Workers: o.workers, SortMem: o.sortMem, TempDir: tmp, Stderr: input.Positions(m.Stderr)}, // tasks name records as FILE:LINE
 		Input:     in,
 		Env:       cfg.Env(),
 		Read:      readOptions(cfg),
@@ -219,7 +219,14 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 		Quiet:     o.quiet,
 		Scratch:   filepath.Join(o.output, "_tmp"),
 	}
-	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters}
+	stamps, err := in.Stamp()
+	if err != nil {
+		return nil, pipeline.Options{}, err
+	}
+	for i := range stamps {
+		stamps[i].Path = absAll([]string{stamps[i].Path})[0]
+	}
+	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters, Stamps: stamps}
 	return d, m.pipelineOptions(o, o.output, man), nil
 }
 

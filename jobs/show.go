@@ -23,6 +23,7 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	var o sidebyside.Options
 	fs := m.newFlagSet("show", "OUT A B [--span N [--context K]] [--width W] [--color auto|always|never]")
 	fs.kerberosFlags()
+	m.forceFlag(fs)
 	fs.Var(&inputs, "input", "the run's documents (default: the inputs the run recorded); repeatable")
 	fs.IntVar(&o.Span, "span", 0, "show only span `N` (1: the first in A's order) with --context sentences around it")
 	fs.IntVar(&o.Context, "context", 2, "sentences shown around the span of --span on each side")

@@ -35,6 +35,7 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
 	fs := m.newFlagSet("spans", "OUT [--format tsv|jsonl|avro|parquet] [--text [--input DOCS]]")
 	fs.kerberosFlags()
+	m.forceFlag(fs)
 	fs.StringVar(&o.format, "format", "tsv", "output format: tsv, jsonl, avro (schema lib/avroio/span.avsc) or parquet (lib/parquetio, the same columns)")
 	fs.BoolVar(&o.text, "text", false, "add the duplicated passages (read from the run's inputs, or --input)")
 	fs.BoolVar(&o.header, "header", false, "tsv: start with a line naming the columns (#doc_a, doc_b, ...)")
@@ -124,6 +125,10 @@ func (m *Main) runConfig(out string) (jobconf.Config, error) {
 // manifestInputs returns the documents of the run in out, from its
 // _pdc.json: the uploaded copy (OUT/input) for Hadoop runs when there is
 // one, else the inputs as given.
+//
+// Local input files that changed since the run (their size or modification
+// time, recorded in _pdc.json) are an error, or a warning with --force
+// (forceFlag): the run's offsets may no longer fit their text.
 func (m *Main) manifestInputs(out string) ([]string, error) {
 	fsys, p, err := m.runDir(out)
 	if err != nil {
@@ -132,6 +137,12 @@ func (m *Main) manifestInputs(out string) ([]string, error) {
 	man, err := pipeline.ReadManifest(fsys, p)
 	if err != nil {
 		return nil, &UsageError{Msg: fmt.Sprintf("give --input DOCS (the run's documents): %s has no readable _pdc.json to find them: %v", out, hdfsfs.UnwrapPath(err))}
+	}
+	if err := man.Stamps.ChangedSince(); err != nil {
+		if !m.force {
+			return nil, fmt.Errorf("%w; run pdc run again, or give --force to read the files as they are now", err)
+		}
+		fmt.Fprintf(m.Stderr, "pdc: warning: %v (--force)\n", err)
 	}
 	if fsys != hdfsfs.Local() {
 		if _, err := fsys.Stat(p + "/input/_SUCCESS"); err == nil {
@@ -145,6 +156,12 @@ func (m *Main) manifestInputs(out string) ([]string, error) {
 		}
 	}
 	return man.Inputs, nil
+}
+
+// forceFlag adds --force: read the run's input files even if they changed
+// since the run (manifestInputs).
+func (m *Main) forceFlag(fs *flagSet) {
+	fs.BoolVar(&m.force, "force", false, "read the run's input files even if they changed since the run (a warning, not an error; offsets may then point at other text)")
 }
 
 // reorderArgs moves positional arguments after the flags, so that

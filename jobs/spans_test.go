@@ -144,3 +144,41 @@ sys.stdout.write(data.decode("utf-8", "replace"))`
 		}
 	}
 }
+
+// TestInputsChangedSinceRun: the commands that read a run's documents
+// again refuse a local input that changed since the run (its offsets may
+// point at other text), naming it; --force reads it with a warning.
+func TestInputsChangedSinceRun(t *testing.T) {
+	dir := t.TempDir()
+	docs := filepath.Join(dir, "pages.jsonl")
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, docs, string(data))
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := runPDC(t, "run", "--input", docs, "--output", out, "--clusters", "--quiet"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	before, _, code := runPDC(t, "spans", out, "--text")
+	if code != 0 {
+		t.Fatal("spans --text before the change")
+	}
+	writeFile(t, docs, string(data)+`{"id": "new", "text": "A page added after the run, with a sentence or two."}`+"\n")
+	for _, args := range [][]string{
+		{"spans", out, "--text"},
+		{"show", out, "python/library/bz2.html", "python/library/lzma.html"},
+		{"clusters", out, "--text"},
+		{"dedup", out, "--output", filepath.Join(dir, "clean")},
+		{"text", out, "--id", "python/library/bz2.html"},
+	} {
+		_, stderr, code := runPDC(t, args...)
+		if code != 1 || !strings.Contains(stderr, "input "+docs+" changed since the run (it went from") || !strings.Contains(stderr, "--force") {
+			t.Errorf("pdc %s after the input changed: exit %d\n%s", args[0], code, stderr)
+		}
+	}
+	got, stderr, code := runPDC(t, "spans", out, "--text", "--force")
+	if code != 0 || got != before || !strings.Contains(stderr, "warning: input "+docs+" changed since the run") {
+		t.Errorf("spans --text --force: exit %d, same output %v\n%s", code, got == before, stderr)
+	}
+}

@@ -30,6 +30,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	cfg := jobconf.Default()
 	fs := m.newFlagSet("text", "--input DOCS | OUT [--id ID] [--table | --format jsonl]")
 	fs.kerberosFlags()
+	m.forceFlag(fs)
 	fs.Var(&inputs, "input", "documents (as for pdc run); repeatable")
 	id := fs.String("id", "", "only the document with this id")
 	table := fs.Bool("table", false, "print only the sentence table")

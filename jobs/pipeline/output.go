@@ -20,6 +20,7 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/mr"
 	indexred "github.com/pdc-mr/pdc/reducers/index"
 )
@@ -36,6 +37,10 @@ type Manifest struct {
 	Hadoop bool     `json:"hadoop"`
 	// Clusters: the run finds passage clusters (--clusters).
 	Clusters bool `json:"clusters,omitempty"`
+	// Stamps are the sizes and modification times of the local input
+	// files as the run read them: the commands that read the documents
+	// again check them (input.Stamps.ChangedSince).
+	Stamps input.Stamps `json:"stamps,omitempty"`
 }
 
 // ManifestFile is the manifest's name in OUT.

@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -447,6 +448,44 @@ func TestCheckRemote(t *testing.T) {
 		err := CheckRemote(name)
 		if bad != (err != nil) || bad && !strings.Contains(err.Error(), name) {
 			t.Errorf("CheckRemote(%s) = %v", name, err)
+		}
+	}
+}
+
+// TestPositions: record positions in task messages become FILE:LINE for
+// JSON Lines files, plain and gzipped; others stay.
+func TestPositions(t *testing.T) {
+	dir := t.TempDir()
+	text := "{\"id\":\"a\"}\n{\"id\":\"b\"}\n\n{\"id\":\"a\"}\n"
+	plain := filepath.Join(dir, "d.jsonl")
+	if err := os.WriteFile(plain, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(dir, "d.jsonl.gz")
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte(text))
+	zw.Close()
+	if err := os.WriteFile(gz, zb.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	off := strings.LastIndex(text, "{")
+	pos := func(f string, o int) string { return fmt.Sprintf("%s@%016d", f, o) }
+	for _, tc := range []struct{ in, want string }{
+		{"pdc: duplicate id a at " + pos(plain, off) + " (kept the one at " + pos(plain, 0) + ")\n",
+			"pdc: duplicate id a at " + plain + ":4 (kept the one at " + plain + ":1)\n"},
+		{"at " + pos(gz, off) + "\n", "at " + gz + ":4\n"},
+		{"at " + pos(filepath.Join(dir, "page.html"), 0) + "\n", "at " + filepath.Join(dir, "page.html") + "\n"},
+		{"at " + pos(filepath.Join(dir, "c.warc.gz"), 0) + "\n", "at " + pos(filepath.Join(dir, "c.warc.gz"), 0) + "\n"},
+		{"at " + pos(plain, 9999) + "\n", "at " + pos(plain, 9999) + "\n"}, // past the end: unchanged
+		{"no position here\n", "no position here\n"},
+	} {
+		var out bytes.Buffer
+		if _, err := Positions(&out).Write([]byte(tc.in)); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != tc.want {
+			t.Errorf("Positions(%q) = %q, want %q", tc.in, out.String(), tc.want)
 		}
 	}
 }

@@ -65,7 +65,7 @@ func Read(fsys hdfsfs.FS, dir string) ([]Span, error) {
 }
 
 // Stream calls f with every span of a spans directory in Read's order,
-// holding one span per part file in memory: the match job writes each part
+// holding one span per part file in memory: the extend job writes each part
 // in that order, and the parts are merged. A part out of order is an error
 // wrapping ErrOrder (the directory is not a pdc run's output).
 func Stream(fsys hdfsfs.FS, dir string, f func(*Span) error) error {

@@ -1,5 +1,5 @@
 // Package span is pdc's result record: one partial-duplicate span between
-// two documents. It owns the spans TSV format that the match job writes
+// two documents. It owns the spans TSV format that the extend job writes
 // (AppendFields) and everything that reads it back (Parse, Read, Stream),
 // and the formats `pdc spans` converts it to (Writer: TSV, JSON Lines,
 // Avro, Parquet).
@@ -7,7 +7,7 @@
 // # Spans TSV
 //
 // One span per line, ordered by (docA, docB, startA, startB) within a part
-// file (the match job writes one part per join part):
+// file (the extend job writes one part per reduce partition):
 //
 //	docA TAB docB TAB startA TAB startB TAB length TAB charStartA TAB charEndA TAB charStartB TAB charEndB TAB score
 //
@@ -94,7 +94,7 @@ func (s *Span) AppendTSV(b []byte) []byte {
 }
 
 // AppendFields appends the fields that follow the two document ids of a
-// spans TSV line, each after a TAB. The match job writes its lines with it
+// spans TSV line, each after a TAB. The extend job writes its lines with it
 // after the escaped ids it already has.
 func AppendFields(b []byte, startA, startB, length, charStartA, charEndA, charStartB, charEndB int, score float64) []byte {
 	for _, x := range [...]int{startA, startB, length, charStartA, charEndA, charStartB, charEndB} {

@@ -185,6 +185,7 @@ type flagSet struct {
 	stdout   io.Writer
 	groups   []flagGroup        // for help; none: one list
 	ident    *kerberos.Identity // --principal and --keytab, when the command has them
+	notes    string             // printed after the flags (columns of the output)
 }
 
 // kerberosFlags adds --principal and --keytab, the Kerberos identity of the
@@ -210,6 +211,9 @@ func (m *Main) newFlagSet(name, synopsis string) *flagSet {
 // has groups (flags in no group come last, under "Other flags").
 func (fs *flagSet) help() {
 	fmt.Fprintf(fs.stdout, "Usage: pdc %s %s\n", fs.Name(), fs.synopsis)
+	if fs.notes != "" {
+		defer fmt.Fprintf(fs.stdout, "\n%s", fs.notes)
+	}
 	if len(fs.groups) == 0 {
 		fmt.Fprintf(fs.stdout, "\nFlags:\n")
 		fs.VisitAll(func(f *flag.Flag) { printFlag(fs.stdout, f) })

@@ -69,6 +69,8 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&expand, "expand", false, "also list every pair of documents that share a passage cluster (a run with --clusters), not only those linked by spans: quadratic in a cluster's size")
 	fs.Var(&inputs, "input", "the run's documents, for their lengths (default: the run's inputs); repeatable")
 	fs.Var(&docs, "doc", "only the pairs of the document with this `id`; repeatable")
+	sortBy := fs.String("sort", "pair", "order of the pairs: pair (by document ids, as spans), containment (the larger of contain_a and contain_b, highest first), resemblance or shared (shared_a + shared_b, most first)")
+	fs.notes = pairsColumns
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
@@ -81,6 +83,10 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		return usagef("pairs: --min-containment and --copy must be between 0 and 1")
 	case header && format != "tsv":
 		return usagef("pairs: --header is for --format tsv")
+	case !slices.Contains([]string{"pair", "containment", "resemblance", "shared"}, *sortBy):
+		return usagef("pairs: --sort must be pair, containment, resemblance or shared, got %q", *sortBy)
+	case groups && *sortBy != "pair":
+		return usagef("pairs: --groups are printed largest first; leave out --sort")
 	}
 	out := fs.Arg(0)
 	fsys, dir, err := hdfsfs.Resolve(out, m.isRemote(out))
@@ -138,6 +144,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		rows = append(rows, pairRow{DocA: p.A, DocB: p.B, Spans: len(p.Spans), SharedA: sa, SharedB: sb,
 			LenA: ms.LenA, LenB: ms.LenB, ContainA: round4(ms.ContainA), ContainB: round4(ms.ContainB), Resemblance: round4(ms.Resemblance), Thin: thin})
 	}
+	sortRows(rows, *sortBy)
 	w := bufio.NewWriter(m.Stdout)
 	if groups {
 		err = writeGroups(w, rows, copyAt)
@@ -148,6 +155,38 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		err = fmt.Errorf("write: %w", ferr)
 	}
 	return err
+}
+
+// pairsColumns is what pdc pairs --help says of its output.
+const pairsColumns = `Columns (tsv; the same names in jsonl; measured over the documents' content sentences):
+  doc_a, doc_b        the documents (doc_a < doc_b, as spans name them)
+  spans               spans between them (0: an exact copy or, with --expand, a shared cluster only)
+  shared_a, shared_b  characters of each document's content inside some span (or shared member)
+  len_a, len_b        characters of each document's content
+  contain_a           shared_a / len_a: how much of A is in B (contain_b likewise)
+  resemblance         (shared_a + shared_b) / (len_a + len_b)
+  thin                a, b, ab or -: documents with fewer than --lambda content sentences
+--groups prints "size TAB doc TAB doc ..." per group of near-copies, largest first.
+`
+
+// sortRows orders rows by --sort: pair leaves them in span order; the
+// others put the highest first, ties in span order.
+func sortRows(rows []pairRow, by string) {
+	key := func(r pairRow) float64 {
+		switch by {
+		case "containment":
+			return max(r.ContainA, r.ContainB)
+		case "resemblance":
+			return r.Resemblance
+		case "shared":
+			return float64(r.SharedA + r.SharedB)
+		}
+		return 0
+	}
+	if by == "pair" {
+		return
+	}
+	slices.SortStableFunc(rows, func(a, b pairRow) int { return cmp.Compare(key(b), key(a)) })
 }
 
 // expandPairs adds to pairs (from spans) every pair of documents that

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -105,4 +107,56 @@ func TestExpandPairs(t *testing.T) {
 			t.Errorf("pair %d: %s %s spans %d shared %d %d; want %+v", i, g.A, g.B, len(g.Spans), g.SharedA, g.SharedB, w)
 		}
 	}
+}
+
+// TestPairsSort: --sort orders the pairs by the measure named, highest
+// first, the same pairs as the default order; --help says what each
+// column is.
+func TestPairsSort(t *testing.T) {
+	out := sampleRun(t)
+	byPair, _, code := runPDC(t, "pairs", out)
+	if code != 0 {
+		t.Fatal("pairs")
+	}
+	for _, tc := range []struct {
+		by  string
+		key func(f []string) float64
+	}{
+		{"containment", func(f []string) float64 { return max(atof(t, f[7]), atof(t, f[8])) }},
+		{"resemblance", func(f []string) float64 { return atof(t, f[9]) }},
+		{"shared", func(f []string) float64 { return atof(t, f[3]) + atof(t, f[4]) }},
+	} {
+		got, stderr, code := runPDC(t, "pairs", out, "--sort", tc.by)
+		if code != 0 {
+			t.Fatalf("--sort %s: exit %d %s", tc.by, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		for i := 1; i < len(lines); i++ {
+			if tc.key(strings.Split(lines[i], "\t")) > tc.key(strings.Split(lines[i-1], "\t")) {
+				t.Errorf("--sort %s: line %d is above line %d:\n%s\n%s", tc.by, i+1, i, lines[i-1], lines[i])
+			}
+		}
+		a, b := slices.Sorted(slices.Values(lines)), slices.Sorted(slices.Values(strings.Split(strings.TrimSuffix(byPair, "\n"), "\n")))
+		if !slices.Equal(a, b) {
+			t.Errorf("--sort %s gives other pairs than the default order", tc.by)
+		}
+	}
+	if _, stderr, code := runPDC(t, "pairs", out, "--sort", "size"); code != 2 || !strings.Contains(stderr, "--sort must be") {
+		t.Errorf("--sort size: exit %d %q", code, stderr)
+	}
+	help, _, _ := runPDC(t, "pairs", "--help")
+	for _, col := range []string{"contain_a", "resemblance", "thin", "len_a"} {
+		if !strings.Contains(help, "  "+col) {
+			t.Errorf("pairs --help does not say what %s is", col)
+		}
+	}
+}
+
+func atof(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

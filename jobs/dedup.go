@@ -6,7 +6,8 @@ package jobs
 // the earliest in input order, the one of the longest document, or the one
 // of the document with the smallest --date-field); from the others,
 // lib/dedup cuts what is aligned, sentence by sentence, to the kept member,
-// and never a character of a kept member. CLEAN gets two files, each
+// and of a kept member only what is a copy of another cluster's kept text
+// (lib/dedup, Plan settle). CLEAN gets two files, each
 // written atomically:
 //
 // docs.jsonl: every document of the input, in input order (of duplicate

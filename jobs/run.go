@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
@@ -223,10 +224,12 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 	if err != nil {
 		return nil, pipeline.Options{}, err
 	}
-	for i := range stamps {
-		stamps[i].Path = absAll([]string{stamps[i].Path})[0]
+	d.Stamps = stamps // one snapshot: the one checked after reading is the one recorded
+	recorded := slices.Clone(stamps)
+	for i := range recorded {
+		recorded[i].Path = absAll([]string{recorded[i].Path})[0]
 	}
-	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters, Stamps: stamps}
+	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters, Stamps: recorded}
 	return d, m.pipelineOptions(o, o.output, man), nil
 }
 

@@ -57,6 +57,12 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	if extract, _ := m.runAnalyzer(out); extract == "main" {
+		// The run's texts need main-content extraction: pdc-extract shows them.
+		if err := m.needMain(ctx, append([]string{"show"}, args...)); err != nil {
+			return err
+		}
+	}
 	spans, err := m.pairOf(ctx, out, a, b)
 	if err != nil {
 		return err

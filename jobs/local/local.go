@@ -51,9 +51,13 @@ type Driver struct {
 	// which holds the default TempDir).
 	Scratch string
 
-	prog   *progress
-	mu     sync.Mutex // serialises the container summaries
-	stamps input.Stamps
+	// Stamps are the input files' sizes and modification times before
+	// they are read (the ones the run's manifest records); Prepare takes
+	// them when nil. A file that differs after the parse job is an error.
+	Stamps input.Stamps
+
+	prog *progress
+	mu   sync.Mutex // serialises the container summaries
 }
 
 var _ pipeline.Driver = (*Driver)(nil)
@@ -71,9 +75,9 @@ func (d *Driver) Prepare(ctx context.Context) error {
 	}
 	d.prog = newProgress(d.Stderr, d.Quiet)
 	d.Runner.Progress = d.prog.update
-	if d.Input != nil {
+	if d.Input != nil && d.Stamps == nil {
 		var err error
-		if d.stamps, err = d.Input.Stamp(); err != nil {
+		if d.Stamps, err = d.Input.Stamp(); err != nil {
 			return err
 		}
 	}
@@ -86,7 +90,7 @@ func (d *Driver) readInput(st pipeline.Stage) error {
 	if st.Input != "" {
 		return nil
 	}
-	return d.stamps.Changed()
+	return d.Stamps.Changed()
 }
 
 // Close removes Scratch, once Prepare has run (before it, the output

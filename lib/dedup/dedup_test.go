@@ -416,3 +416,56 @@ func TestKeptOnce(t *testing.T) {
 		t.Errorf("cut e %q, d %q, f %q; want Y from e, all of d, nothing from f", cut["e"], cut["d"], cut["f"])
 	}
 }
+
+// TestInnerCutOwnDocument: a cut inside a kept member is the document's
+// own: g holds Y at the offsets e does, in the same cluster with the same
+// kept copy, but h relies on g's copy of X+Y and holds no Y of that
+// cluster, so g keeps its Y while e's is cut.
+func TestInnerCutOwnDocument(t *testing.T) {
+	x := "Alpha beta gamma delta epsilon zeta. Eta theta iota kappa lambda mu. Nu xi omicron pi rho sigma."
+	y := "Tau upsilon phi chi psi omega. One two three four five six. Seven eight nine ten eleven twelve."
+	texts := map[string]string{
+		"e": "Own words of e come first here. " + x + " " + y,
+		"g": "Own words of g come first here. " + x + " " + y,
+		"d": x + " " + y,
+		"h": x + " " + y,
+		"f": "Some words of f before it all. " + y,
+	}
+	var an doc.Analyzer
+	analyses := map[string]doc.Analysis{}
+	for id, text := range texts {
+		a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Sentences, a.Spans = slices.Clone(a.Sentences), slices.Clone(a.Spans)
+		analyses[id] = a
+	}
+	at := func(d, sub string) cluster.Member {
+		i := len([]rune(texts[d][:strings.Index(texts[d], sub)]))
+		return cluster.Member{Doc: d, CharStart: i, CharEnd: i + len([]rune(sub))}
+	}
+	cs := []cluster.Cluster{
+		{ID: "xy", Members: []cluster.Member{at("e", x+" "+y), at("d", x+" "+y)}},
+		{ID: "xy2", Members: []cluster.Member{at("g", x+" "+y), at("h", x+" "+y)}},
+		{ID: "y", Members: []cluster.Member{at("f", y), at("e", y), at("d", y), at("g", y)}},
+	}
+	p := NewPlan(cs, []int{0, 0, 0}, 3)
+	for _, id := range []string{"e", "f", "g"} {
+		p.Keep(id, analyses[id])
+	}
+	v := NewVerifier(p)
+	for _, id := range []string{"d", "e", "f", "g", "h"} {
+		o, err := p.Cut(id, analyses[id])
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Doc(id, texts[id], o)
+		if id == "g" && len(o.Removals) > 0 {
+			t.Errorf("g, relied on by h for all of X+Y, is cut: %+v", o.Removals)
+		}
+	}
+	if v.Done(); v.Violations > 0 {
+		t.Errorf("Verifier: %d violations, first: %s", v.Violations, v.First)
+	}
+}

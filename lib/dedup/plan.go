@@ -31,6 +31,13 @@ type member struct {
 	kept    Ref
 }
 
+// docMember is a removed member of a document (members of two documents
+// may have the same range, cluster and kept member).
+type docMember struct {
+	doc string
+	member
+}
+
 // Plan is what to keep and what to try to cut, from the clusters and the
 // kept member of each. Its documents' texts are then given twice: first
 // those holding kept members (Keep), then every document (Cut).
@@ -39,14 +46,14 @@ type Plan struct {
 	// (the run's --min-tokens).
 	MinWords int
 
-	cuts      map[string][]member   // removed members, by document
-	protected map[string][]Range    // kept members, by document, merged
-	kept      map[Ref][]Sentence    // kept members' sentences, once read
-	edges     map[Ref][2][]Sentence // the sentences just outside them that go with a run (Edges)
-	guarded   map[string][]Range    // kept members with those sentences, by document (AddKept)
-	inner     map[member][]Removal  // cuts inside kept members, by removed member (settle)
-	innerAt   map[string][]Range    // their ranges, by document
-	whole     map[Ref]bool          // kept members that hold their document's every matching sentence
+	cuts      map[string][]member     // removed members, by document
+	protected map[string][]Range      // kept members, by document, merged
+	kept      map[Ref][]Sentence      // kept members' sentences, once read
+	edges     map[Ref][2][]Sentence   // the sentences just outside them that go with a run (Edges)
+	guarded   map[string][]Range      // kept members with those sentences, by document (AddKept)
+	inner     map[docMember][]Removal // cuts inside kept members, by removed member (settle)
+	innerAt   map[string][]Range      // their ranges, by document
+	whole     map[Ref]bool            // kept members that hold their document's every matching sentence
 	settled   sync.Once
 	texts     map[Ref]keptSpan  // kept members' texts, once read (Verifier)
 	keptBy    map[string][]Ref  // kept members, by document
@@ -268,7 +275,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 				match[i] >= 0 && anyOverlap(gone, ks[match[i]].Range())
 		}
 		cut := 0
-		for _, rm := range p.inner[mem] {
+		for _, rm := range p.inner[docMember{d, mem}] {
 			cut += rm.End - rm.Start
 			o.Removals = append(o.Removals, rm)
 		}
@@ -311,7 +318,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 // is not itself cut this way and its range is no kept range of one taken
 // before, so no text loses its last copy.
 func (p *Plan) settle() {
-	p.inner, p.innerAt = map[member][]Removal{}, map[string][]Range{}
+	p.inner, p.innerAt = map[docMember][]Removal{}, map[string][]Range{}
 	keptAt := map[string][]Range{} // kept ranges of the cuts taken, by document
 	docs := make([]string, 0, len(p.cuts))
 	for d := range p.cuts {
@@ -352,7 +359,8 @@ func (p *Plan) settle() {
 				if rm.Held < MinHeld || anyOverlap(p.innerAt[rm.Kept.Doc], rm.Kept.Range) || anyOverlap(keptAt[d], rm.Range) {
 					continue
 				}
-				p.inner[mem] = append(p.inner[mem], rm)
+				k := docMember{d, mem}
+				p.inner[k] = append(p.inner[k], rm)
 				p.innerAt[d] = append(p.innerAt[d], rm.Range)
 				keptAt[rm.Kept.Doc] = append(keptAt[rm.Kept.Doc], rm.Kept.Range)
 			}

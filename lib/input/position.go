@@ -38,34 +38,42 @@ func (p *positions) Write(b []byte) (int, error) {
 	if !bytes.ContainsRune(b, '@') {
 		return p.w.Write(b)
 	}
-	p.mu.Lock()
 	out := srcpos.ReplaceAllStringFunc(string(b), p.line)
-	p.mu.Unlock()
 	if _, err := io.WriteString(p.w, out); err != nil {
 		return 0, err
 	}
 	return len(b), nil
 }
 
-// line returns FILE:LINE for position pos, or pos.
+// MaxLineOffset is the largest offset whose line Positions counts (it
+// reads the file up to it); a later position stays FILE@OFFSET.
+const MaxLineOffset = 256 << 20
+
+// line returns FILE:LINE for position pos, or pos. The file is read
+// outside the lock: tasks writing other lines do not wait for it.
 func (p *positions) line(pos string) string {
-	if l, ok := p.lines[pos]; ok {
+	p.mu.Lock()
+	l, ok := p.lines[pos]
+	p.mu.Unlock()
+	if ok {
 		return l
 	}
-	l := pos
+	l = pos
 	m := srcpos.FindStringSubmatch(pos)
 	file, err := mr.Unescape(m[1])
 	off, _ := strconv.ParseInt(m[2], 10, 64)
 	switch {
 	case err != nil:
-	case IsJSONLName(file):
+	case IsJSONLName(file) && off <= MaxLineOffset:
 		if n, err := LineAt(file, off); err == nil {
 			l = fmt.Sprintf("%s:%d", file, n)
 		}
 	case off == 0 && (HasExt(file, htmlExts) || HasExt(file, textExts)):
 		l = file // a page of a tree: the file is the record
 	}
+	p.mu.Lock()
 	p.lines[pos] = l
+	p.mu.Unlock()
 	return l
 }
 

@@ -317,8 +317,21 @@ func pieces(text string) []string {
 	return out
 }
 
-// collapse turns each run of white space into one space and trims it.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+// collapse turns each run of white space into one space and trims it,
+// and shows each other control character (an escape sequence a page
+// holds would drive the terminal) as U+FFFD.
+func collapse(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
 
 // row prints a row: left and right cells wrapped to the column width, the
 // mark between them on the first line, every line styled with style (an

@@ -166,3 +166,19 @@ func TestRenderSpanAndColor(t *testing.T) {
 		t.Error("a span of another pair is no error")
 	}
 }
+
+// TestRenderControl: control characters of a page (an escape sequence
+// would clear or recolour the terminal) are shown as U+FFFD.
+func TestRenderControl(t *testing.T) {
+	shared := "The shared sentence number one is here. The shared sentence two follows it. And a third shared sentence ends it."
+	a := analyzed(t, "a", "Page a opens with \x1b[2J\x1b[31m escape codes in it. "+shared)
+	b := analyzed(t, "b", shared)
+	var out bytes.Buffer
+	if err := Render(&out, a, b, []span.Span{spanOf(a, b, shared, shared, 3)}, Options{Width: 80, Span: 1, Context: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(out.String(), '\x1b') || !strings.ContainsRune(out.String(), '\uFFFD') {
+		t.Errorf("control characters reach the output:\n%q", out.String())
+	}
+	checkColumns(t, out.String(), 80)
+}

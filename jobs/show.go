@@ -57,7 +57,11 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	if extract, _ := m.runAnalyzer(out); extract == "main" {
+	cfg, err := m.runConfig(out)
+	if err != nil {
+		return fmt.Errorf("show: the run's parameters: %w", err)
+	}
+	if cfg.Extract == "main" {
 		// The run's texts need main-content extraction: pdc-extract shows them.
 		if err := m.needMain(ctx, append([]string{"show"}, args...)); err != nil {
 			return err
@@ -74,10 +78,6 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 			return fmt.Errorf("show: %w", err)
 		}
 		note = fmt.Sprintf("%s has no span between %s and %s; matched alone with its parameters (pdc spans OUT --pair A B)", out, a, b)
-	}
-	cfg, err := m.runConfig(out)
-	if err != nil {
-		return fmt.Errorf("show: the run's parameters: %w", err)
 	}
 	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
 	docs := map[string]sidebyside.Doc{}

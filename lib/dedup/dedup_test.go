@@ -368,20 +368,7 @@ func TestKeptOnce(t *testing.T) {
 		"d": x + " " + y,
 		"f": "Some words of f before it all. " + y,
 	}
-	var an doc.Analyzer
-	analyses := map[string]doc.Analysis{}
-	for id, text := range texts {
-		a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.Sentences, a.Spans = slices.Clone(a.Sentences), slices.Clone(a.Spans)
-		analyses[id] = a
-	}
-	at := func(d, sub string) cluster.Member {
-		i := len([]rune(texts[d][:strings.Index(texts[d], sub)]))
-		return cluster.Member{Doc: d, CharStart: i, CharEnd: i + len([]rune(sub))}
-	}
+	analyses, at := analyzeTexts(t, texts)
 	cs := []cluster.Cluster{
 		{ID: "xy", Members: []cluster.Member{at("e", x+" "+y), at("d", x+" "+y)}},
 		{ID: "y", Members: []cluster.Member{at("f", y), at("e", y), at("d", y)}},
@@ -431,20 +418,7 @@ func TestInnerCutOwnDocument(t *testing.T) {
 		"h": x + " " + y,
 		"f": "Some words of f before it all. " + y,
 	}
-	var an doc.Analyzer
-	analyses := map[string]doc.Analysis{}
-	for id, text := range texts {
-		a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.Sentences, a.Spans = slices.Clone(a.Sentences), slices.Clone(a.Spans)
-		analyses[id] = a
-	}
-	at := func(d, sub string) cluster.Member {
-		i := len([]rune(texts[d][:strings.Index(texts[d], sub)]))
-		return cluster.Member{Doc: d, CharStart: i, CharEnd: i + len([]rune(sub))}
-	}
+	analyses, at := analyzeTexts(t, texts)
 	cs := []cluster.Cluster{
 		{ID: "xy", Members: []cluster.Member{at("e", x+" "+y), at("d", x+" "+y)}},
 		{ID: "xy2", Members: []cluster.Member{at("g", x+" "+y), at("h", x+" "+y)}},
@@ -468,4 +442,26 @@ func TestInnerCutOwnDocument(t *testing.T) {
 	if v.Done(); v.Violations > 0 {
 		t.Errorf("Verifier: %d violations, first: %s", v.Violations, v.First)
 	}
+}
+
+// analyzeTexts analyses each document of texts (id -> text) and returns
+// the analyses and a function giving the member of document d that is
+// the first occurrence of sub in its text.
+func analyzeTexts(t *testing.T, texts map[string]string) (map[string]doc.Analysis, func(d, sub string) cluster.Member) {
+	t.Helper()
+	var an doc.Analyzer
+	analyses := map[string]doc.Analysis{}
+	for id, text := range texts {
+		a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Sentences, a.Spans = slices.Clone(a.Sentences), slices.Clone(a.Spans)
+		analyses[id] = a
+	}
+	at := func(d, sub string) cluster.Member {
+		i := len([]rune(texts[d][:strings.Index(texts[d], sub)]))
+		return cluster.Member{Doc: d, CharStart: i, CharEnd: i + len([]rune(sub))}
+	}
+	return analyses, at
 }

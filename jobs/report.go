@@ -13,10 +13,12 @@ import (
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/report"
+	"github.com/pdc-mr/pdc/lib/sentence"
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
@@ -36,7 +38,7 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&overwrite, "overwrite", false, "replace an existing report directory")
 	fs.IntVar(&opts.TopPairs, "top-pairs", opts.TopPairs, "document pairs listed and given a page")
 	fs.IntVar(&opts.TopBoilerplate, "top-boilerplate", opts.TopBoilerplate, "boilerplate signatures listed")
-	fs.IntVar(&opts.MaxText, "max-text", opts.MaxText, "characters of each document shown in a pair view")
+	fs.IntVar(&opts.MaxText, "max-text", opts.MaxText, "characters shown of each stretch between spans in a pair view (spans are shown whole)")
 	fs.IntVar(&opts.TopClusters, "top-clusters", opts.TopClusters, "passage clusters listed (a run with --clusters)")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
@@ -86,8 +88,10 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 		if cfg, err := m.runConfig(out); err == nil {
 			minTokens = cfg.MinTokens
 		}
+		var tok sentence.Tokenizer
 		err := m.analyzeNeeded(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}, func(d *doc.Doc, a doc.Analysis) {
-			docs[strings.Clone(d.ID)] = report.Doc{Text: strings.Clone(a.Text), URL: d.URL, Content: span.ContentOf(a, minTokens)}
+			docs[strings.Clone(d.ID)] = report.Doc{Text: strings.Clone(a.Text), URL: d.URL, Content: span.ContentOf(a, minTokens),
+				Sentences: dedup.Sentences(a, &tok, minTokens)}
 		})
 		if err != nil {
 			return fmt.Errorf("report: read the documents (give them with --input): %w", err)

@@ -2,11 +2,14 @@ package jobs
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	stdhtml "html"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -80,10 +83,23 @@ func TestReport(t *testing.T) {
 	if m := regexp.MustCompile(`<tr class="cluster"><td title="c[0-9a-f]{16}">1</td><td>(\d+)</td>`).FindStringSubmatch(dom); m == nil {
 		t.Error("no first cluster row with its id and size")
 	}
-	pair := browse(t, browser, filepath.Join(dir, "pair-0001.html"), "--dump-dom")
-	a, b := regexp.MustCompile(`href="#b\d+"`).FindAllString(pair, -1), regexp.MustCompile(`href="#a\d+"`).FindAllString(pair, -1)
-	if len(a) == 0 || len(b) == 0 || !strings.Contains(pair, `<span id="a1"></span>`) || !strings.Contains(pair, `<span id="b1"></span>`) {
-		t.Errorf("pair page: %d links from A, %d from B, anchors %v", len(a), len(b), strings.Contains(pair, `id="a1"`))
+	// A pair page: each span's two passages start side by side, at one
+	// height, laid out by Chromium; every span of the pair has its rows.
+	for _, page := range []string{"pair-0001.html", "pair-0002.html"} {
+		spans, boxes := measurePair(t, browser, filepath.Join(dir, page))
+		if len(boxes) == 0 || len(boxes) != spans {
+			t.Errorf("%s: %d spans laid out, the span table has %d", page, len(boxes), spans)
+		}
+		for _, b := range boxes {
+			if b.ATop != b.BTop || b.ARight > b.BLeft || b.AFirst != b.BFirst {
+				t.Errorf("%s: span %d's passages are not side by side: %+v", page, b.Span, b)
+			}
+		}
+	}
+	shot := filepath.Join(t.TempDir(), "pair.png")
+	browse(t, browser, filepath.Join(dir, "pair-0002.html"), "--screenshot="+shot, "--window-size=1280,1000", "--hide-scrollbars")
+	if *update {
+		copyFile(t, shot, filepath.Join("..", "docs", "report-pair.png"))
 	}
 	png := filepath.Join(t.TempDir(), "index.png")
 	browse(t, browser, filepath.Join(dir, "index.html"), "--screenshot="+png, "--window-size=1280,1000", "--hide-scrollbars")
@@ -95,6 +111,70 @@ func TestReport(t *testing.T) {
 		if err := os.WriteFile(filepath.Join("..", "docs", "report.png"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// spanBox is where Chromium put span Span of a pair page: the tops of its
+// A and B start cells, A's right and B's left edge, and the tops of the
+// first sentence of each passage.
+type spanBox struct {
+	Span                      int
+	ATop, BTop, ARight, BLeft float64
+	AFirst, BFirst            float64
+}
+
+// measurePair lays out a copy of a pair page in headless Chromium (the
+// copy without the page's Content-Security-Policy, and with a script that
+// reads the element boxes into the DOM) and returns the number of rows of
+// its span table and the boxes of its spans.
+func measurePair(t *testing.T, browser, page string) (int, []spanBox) {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy"[^>]*>`).ReplaceAllString(string(data), "")
+	const script = `<script>
+const out = [];
+for (const row of document.querySelectorAll("tr.start")) {
+  const n = Number(row.id.slice(1));
+  const a = document.getElementById("a" + n).getBoundingClientRect(), b = document.getElementById("b" + n).getBoundingClientRect();
+  const first = document.querySelector("tr.pair.s" + n);
+  const cells = first ? first.querySelectorAll("td") : [];
+  const top = (c) => c ? c.getBoundingClientRect().top : -1;
+  out.push({Span: n, ATop: a.top, BTop: b.top, ARight: a.right, BLeft: b.left, AFirst: top(cells[0]), BFirst: top(cells[2])});
+}
+const pre = document.createElement("pre");
+pre.id = "measure";
+pre.textContent = document.querySelectorAll("table.spans tbody tr").length + "\n" + JSON.stringify(out);
+document.body.appendChild(pre);
+</script></body>`
+	html = strings.Replace(html, "</body>", script, 1)
+	copyPage := filepath.Join(filepath.Dir(page), "measure-"+filepath.Base(page))
+	if err := os.WriteFile(copyPage, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := browse(t, browser, copyPage, "--dump-dom", "--window-size=1280,1000")
+	m := regexp.MustCompile(`(?s)<pre id="measure">(\d+)\n(.*?)</pre>`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("%s: no measurements in the DOM", page)
+	}
+	var boxes []spanBox
+	if err := json.Unmarshal([]byte(stdhtml.UnescapeString(m[2])), &boxes); err != nil {
+		t.Fatalf("%s: %v", page, err)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n, boxes
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -7,6 +7,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/pdc-mr/pdc/lib/sidebyside"
+	"github.com/pdc-mr/pdc/lib/span"
 )
 
 // indexPage is the data of index.html.
@@ -109,26 +112,38 @@ func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
 	return p
 }
 
-// pairView is the data of a pair page.
+// pairView is the data of a pair page: the two documents side by side
+// (lib/sidebyside Layout), a table row per sentence pair, so that each
+// span's two passages start on one row; the sentences between spans are
+// folded (HTML details, no script), at most MaxText characters of each
+// fold shown, and the rest said.
 type pairView struct {
-	Generated    string
-	N            int
-	A, B         string
-	URLA, URLB   string
-	SideA, SideB []segment
-	Spans        []spanRow
-	MissingA     bool
-	MissingB     bool
-	Clipped      bool
-	MaxText      int
+	Generated  string
+	N          int
+	A, B       string
+	URLA, URLB string
+	Spans      []spanRow
+	Rows       []viewRow
+	MissingA   bool
+	MissingB   bool
+	MaxText    int
 }
 
-// segment is a stretch of a document's text in a pair view.
-type segment struct {
-	Text    string
-	Mark    bool     // in a shared passage
-	Anchors []string // ids of the passages that start here
-	Link    string   // the counterpart of the first covering passage
+// viewRow is a row of the side-by-side table.
+type viewRow struct {
+	Kind         string // fold, start, pair, context, end
+	Num          int
+	A, B         []sidebyside.Chunk
+	Mark         string
+	FoldA, FoldB foldCell
+	Span         spanRow // start rows
+}
+
+// foldCell is one side of a folded stretch.
+type foldCell struct {
+	Desc string // "" when the side has nothing there
+	Text string
+	More int // characters of the stretch not shown
 }
 
 // spanRow is a line of a pair page's span table.
@@ -145,51 +160,45 @@ func (s *Site) pairView(i int, p Pair, docs map[string]Doc) pairView {
 	db, okb := docs[p.B]
 	v.MissingA, v.MissingB = !oka, !okb
 	v.URLA, v.URLB = safeURL(da.URL), safeURL(db.URL)
-	var ra, rb [][2]int
-	for k, sp := range p.Spans {
-		ra = append(ra, [2]int{sp.CharStartA, sp.CharEndA})
-		rb = append(rb, [2]int{sp.CharStartB, sp.CharEndB})
-		v.Spans = append(v.Spans, spanRow{I: k + 1, StartA: sp.StartA, StartB: sp.StartB, Length: sp.Length,
-			CharStartA: sp.CharStartA, CharEndA: sp.CharEndA, CharStartB: sp.CharStartB, CharEndB: sp.CharEndB,
-			Score: fmt.Sprintf("%.4f", sp.Score)})
+	rows, err := sidebyside.Layout(sidebyside.Doc{ID: p.A, Text: da.Text, Sentences: da.Sentences},
+		sidebyside.Doc{ID: p.B, Text: db.Text, Sentences: db.Sentences}, p.Spans, sidebyside.Options{})
+	if err != nil { // spans of another pair: not from Pairs
+		panic(err)
 	}
-	var ca, cb bool
-	v.SideA, ca = segments(da.Text, ra, "a", "b", s.Opts.MaxText)
-	v.SideB, cb = segments(db.Text, rb, "b", "a", s.Opts.MaxText)
-	v.Clipped = ca || cb
+	ra, rb := []rune(da.Text), []rune(db.Text)
+	fold := func(r []rune, st sidebyside.Stretch) foldCell {
+		if st.Sentences == 0 {
+			return foldCell{}
+		}
+		from, to := clamp(st.Start, len(r)), clamp(st.End, len(r))
+		shown := min(to, from+s.Opts.MaxText)
+		return foldCell{Desc: st.Describe(), Text: string(r[from:shown]), More: to - shown}
+	}
+	for _, r := range rows {
+		row := viewRow{Num: r.Num, A: r.A, B: r.B, Mark: string(r.Mark)}
+		switch r.Kind {
+		case sidebyside.Fold:
+			row.Kind, row.FoldA, row.FoldB = "fold", fold(ra, r.FoldA), fold(rb, r.FoldB)
+		case sidebyside.Start:
+			row.Kind, row.Span = "start", spanRowOf(r.Num, r.Span)
+			v.Spans = append(v.Spans, row.Span)
+		case sidebyside.Pair:
+			row.Kind = "pair"
+		case sidebyside.Context:
+			row.Kind = "context"
+		case sidebyside.End:
+			row.Kind = "end"
+		}
+		v.Rows = append(v.Rows, row)
+	}
 	return v
 }
 
-// segments cuts text (at most max runes of it) at the boundaries of the
-// passages rs; passage k is anchored as side+k and linked to other+k.
-func segments(text string, rs [][2]int, side, other string, max int) ([]segment, bool) {
-	runes := []rune(text)
-	clipped := len(runes) > max
-	if clipped {
-		runes = runes[:max]
-	}
-	n := len(runes)
-	cuts := []int{0, n}
-	for _, r := range rs {
-		cuts = append(cuts, clamp(r[0], n), clamp(r[1], n))
-	}
-	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
-	var segs []segment
-	for i := 0; i+1 < len(cuts); i++ {
-		from, to := cuts[i], cuts[i+1]
-		seg := segment{Text: string(runes[from:to])}
-		for k, r := range rs {
-			if r[0] == from && r[0] < r[1] {
-				seg.Anchors = append(seg.Anchors, fmt.Sprintf("%s%d", side, k+1))
-			}
-			if r[0] <= from && to <= r[1] && !seg.Mark {
-				seg.Mark, seg.Link = true, fmt.Sprintf("#%s%d", other, k+1)
-			}
-		}
-		segs = append(segs, seg)
-	}
-	return segs, clipped
+// spanRowOf is span number i (1-based) of a pair page.
+func spanRowOf(i int, sp span.Span) spanRow {
+	return spanRow{I: i, StartA: sp.StartA, StartB: sp.StartB, Length: sp.Length,
+		CharStartA: sp.CharStartA, CharEndA: sp.CharEndA, CharStartB: sp.CharStartB, CharEndB: sp.CharEndB,
+		Score: fmt.Sprintf("%.4f", sp.Score)}
 }
 
 func clamp(x, n int) int { return min(max(x, 0), n) }

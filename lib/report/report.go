@@ -6,17 +6,18 @@
 //	                       histograms of span length and score; the top
 //	                       document pairs by shared characters, each with
 //	                       its first passage; the top boilerplate signatures
-//	DIR/pair-NNNN.html     one top pair side by side: both documents' text
-//	                       with the shared passages highlighted, each
-//	                       linked to its counterpart on the other side
+//	DIR/pair-NNNN.html     one top pair side by side (lib/sidebyside): a
+//	                       row per matched sentence pair, so that a span's
+//	                       two passages start on one row; the text between
+//	                       spans folded, expandable without script
 //	DIR/style.css          the style sheet
 //
 // Every string from the documents (ids, URLs, text) goes through
 // html/template, escaped for where it appears; links to documents are
 // kept only for http and https URLs; each page forbids scripts, plugins
 // and remote content with a Content-Security-Policy. Sizes are bounded:
-// Options.TopPairs pair pages, Options.MaxText characters of each
-// document in a pair view, and the number of what is left out is shown.
+// Options.TopPairs pair pages, Options.MaxText characters of each folded
+// stretch in a pair view, and the number of what is left out is shown.
 package report
 
 import (
@@ -29,6 +30,7 @@ import (
 	"time"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
@@ -42,8 +44,8 @@ type Options struct {
 	TopPairs int
 	// TopBoilerplate is the number of boilerplate signatures listed.
 	TopBoilerplate int
-	// MaxText is the number of characters of a document shown in a pair
-	// view.
+	// MaxText is the number of characters of each stretch between spans
+	// shown in a pair view (the spans are always shown whole).
 	MaxText int
 	// TopClusters is the number of passage clusters listed (runs with
 	// --clusters).
@@ -104,6 +106,9 @@ type Doc struct {
 	URL  string
 	// Content is what containment is measured over (lib/span Content).
 	Content span.Content
+	// Sentences are the document's sentences (lib/dedup Sentences), which
+	// the pair view lines up.
+	Sentences []dedup.Sentence
 }
 
 // Top returns the n pairs that share the most characters (ties by ids).

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pdc-mr/pdc/lib/dedup"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/sentence"
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
@@ -45,15 +48,54 @@ func TestPairsAndTop(t *testing.T) {
 	}
 }
 
-func TestSegments(t *testing.T) {
-	segs, clipped := segments("0123456789abcdef", [][2]int{{2, 6}, {4, 8}, {12, 30}}, "a", "b", 14)
-	var got []string
-	for _, s := range segs {
-		got = append(got, s.Text+"|"+strings.Join(s.Anchors, ",")+"|"+s.Link)
+// analyzed is the Doc of text as pdc report builds it.
+func analyzed(t *testing.T, text, url string) Doc {
+	t.Helper()
+	var an doc.Analyzer
+	a, err := an.Analyze(&doc.Doc{ID: "x", Text: text})
+	if err != nil {
+		t.Fatal(err)
 	}
-	want := []string{"01||", "23|a1|#b1", "45|a2|#b1", "67||#b2", "89ab||", "cd|a3|#b3"}
-	if !reflect.DeepEqual(got, want) || !clipped {
-		t.Errorf("segments %q (clipped %v), want %q", got, clipped, want)
+	var tok sentence.Tokenizer
+	return Doc{Text: strings.Clone(a.Text), URL: url, Content: span.ContentOf(a, 3), Sentences: dedup.Sentences(a, &tok, 3)}
+}
+
+// TestPairView: a pair page's rows hold every span whole, with a start
+// row per span, and the text between spans folded with at most MaxText
+// characters shown and the rest counted.
+func TestPairView(t *testing.T) {
+	own := strings.Repeat("Nothing here is shared with the other page at all. ", 6)
+	shared := "The quick brown fox jumps over the lazy dog today. A second sentence follows the first one here. "
+	ta, tb := own+shared+"Tail of A is here alone.", shared+"Between two spans we have this text. "+shared
+	a, b := analyzed(t, ta, ""), analyzed(t, tb, "")
+	at := func(text string, from int) int { return len([]rune(text[:strings.Index(text[from:], shared)+from])) }
+	n := len([]rune(shared)) - 1
+	spans := []span.Span{
+		{DocA: "a", DocB: "b", Length: 2, CharStartA: at(ta, 0), CharEndA: at(ta, 0) + n, CharStartB: 0, CharEndB: n, Score: 1},
+		{DocA: "a", DocB: "b", Length: 2, CharStartA: at(ta, 0), CharEndA: at(ta, 0) + n, CharStartB: at(tb, 10), CharEndB: at(tb, 10) + n, Score: 1},
+	}
+	site := &Site{Opts: Options{MaxText: 100}}
+	v := site.pairView(0, Pairs(spans)[0], map[string]Doc{"a": a, "b": b})
+	var kinds []string
+	for _, r := range v.Rows {
+		kinds = append(kinds, r.Kind)
+	}
+	want := "fold start pair pair end fold start pair pair end fold"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Fatalf("rows %s, want %s", got, want)
+	}
+	first := v.Rows[0].FoldA
+	if first.Desc != "... 6 sentences (305 characters) ..." || len([]rune(first.Text)) != 100 || first.More != 205 {
+		t.Errorf("first fold %q, %d characters shown, %d more", first.Desc, len([]rune(first.Text)), first.More)
+	}
+	if v.Rows[0].FoldB.Desc != "" || v.Rows[5].FoldB.Text != "Between two spans we have this text." {
+		t.Errorf("B's folds %+v %+v", v.Rows[0].FoldB, v.Rows[5].FoldB)
+	}
+	if r := v.Rows[2]; r.Mark != "=" || r.A[0].Text != "The quick brown fox jumps over the lazy dog today." || r.B[0].Text != r.A[0].Text {
+		t.Errorf("first sentence pair %+v", r)
+	}
+	if len(v.Spans) != 2 || v.Spans[1].I != 2 || v.Spans[1].CharStartB != at(tb, 10) {
+		t.Errorf("span table %+v", v.Spans)
 	}
 }
 
@@ -78,7 +120,7 @@ func TestWriteEscapes(t *testing.T) {
 	}}
 	sp := []span.Span{{DocA: `<b>a</b>`, DocB: `b"'`, CharStartA: 0, CharEndA: 8, CharStartB: 0, CharEndB: 8, Score: 1}}
 	pairs := Pairs(sp)
-	docs := map[string]Doc{`<b>a</b>`: {Text: "<script>x</script>", URL: "javascript:x"}, `b"'`: {Text: "<i>y</i>", URL: "https://b.example/"}}
+	docs := map[string]Doc{`<b>a</b>`: analyzed(t, "<script>x</script> is a tag we show.", "javascript:x"), `b"'`: analyzed(t, "<i>y</i> is a tag we show.", "https://b.example/")}
 	if err := site.Write(Run{Out: "out", Counters: map[string]int64{"match.spans": 1}}, pairs, pairs, docs); err != nil {
 		t.Fatal(err)
 	}
@@ -89,6 +131,9 @@ func TestWriteEscapes(t *testing.T) {
 	}
 	for _, name := range []string{"index.html", "pair-0001.html"} {
 		page := files[name].String()
+		if name == "pair-0001.html" && !strings.Contains(page, "&lt;script&gt;x&lt;/script&gt;") {
+			t.Errorf("%s does not show the text", name)
+		}
 		if strings.Contains(page, "<script>") || strings.Contains(page, "<b>a</b>") || strings.Contains(page, "javascript:") {
 			t.Errorf("%s: unescaped document strings", name)
 		}

@@ -59,19 +59,26 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
 <footer>Made by pdc from {{.Out}}; spans: pdc spans {{.Out}} --text.</footer>
 </body></html>{{end}}
 
-{{define "pair"}}{{template "head" "pdc: document pair"}}
-<header><p><a href="index.html">← report</a></p><h1>Pair {{.N}}</h1>
-<p class="meta">{{len .Spans}} spans · generated {{.Generated}}{{if .Clipped}} · documents cut at {{.MaxText}} characters{{end}}</p></header>
+{{define "pair"}}{{template "head" (printf "pdc: %s ↔ %s" .A .B)}}
+<header><p><a href="index.html">← report</a></p><h1>Pair {{.N}}: {{.A}} ↔ {{.B}}</h1>
+<p class="meta">{{len .Spans}} spans · generated {{.Generated}} · = same words, ~ aligned, <mark>marked</mark>: not in the other sentence; the text between spans is folded</p></header>
 <table class="list spans"><thead><tr><th>span</th><th>sentences A</th><th>sentences B</th><th>pairs</th><th>characters A</th><th>characters B</th><th>score</th></tr></thead><tbody>
-{{range .Spans}}<tr><td><a href="#a{{.I}}">{{.I}}</a></td><td>{{.StartA}}</td><td>{{.StartB}}</td><td>{{.Length}}</td><td>{{.CharStartA}}–{{.CharEndA}}</td><td>{{.CharStartB}}–{{.CharEndB}}</td><td>{{.Score}}</td></tr>{{end}}
+{{range .Spans}}<tr><td><a href="#s{{.I}}">{{.I}}</a></td><td>{{.StartA}}</td><td>{{.StartB}}</td><td>{{.Length}}</td><td><a href="#a{{.I}}">{{.CharStartA}}–{{.CharEndA}}</a></td><td><a href="#b{{.I}}">{{.CharStartB}}–{{.CharEndB}}</a></td><td>{{.Score}}</td></tr>{{end}}
 </tbody></table>
-<div class="sides">
-<article class="side" id="side-a"><h2>A: {{template "doclink" (docLink .A .URLA)}}</h2>{{if .MissingA}}<p class="more">The document's text was not found in the run's inputs.</p>{{end}}
-<div class="text">{{range .SideA}}{{range .Anchors}}<span id="{{.}}"></span>{{end}}{{if .Mark}}<a class="shared" href="{{.Link}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</div></article>
-<article class="side" id="side-b"><h2>B: {{template "doclink" (docLink .B .URLB)}}</h2>{{if .MissingB}}<p class="more">The document's text was not found in the run's inputs.</p>{{end}}
-<div class="text">{{range .SideB}}{{range .Anchors}}<span id="{{.}}"></span>{{end}}{{if .Mark}}<a class="shared" href="{{.Link}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</div></article>
-</div>
+<table class="sbs"><colgroup><col class="side"><col class="mark"><col class="side"></colgroup>
+<thead><tr><th id="side-a">A: {{template "doclink" (docLink .A .URLA)}}</th><th></th><th id="side-b">B: {{template "doclink" (docLink .B .URLB)}}</th></tr>
+{{if or .MissingA .MissingB}}<tr><td class="more">{{if .MissingA}}The document's text was not found in the run's inputs.{{end}}</td><td></td><td class="more">{{if .MissingB}}The document's text was not found in the run's inputs.{{end}}</td></tr>{{end}}</thead>
+<tbody>
+{{range .Rows}}{{if eq .Kind "fold"}}<tr class="fold"><td>{{template "fold" .FoldA}}</td><td></td><td>{{template "fold" .FoldB}}</td></tr>
+{{else if eq .Kind "start"}}<tr class="start" id="s{{.Num}}"><td id="a{{.Num}}"><a href="#b{{.Num}}">span {{.Num}}</a> · A {{.Span.CharStartA}}–{{.Span.CharEndA}}</td><td></td><td id="b{{.Num}}"><a href="#a{{.Num}}">span {{.Num}}</a> · B {{.Span.CharStartB}}–{{.Span.CharEndB}} · {{.Span.Length}} sentence pairs · score {{.Span.Score}}</td></tr>
+{{else if eq .Kind "end"}}<tr class="end"><td colspan="3"></td></tr>
+{{else}}<tr class="{{.Kind}}{{if eq .Kind "pair"}} s{{.Num}}{{end}}"><td>{{template "chunks" .A}}</td><td class="mark">{{.Mark}}</td><td>{{template "chunks" .B}}</td></tr>
+{{end}}{{end}}</tbody></table>
 </body></html>{{end}}
+
+{{define "chunks"}}{{range .}}{{if .Marked}}<mark>{{.Text}}</mark>{{else}}{{.Text}}{{end}}{{end}}{{end}}
+
+{{define "fold"}}{{if .Desc}}<details><summary>{{.Desc}}</summary><div class="text">{{.Text}}</div>{{if .More}}<p class="more">{{.More}} more characters are not shown here (pdc text OUT ID).</p>{{end}}</details>{{end}}{{end}}
 `))
 
 // docLinkData is the data of the doclink template: a document id, linked
@@ -90,10 +97,19 @@ table { border-collapse: collapse; }
 .doc { font-family: ui-monospace, monospace; font-size: .92em; word-break: break-all; }
 .hists { display: flex; flex-wrap: wrap; gap: 2em; }
 .hist rect { fill: #4a7bd0; } .hist text { font-size: 11px; text-anchor: middle; fill: #333; }
-.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 1.5em; margin-top: 1.5em; }
-.side .text { white-space: pre-wrap; font-size: .93em; border: 1px solid #e3e3e3; padding: 1em; }
-a.shared { background: #ffe58f; color: inherit; text-decoration: none; border-bottom: 2px solid #d4a800; }
-a.shared:target, span:target + a.shared { background: #ffc53d; }
+.sbs { width: 100%; table-layout: fixed; margin-top: 1.5em; font-size: .93em; }
+.sbs col.side { width: calc(50% - 1.25em); } .sbs col.mark { width: 2.5em; }
+.sbs th { text-align: left; padding: .3em .5em; background: #f5f5f7; }
+.sbs td { vertical-align: top; padding: .2em .5em; overflow-wrap: anywhere; }
+.sbs td.mark { text-align: center; color: #8a6d00; font-family: ui-monospace, monospace; }
+.sbs tr.pair td { background: #fff6d0; }
+.sbs tr.start td { border-top: 2px solid #d4a800; padding-top: .5em; color: #6b5500; font-size: .9em; }
+.sbs tr.start:target td { background: #ffe58f; }
+.sbs tr.end td { border-top: 2px solid #d4a800; padding: 0; height: .6em; }
+.sbs tr.context td, .sbs tr.fold td { color: #555; }
+.sbs details summary { cursor: pointer; color: #666; }
+.sbs details .text { white-space: pre-wrap; margin: .4em 0; }
+mark { background: #ffc53d; }
 footer { margin-top: 3em; }
 figure { margin: 0; } figcaption { color: #555; font-size: .9em; text-align: center; }
 `

@@ -53,12 +53,54 @@ type Options struct {
 // MinWidth is the narrowest output Render lays out.
 const MinWidth = 40
 
-// Render writes the side-by-side view of a and b and their spans (any
-// order; spans of other pairs are an error).
-func Render(w io.Writer, a, b Doc, spans []span.Span, o Options) error {
-	if o.Width < MinWidth {
-		return fmt.Errorf("width %d is under %d columns", o.Width, MinWidth)
-	}
+// Kind is what a row of the view holds.
+type Kind int
+
+const (
+	// Fold is the sentences between spans, folded: FoldA and FoldB.
+	Fold Kind = iota
+	// Start opens span Num: Span is the span, A and B oriented as the view.
+	Start
+	// Pair is a sentence of A beside its partner in B (Mark '=': the same
+	// words, '~': aligned), or a sentence of one side alone (Mark ' ').
+	Pair
+	// Context is sentences around the span of Options.Span, unpaired.
+	Context
+	// End closes span Num.
+	End
+)
+
+// A Row is one row of the view.
+type Row struct {
+	Kind Kind
+	// Num is the number of the span of a Start, Pair or End row (1: the
+	// first in A's order), Of the number of spans of the pair.
+	Num, Of int
+	Span    span.Span
+	// A and B are the cells (nil: empty); a chunk is marked when its words
+	// are not in the partner sentence.
+	A, B []Chunk
+	Mark rune
+	// FoldA and FoldB are the stretches a Fold row stands for.
+	FoldA, FoldB Stretch
+}
+
+// Chunk is a piece of a cell's text: whitespace collapsed, control
+// characters shown as U+FFFD.
+type Chunk struct {
+	Text   string
+	Marked bool
+}
+
+// Stretch is a run of sentences: how many, and their rune range in the
+// document's text (Start == End when there are none).
+type Stretch struct{ Sentences, Start, End int }
+
+// Layout returns the rows of the view of a and b and their spans (any
+// order; spans of other pairs are an error): the spans in A's order, the
+// sentences between them folded. With o.Span, only that span and
+// o.Context sentences around it.
+func Layout(a, b Doc, spans []span.Span, o Options) ([]Row, error) {
 	ss := make([]span.Span, 0, len(spans))
 	for _, s := range spans {
 		switch {
@@ -69,7 +111,7 @@ func Render(w io.Writer, a, b Doc, spans []span.Span, o Options) error {
 			s.CharStartA, s.CharStartB = s.CharStartB, s.CharStartA
 			s.CharEndA, s.CharEndB = s.CharEndB, s.CharEndA
 		default:
-			return fmt.Errorf("span of %s and %s is not of the pair %s, %s", s.DocA, s.DocB, a.ID, b.ID)
+			return nil, fmt.Errorf("span of %s and %s is not of the pair %s, %s", s.DocA, s.DocB, a.ID, b.ID)
 		}
 		ss = append(ss, s)
 	}
@@ -77,11 +119,9 @@ func Render(w io.Writer, a, b Doc, spans []span.Span, o Options) error {
 		return cmp.Or(cmp.Compare(x.CharStartA, y.CharStartA), cmp.Compare(x.CharStartB, y.CharStartB))
 	})
 	if o.Span > len(ss) {
-		return fmt.Errorf("span %d: the pair has %d spans", o.Span, len(ss))
+		return nil, fmt.Errorf("span %d: the pair has %d spans", o.Span, len(ss))
 	}
-	l := layout{o: o, col: (o.Width - 3) / 2, w: w}
-	l.header(a, b, len(ss))
-	ra, rb := []rune(a.Text), []rune(b.Text)
+	l := layout{a: a, b: b, ra: []rune(a.Text), rb: []rune(b.Text)}
 	nextA, nextB := 0, 0 // the first sentence of each side not shown yet
 	for i, s := range ss {
 		if o.Span > 0 && i+1 != o.Span {
@@ -91,24 +131,73 @@ func Render(w io.Writer, a, b Doc, spans []span.Span, o Options) error {
 		fb, lb := sentRange(b.Sentences, s.CharStartB, s.CharEndB)
 		if o.Span > 0 {
 			ca, cb := max(nextA, fa-o.Context), max(nextB, fb-o.Context)
-			l.fold(nextA, ca, nextB, cb, a, b)
-			l.context(a.Sentences[ca:fa], b.Sentences[cb:fb], ra, rb)
+			l.fold(nextA, ca, nextB, cb)
+			l.context(a.Sentences[ca:fa], b.Sentences[cb:fb])
 		} else {
-			l.fold(nextA, fa, nextB, fb, a, b)
+			l.fold(nextA, fa, nextB, fb)
 		}
-		l.rule(fmt.Sprintf("span %d of %d: A %d-%d, B %d-%d, %d sentence pairs, score %.4f",
-			i+1, len(ss), s.CharStartA, s.CharEndA, s.CharStartB, s.CharEndB, s.Length, s.Score))
-		l.span(a.Sentences[fa:la], b.Sentences[fb:lb], ra, rb)
-		l.rule("")
+		l.rows = append(l.rows, Row{Kind: Start, Num: i + 1, Of: len(ss), Span: s})
+		l.span(i+1, len(ss), a.Sentences[fa:la], b.Sentences[fb:lb])
+		l.rows = append(l.rows, Row{Kind: End, Num: i + 1, Of: len(ss), Span: s})
 		nextA, nextB = max(nextA, la), max(nextB, lb)
 		if o.Span > 0 {
 			ea, eb := min(len(a.Sentences), nextA+o.Context), min(len(b.Sentences), nextB+o.Context)
-			l.context(a.Sentences[nextA:ea], b.Sentences[nextB:eb], ra, rb)
+			l.context(a.Sentences[nextA:ea], b.Sentences[nextB:eb])
 			nextA, nextB = ea, eb
 		}
 	}
-	l.fold(nextA, len(a.Sentences), nextB, len(b.Sentences), a, b)
-	return l.err
+	l.fold(nextA, len(a.Sentences), nextB, len(b.Sentences))
+	return l.rows, nil
+}
+
+// Render writes the side-by-side view of a and b and their spans (Layout)
+// to a terminal or a file, o.Width columns wide.
+func Render(w io.Writer, a, b Doc, spans []span.Span, o Options) error {
+	if o.Width < MinWidth {
+		return fmt.Errorf("width %d is under %d columns", o.Width, MinWidth)
+	}
+	rows, err := Layout(a, b, spans, o)
+	if err != nil {
+		return err
+	}
+	p := printer{o: o, col: (o.Width - 3) / 2, w: w}
+	n := 0
+	for _, r := range rows {
+		if r.Kind == Start {
+			n = r.Of
+		}
+	}
+	p.header(a, b, n)
+	for _, r := range rows {
+		switch r.Kind {
+		case Fold:
+			p.row([]Chunk{{Text: r.FoldA.Describe()}}, []Chunk{{Text: r.FoldB.Describe()}}, ' ', ansiDim)
+		case Start:
+			s := r.Span
+			p.rule(fmt.Sprintf("span %d of %d: A %d-%d, B %d-%d, %d sentence pairs, score %.4f",
+				r.Num, r.Of, s.CharStartA, s.CharEndA, s.CharStartB, s.CharEndB, s.Length, s.Score))
+		case End:
+			p.rule("")
+		case Pair:
+			p.row(r.A, r.B, r.Mark, "")
+		case Context:
+			p.row(r.A, r.B, ' ', ansiDim)
+		}
+	}
+	return p.err
+}
+
+// Describe says what a stretch holds: "... 40 sentences (1234
+// characters) ...", or "" when it is empty.
+func (s Stretch) Describe() string {
+	if s.Sentences == 0 {
+		return ""
+	}
+	unit := "sentences"
+	if s.Sentences == 1 {
+		unit = "sentence"
+	}
+	return fmt.Sprintf("... %d %s (%d characters) ...", s.Sentences, unit, s.End-s.Start)
 }
 
 // sentRange returns the sentences of ss (in order) that overlap the rune
@@ -122,19 +211,20 @@ func sentRange(ss []dedup.Sentence, start, end int) (int, int) {
 	return i, j
 }
 
+// layout collects the rows of a view.
 type layout struct {
+	a, b   Doc
+	ra, rb []rune
+	rows   []Row
+	tok    sentence.Tokenizer
+}
+
+// printer writes rows as text.
+type printer struct {
 	o   Options
 	col int
 	w   io.Writer
 	err error
-	tok sentence.Tokenizer
-}
-
-// chunk is a piece of a cell's text: marked when its words are not in the
-// partner sentence.
-type chunk struct {
-	text   string
-	marked bool
 }
 
 const (
@@ -145,21 +235,21 @@ const (
 	ansiReset  = "\x1b[0m"
 )
 
-func (l *layout) printf(format string, args ...any) {
+func (l *printer) printf(format string, args ...any) {
 	if l.err == nil {
 		_, l.err = fmt.Fprintf(l.w, format, args...)
 	}
 }
 
-func (l *layout) style(code, s string) string {
+func (l *printer) style(code, s string) string {
 	if !l.o.Color || s == "" {
 		return s
 	}
 	return code + s + ansiReset
 }
 
-func (l *layout) header(a, b Doc, n int) {
-	l.row([]chunk{{text: "A: " + a.ID}}, []chunk{{text: "B: " + b.ID}}, ' ', ansiBold)
+func (l *printer) header(a, b Doc, n int) {
+	l.row([]Chunk{{Text: "A: " + a.ID}}, []Chunk{{Text: "B: " + b.ID}}, ' ', ansiBold)
 	url := func(d Doc) string { // on one line of the column, or not at all
 		if d.URL == "" || d.URL == d.ID || Width(d.URL) > l.col {
 			return ""
@@ -167,7 +257,7 @@ func (l *layout) header(a, b Doc, n int) {
 		return d.URL
 	}
 	if ua, ub := url(a), url(b); ua != "" || ub != "" {
-		l.row([]chunk{{text: ua}}, []chunk{{text: ub}}, ' ', ansiDim)
+		l.row([]Chunk{{Text: ua}}, []Chunk{{Text: ub}}, ' ', ansiDim)
 	}
 	unit := "spans"
 	if n == 1 {
@@ -184,7 +274,7 @@ func (l *layout) header(a, b Doc, n int) {
 }
 
 // rule prints a line across both columns with a title.
-func (l *layout) rule(title string) {
+func (l *printer) rule(title string) {
 	if title != "" {
 		title = " " + title + " "
 		if Width(title) > l.o.Width-2 {
@@ -195,79 +285,78 @@ func (l *layout) rule(title string) {
 	l.printf("%s\n", l.style(ansiAccent, "──"+title+strings.Repeat("─", n)))
 }
 
-// fold prints one row for the sentences [fa, la) of a and [fb, lb) of b
+// fold adds one row for the sentences [fa, la) of a and [fb, lb) of b
 // between spans, or nothing when both are empty.
-func (l *layout) fold(fa, la, fb, lb int, a, b Doc) {
-	desc := func(ss []dedup.Sentence, f, t int) string {
+func (l *layout) fold(fa, la, fb, lb int) {
+	stretch := func(ss []dedup.Sentence, f, t int) Stretch {
 		if t <= f {
-			return ""
+			return Stretch{}
 		}
-		chars := ss[t-1].End - ss[f].Start
-		unit := "sentences"
-		if t-f == 1 {
-			unit = "sentence"
-		}
-		return fmt.Sprintf("... %d %s (%d characters) ...", t-f, unit, chars)
+		return Stretch{Sentences: t - f, Start: ss[f].Start, End: ss[t-1].End}
 	}
-	left, right := desc(a.Sentences, fa, la), desc(b.Sentences, fb, lb)
-	if left == "" && right == "" {
+	sa, sb := stretch(l.a.Sentences, fa, la), stretch(l.b.Sentences, fb, lb)
+	if sa.Sentences == 0 && sb.Sentences == 0 {
 		return
 	}
-	l.row([]chunk{{text: left}}, []chunk{{text: right}}, ' ', ansiDim)
+	l.rows = append(l.rows, Row{Kind: Fold, FoldA: sa, FoldB: sb})
 }
 
-// context prints sentences around a span, side by side, unpaired.
-func (l *layout) context(as, bs []dedup.Sentence, ra, rb []rune) {
+// context adds rows of sentences around a span, side by side, unpaired.
+func (l *layout) context(as, bs []dedup.Sentence) {
 	for i := range max(len(as), len(bs)) {
-		var left, right []chunk
+		var left, right []Chunk
 		if i < len(as) {
-			left = l.cell(ra, as[i], nil)
+			left = l.cell(l.ra, as[i], nil)
 		}
 		if i < len(bs) {
-			right = l.cell(rb, bs[i], nil)
+			right = l.cell(l.rb, bs[i], nil)
 		}
-		l.row(left, right, ' ', ansiDim)
+		l.rows = append(l.rows, Row{Kind: Context, A: left, B: right, Mark: ' '})
 	}
 }
 
-// span prints the rows of one span: A's sentences ms and B's ks, aligned.
-func (l *layout) span(ms, ks []dedup.Sentence, ra, rb []rune) {
+// span adds the rows of span num: A's sentences ms and B's ks, aligned.
+func (l *layout) span(num, of int, ms, ks []dedup.Sentence) {
+	ra, rb := l.ra, l.rb
+	add := func(a, b []Chunk, mark rune) {
+		l.rows = append(l.rows, Row{Kind: Pair, Num: num, Of: of, A: a, B: b, Mark: mark})
+	}
 	match := dedup.Align(ms, ks)
 	next := 0 // the first sentence of ks not printed
 	prev := -1
 	for i, s := range ms {
 		j := match[i]
 		if j < 0 || j < next && j != prev {
-			l.row(l.cell(ra, s, nil), nil, ' ', "")
+			add(l.cell(ra, s, nil), nil, ' ')
 			continue
 		}
 		if j == prev { // a sentence B holds as one with the one before
-			l.row(l.cell(ra, s, ks[j].Words), nil, '~', "")
+			add(l.cell(ra, s, ks[j].Words), nil, '~')
 			continue
 		}
 		for ; next < j; next++ {
-			l.row(nil, l.cell(rb, ks[next], nil), ' ', "")
+			add(nil, l.cell(rb, ks[next], nil), ' ')
 		}
 		mark := '~'
 		if slices.Equal(s.Words, ks[j].Words) {
 			mark = '='
 		}
-		l.row(l.cell(ra, s, ks[j].Words), l.cell(rb, ks[j], s.Words), mark, "")
+		add(l.cell(ra, s, ks[j].Words), l.cell(rb, ks[j], s.Words), mark)
 		next, prev = j+1, j
 	}
 	for ; next < len(ks); next++ {
-		l.row(nil, l.cell(rb, ks[next], nil), ' ', "")
+		add(nil, l.cell(rb, ks[next], nil), ' ')
 	}
 }
 
 // cell returns the chunks of sentence s of text r; with other (the
 // partner's words), the pieces holding a word other lacks are marked.
-func (l *layout) cell(r []rune, s dedup.Sentence, other []uint64) []chunk {
+func (l *layout) cell(r []rune, s dedup.Sentence, other []uint64) []Chunk {
 	text := collapse(string(r[min(s.Start, len(r)):min(s.End, len(r))]))
 	if other == nil {
-		return []chunk{{text: text}}
+		return []Chunk{{Text: text}}
 	}
-	var out []chunk
+	var out []Chunk
 	var hs []uint64
 	for _, p := range pieces(text) {
 		marked := false
@@ -278,11 +367,11 @@ func (l *layout) cell(r []rune, s dedup.Sentence, other []uint64) []chunk {
 				break
 			}
 		}
-		if n := len(out); n > 0 && out[n-1].marked == marked {
-			out[n-1].text += p
+		if n := len(out); n > 0 && out[n-1].Marked == marked {
+			out[n-1].Text += p
 			continue
 		}
-		out = append(out, chunk{text: p, marked: marked})
+		out = append(out, Chunk{Text: p, Marked: marked})
 	}
 	return out
 }
@@ -336,7 +425,7 @@ func collapse(s string) string {
 // row prints a row: left and right cells wrapped to the column width, the
 // mark between them on the first line, every line styled with style (an
 // ANSI code, when colour is on).
-func (l *layout) row(left, right []chunk, mark rune, style string) {
+func (l *printer) row(left, right []Chunk, mark rune, style string) {
 	ll, rl := l.wrap(left), l.wrap(right)
 	for i := range max(len(ll), len(rl), 1) {
 		var a, b string
@@ -357,20 +446,20 @@ func (l *layout) row(left, right []chunk, mark rune, style string) {
 }
 
 // render returns a line of chunks with its marks, and its display width.
-func (l *layout) render(cs []chunk, style string) (string, int) {
+func (l *printer) render(cs []Chunk, style string) (string, int) {
 	var b strings.Builder
 	n := 0
 	for _, c := range cs {
-		n += Width(c.text)
+		n += Width(c.Text)
 		switch {
-		case c.marked && l.o.Color:
-			b.WriteString(ansiMark + c.text + ansiReset)
-		case c.marked:
-			b.WriteString("{" + c.text + "}")
+		case c.Marked && l.o.Color:
+			b.WriteString(ansiMark + c.Text + ansiReset)
+		case c.Marked:
+			b.WriteString("{" + c.Text + "}")
 		case style != "":
-			b.WriteString(l.style(style, c.text))
+			b.WriteString(l.style(style, c.Text))
 		default:
-			b.WriteString(c.text)
+			b.WriteString(c.Text)
 		}
 	}
 	if !l.o.Color {
@@ -381,9 +470,9 @@ func (l *layout) render(cs []chunk, style string) (string, int) {
 
 // wrap breaks chunks into lines of at most the column's display width
 // (marks included when they are plain text), at spaces where it can.
-func (l *layout) wrap(cs []chunk) [][]chunk {
-	var lines [][]chunk
-	var cur []chunk
+func (l *printer) wrap(cs []Chunk) [][]Chunk {
+	var lines [][]Chunk
+	var cur []Chunk
 	w := 0
 	extra := 0
 	if !l.o.Color {
@@ -396,9 +485,9 @@ func (l *layout) wrap(cs []chunk) [][]chunk {
 		cur, w = nil, 0
 	}
 	for _, c := range cs {
-		for _, p := range pieces(c.text) {
+		for _, p := range pieces(c.Text) {
 			pw := Width(p)
-			if c.marked {
+			if c.Marked {
 				pw += extra
 			}
 			if w+pw > l.col && w > 0 {
@@ -409,15 +498,15 @@ func (l *layout) wrap(cs []chunk) [][]chunk {
 			}
 			for pw > l.col { // a word wider than the column: cut it
 				head, rest := cutWidth(p, l.col-extra)
-				cur = append(cur, chunk{text: head, marked: c.marked})
+				cur = append(cur, Chunk{Text: head, Marked: c.Marked})
 				flush()
 				p = rest
-				pw = Width(p) + extra*b2i(c.marked)
+				pw = Width(p) + extra*b2i(c.Marked)
 			}
-			if n := len(cur); n > 0 && cur[n-1].marked == c.marked {
-				cur[n-1].text += p
+			if n := len(cur); n > 0 && cur[n-1].Marked == c.Marked {
+				cur[n-1].Text += p
 			} else {
-				cur = append(cur, chunk{text: p, marked: c.marked})
+				cur = append(cur, Chunk{Text: p, Marked: c.Marked})
 			}
 			w += pw
 		}

@@ -71,7 +71,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&cfg.MinTokens, "min-tokens", cfg.MinTokens, "sentences with fewer tokens are not matched (a gap can cross them)")
 	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report; bounds one list's memory)")
 	fs.IntVar(&cfg.HubDF, "hub-df", cfg.HubDF, "posting lists of more documents than this pair each sentence with the first similar one (a hub), not with all: linear in copies (0: all pairs)")
-	fs.IntVar(&cfg.MaxSiteDF, "max-site-df", cfg.MaxSiteDF, "a sentence signature in more than this many documents of one site (URL host) is a template and not joined (0: no limit)")
+	fs.IntVar(&cfg.MaxSiteDF, "max-site-df", cfg.MaxSiteDF, "a sentence signature in more than this many pages of one site (URL host; copies of a page count once) is a template and not joined (0: no limit)")
 	fs.Var(intSizeFlag{&cfg.MaxDocBytes}, "max-doc-bytes", "truncate documents larger than this `size` (bytes, or with K, M, G; 0: no limit)")
 	fs.BoolVar(&cfg.CrossSiteOnly, "cross-site-only", cfg.CrossSiteOnly, "drop sentence pairs whose URLs share a host (sites named by a tree or --site-field are not hosts)")
 	fs.BoolVar(&cfg.NoFilter, "no-filter", cfg.NoFilter, "words: index every token and skip PPJoin's index-prefix and positional filters (to measure the filters; frequent tokens' lists then hit --max-df)")

@@ -14,7 +14,9 @@
 // charEnd TAB site`: sent is the 7-digit zero-padded sentence index, nsig
 // the sentence's number of distinct signatures, charStart/charEnd its rune
 // offsets, site the document's site (Site: 8 hex digits of the URL's host,
-// "n" and 7 for a named site, "-" for none). docid is empty when the posting before it in the line is
+// "n" and 7 for a named site, "-" for none), followed, when the document
+// has a site and a copy key and PDC_MAX_SITE_DF is set, by "~" and the key
+// (CopyKey, 8 hex digits), which the reducer reads and drops. docid is empty when the posting before it in the line is
 // of the same document (ids are never empty): a token met in several
 // sentences of one document, common with long ids and rare tokens, brings
 // its id once per line.
@@ -88,7 +90,9 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		sigs    []uint64
 		tail    []byte
 		docNo   uint64
-		err     error
+		// siteField is the postings' site field: the site and copy key.
+		siteField []byte
+		err       error
 	)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
@@ -107,6 +111,12 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 			return fmt.Errorf("index mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
 		}
 		site := Site(f[2])
+		siteField = append(siteField[:0], site...)
+		if site != "-" && cfg.MaxSiteDF > 0 {
+			if key, ok := CopyKey(sents, cfg.MinTokens); ok {
+				siteField = fmt.Appendf(siteField, "~%08x", key)
+			}
+		}
 		for i, s := range sents {
 			if len(s.Tokens) < cfg.MinTokens {
 				nShort++
@@ -130,7 +140,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 			tail = append(tail, '\t')
 			tail = strconv.AppendInt(tail, int64(s.End), 10)
 			tail = append(tail, '\t')
-			tail = append(tail, site...)
+			tail = append(tail, siteField...)
 			if prefixed {
 				prefix := signature.PrefixLen(len(sigs), cfg.Tau)
 				if cfg.NoFilter {
@@ -170,6 +180,73 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		c.Add("index.postings.prefix.unique-token", nUnique)
 	}
 	return c.Flush()
+}
+
+// CopyKey is a document's copy key: two 16-bit hashes, each of the smallest
+// sentence hashes of the document's sentences of at least minTokens tokens
+// (a hash of each sentence's tokens in order) under one of two hash
+// functions: the copyKeyK smallest, or one per copyKeyPer sentences of a
+// shorter document. Two copies of a page that differ by a line or two (a
+// mirror's banner and footer, a version number) share at least one of the
+// two with high probability, so that the index reducer counts them as one
+// page when it decides what is a site's template: a sentence in every copy
+// of a mirrored manual is the manual's text, not its furniture. A document
+// of fewer than copyKeyMin such sentences has none (ok false): a short page
+// can be made mostly of its template, and pages of one template would
+// share a key.
+func CopyKey(sents []doc.Sentence, minTokens int) (key uint32, ok bool) {
+	const m1, m2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9
+	var lo1, lo2 [copyKeyK]uint64
+	for i := range lo1 {
+		lo1[i], lo2[i] = 1<<64-1, 1<<64-1
+	}
+	n := 0
+	for _, s := range sents {
+		if len(s.Tokens) < minTokens || len(s.Tokens) == 0 {
+			continue
+		}
+		n++
+		h := uint64(len(s.Tokens))
+		for _, t := range s.Tokens {
+			h = (h ^ t) * m1
+			h ^= h >> 29
+		}
+		h2 := (h ^ h>>31) * m2
+		bottom(&lo1, h)
+		bottom(&lo2, h2^h2>>32)
+	}
+	if n < copyKeyMin {
+		return 0, false
+	}
+	k := min(copyKeyK, n/copyKeyPer)
+	fold := func(lo *[copyKeyK]uint64) uint64 {
+		h := uint64(k)
+		for _, x := range lo[:k] {
+			h = (h ^ x) * m1
+			h ^= h >> 31
+		}
+		return h >> 48
+	}
+	return uint32(fold(&lo1)<<16 | fold(&lo2)), true
+}
+
+// The sentences a copy key is made of: the copyKeyK smallest hashes, or
+// one per copyKeyPer sentences; documents of fewer than copyKeyMin have
+// no key.
+const copyKeyK, copyKeyPer, copyKeyMin = 3, 3, 8
+
+// bottom keeps in lo the smallest hashes seen, ascending.
+func bottom(lo *[copyKeyK]uint64, h uint64) {
+	for i := range lo {
+		if h == lo[i] {
+			return
+		}
+		if h < lo[i] {
+			copy(lo[i+1:], lo[i:len(lo)-1])
+			lo[i] = h
+			return
+		}
+	}
 }
 
 // appendTail appends a posting's tail (`TAB docid TAB sent ...`, the id

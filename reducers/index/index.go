@@ -19,11 +19,15 @@
 //
 // records it, with its smallest posting as an example, for the boilerplate
 // report. Postings of a site (URL host) that holds the same sentence in more
-// than PDC_MAX_SITE_DF documents are that site's template: they are removed
+// than PDC_MAX_SITE_DF pages are that site's template: they are removed
 // from the list and recorded as
 //
 //	sig TAB T TAB sitedocs TAB posting
 //
+// A page is a document and its copies: documents whose copy keys
+// (mappers/index CopyKey) share a min-hash count once, so that a sentence
+// of a manual mirrored ten times in one site is not the site's template.
+// sitedocs counts documents. The copy key is dropped from the output.
 // Example postings of B and T records are always in the 6-field form.
 // Lists left with one posting, or postings of one document only, are
 // dropped: they cannot make a pair.
@@ -243,9 +247,17 @@ func appendPosting(b, v []byte, sameDoc bool) []byte {
 	if sameDoc {
 		doc = nil
 	}
+	skip := false // in the site field's copy key
 	for _, c := range rest {
-		if c == '\t' {
+		switch {
+		case c == '~':
+			skip = true
+			continue
+		case c == '\t':
+			skip = false
 			c = ','
+		case skip:
+			continue
 		}
 		b = append(b, c)
 	}
@@ -291,13 +303,15 @@ func (r *reducer) dropTemplates() error {
 		if doc := postingDoc(v); s.docs == 0 || !bytes.Equal(doc, s.lastDoc) {
 			s.docs++
 			s.lastDoc = doc
+			key, ok := copyKey(v, r.prefixed)
+			s.addPage(key, ok, r.maxSiteDF+1)
 		}
 	}
 	kept := r.vals[:0]
 	var dropped, lists int64
 	for i, v := range r.vals {
 		g := r.group[i]
-		if g == 0 || r.groups[g-1].docs <= r.maxSiteDF {
+		if g == 0 || r.groups[g-1].pages() <= r.maxSiteDF {
 			kept = append(kept, v)
 			continue
 		}
@@ -318,12 +332,68 @@ func (r *reducer) dropTemplates() error {
 	return nil
 }
 
-// siteDocs counts the documents of one siteKey in a list; postings come
-// sorted by document.
+// siteDocs counts the documents of one siteKey in a list, and their
+// pages; postings come sorted by document.
 type siteDocs struct {
 	docs    int
 	lastDoc []byte
 	written bool // its T record
+	// k1 and k2 are the distinct halves of the documents' copy keys, up
+	// to a limit; nokey counts documents without one.
+	k1, k2 []uint16
+	nokey  int
+}
+
+// addPage adds a document's copy key (ok false: none), keeping at most
+// limit distinct values of each half.
+func (s *siteDocs) addPage(key uint32, ok bool, limit int) {
+	if !ok {
+		s.nokey++
+		return
+	}
+	add := func(ks []uint16, k uint16) []uint16 {
+		if len(ks) < limit && !slices.Contains(ks, k) {
+			ks = append(ks, k)
+		}
+		return ks
+	}
+	s.k1, s.k2 = add(s.k1, uint16(key>>16)), add(s.k2, uint16(key))
+}
+
+// pages is the number of pages among the documents (at least up to the
+// limit of addPage): copies that share either half of their copy key
+// count once.
+func (s *siteDocs) pages() int {
+	return s.nokey + min(len(s.k1), len(s.k2))
+}
+
+// copyKey returns the copy key of a posting's site field (ok false: none).
+func copyKey(v []byte, prefixed bool) (uint32, bool) {
+	if prefixed {
+		var ok bool
+		for range 2 { // set, pos
+			if _, v, ok = cutLast(v); !ok {
+				return 0, false
+			}
+		}
+	}
+	site, _, _ := cutLast(v)
+	_, key, ok := bytes.Cut(site, []byte{'~'})
+	if !ok || len(key) != 8 {
+		return 0, false
+	}
+	var k uint32
+	for _, c := range key {
+		d := uint32(c - '0')
+		switch {
+		case c >= 'a' && c <= 'f':
+			d = uint32(c-'a') + 10
+		case c < '0' || c > '9':
+			return 0, false
+		}
+		k = k<<4 | d
+	}
+	return k, true
 }
 
 // distinctDocs returns the number of documents among postings sorted by
@@ -365,6 +435,7 @@ func templateKey(v []byte, prefixed bool) (key uint64, ok bool) {
 		}
 	}
 	site, _, ok := cutLast(v)
+	site, _, _ = bytes.Cut(site, []byte{'~'})
 	if !ok || len(site) != 8 {
 		return 0, false // "-": no site
 	}

@@ -195,3 +195,45 @@ func TestCutFieldsRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplatePages: a sentence in more than PDC_MAX_SITE_DF documents of a
+// site is its template when they are more than PDC_MAX_SITE_DF pages:
+// documents whose copy keys share either half count once, documents
+// without a key each once; the copy key never reaches the output.
+func TestTemplatePages(t *testing.T) {
+	env := map[string]string{"PDC_SIGNATURE": "words", "PDC_MAX_DF": "100", "PDC_MAX_SITE_DF": "2"}
+	list := func(keys ...string) string {
+		var b strings.Builder
+		b.WriteString("0000abcd")
+		for i, k := range keys {
+			site := "0000aaaa"
+			if k != "" {
+				site += "~" + k
+			}
+			fmt.Fprintf(&b, "\td%d\t0000003\t5\t0\t9\t%s\t1\tAAB", i, site)
+		}
+		return b.String() + "\n"
+	}
+	for _, tt := range []struct {
+		name     string
+		keys     []string
+		template bool
+	}{
+		{"ten copies of one page", []string{"11112222", "11112222", "11113333", "44442222", "11112222", "11112222"}, false},
+		{"two pages in copies", []string{"11112222", "11112222", "55556666", "55556666"}, false},
+		{"three pages", []string{"11112222", "55556666", "77778888"}, true},
+		{"no keys", []string{"", "", ""}, true},
+		{"copies and keyless pages", []string{"11112222", "11112222", "", ""}, true},
+	} {
+		got, err := reduce(t, env, list(tt.keys...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if isT := strings.Contains(got, "\tT\t"); isT != tt.template || strings.Contains(got, "~") {
+			t.Errorf("%s: template %v, want %v; output\n%s", tt.name, isT, tt.template, got)
+		}
+		if !tt.template && strings.Count(got, "\tP\t") != 1 {
+			t.Errorf("%s: no posting list:\n%s", tt.name, got)
+		}
+	}
+}

@@ -311,3 +311,45 @@ func TestDuplicateIDsInTwoTrees(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
 	}
 }
+
+// TestEmptyRun: a run that parses no document exits 1 with one line that
+// names the input, says what was read and skipped and what the input looks
+// like; --allow-empty makes it succeed, and its outputs are written either
+// way.
+func TestEmptyRun(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name, input string
+		want        string
+	}{
+		{"empty file", write("empty.jsonl", ""), "run: no document read from " + dir + "/empty.jsonl; " + dir + "/empty.jsonl is empty (pass --allow-empty"},
+		{"binary without extension", write("blob", "\x8f\x3a\x11\xc4\x00\x01\n\x02\x03\n"), "run: no document parsed from " + dir + "/blob: 2 records read, all skipped (bad-json 2); " + dir + "/blob is binary data (starts 8f 3a 11 c4), not JSON Lines ("},
+		{"records without ids", write("noid.jsonl", "{\"text\": \"a\"}\n{\"text\": \"b\"}\n"), "run: no document parsed from " + dir + "/noid.jsonl: 2 records read, all skipped (no-id 2) (pass --allow-empty"},
+		{"a CSV file", write("table", "id,url,text\n1,x,some text\n"), `is text that is not JSON (starts "id,url,text")`},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+			_, stderr, code := runPDC(t, "run", "--input", tt.input, "--output", out, "--quiet")
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			last := lines[len(lines)-1]
+			if code != 1 || !strings.HasPrefix(last, "pdc: ") || !strings.Contains(last, tt.want) {
+				t.Errorf("exit %d, last line %q; want exit 1 and %q", code, last, tt.want)
+			}
+			if _, err := os.Stat(filepath.Join(out, "counters.tsv")); err != nil {
+				t.Errorf("no counters: %v", err)
+			}
+			_, stderr, code = runPDC(t, "run", "--input", tt.input, "--output", out, "--quiet", "--overwrite", "--allow-empty")
+			if code != 0 {
+				t.Errorf("--allow-empty: exit %d, %s", code, stderr)
+			}
+		})
+	}
+}

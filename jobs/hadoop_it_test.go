@@ -140,7 +140,7 @@ func TestHadoopMatchesLocal(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report")
 	if _, stderr, code := runPDCEnv(t, env, "report", "hdfs://localhost:9000"+out, "--output", report); code != 0 {
 		t.Errorf("pdc report from HDFS: exit %d %s", code, stderr)
-	} else if page, err := os.ReadFile(filepath.Join(report, "pair-0001.html")); err != nil || !strings.Contains(string(page), `class="shared"`) {
+	} else if page, err := os.ReadFile(filepath.Join(report, "pair-0001.html")); err != nil || !strings.Contains(string(page), `<tr class="start" id="s1">`) || !strings.Contains(string(page), `<tr class="pair s1">`) {
 		t.Errorf("pdc report from HDFS: no pair page with passages (%v)", err)
 	}
 }

@@ -48,6 +48,7 @@ type runOptions struct {
 	cpuProfile       string
 	outputFormat     string
 	outputText       bool
+	allowEmpty       bool
 }
 
 // addJobFlags registers the job parameters on fs, with cfg's values as
@@ -101,6 +102,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every job's counters as it finishes (they are in OUT/counters.tsv)")
 	fs.BoolVar(&o.print, "print", false, "print the spans with their text when done")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "a run that parses no document succeeds (else it exits 1 saying what its inputs look like)")
 	fs.StringVar(&o.outputFormat, "output-format", "tsv", "also write the spans as OUT/spans.avro when avro (Avro OCF, schema lib/avroio/span.avsc, with URLs)")
 	fs.BoolVar(&o.outputText, "output-text", false, "with --output-format avro, include the duplicated passages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the local run to this file (go tool pprof)")
@@ -112,7 +114,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "principal", "keytab", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
-		{"Output", []string{"output", "clusters", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose"}},
+		{"Output", []string{"output", "clusters", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose", "allow-empty"}},
 	}
 	if err := fs.parse(args); err != nil {
 		return err
@@ -330,7 +332,11 @@ func hdfsURI(output string) string {
 
 // finish prints the run's summary and, with --print, the spans.
 func (m *Main) finish(o *runOptions, jobs []pipeline.Job, took time.Duration) error {
-	m.summary(pipeline.Merged(jobs), o, took)
+	c := pipeline.Merged(jobs)
+	m.summary(c, o, took)
+	if c["parse.docs.ok"] == 0 && !o.allowEmpty {
+		return emptyRun(c, o.inputs, m.Getenv)
+	}
 	if o.print {
 		return m.printSpans(o.output, spanOptions{format: "tsv", text: true, inputs: o.inputs})
 	}
@@ -356,6 +362,43 @@ func (m *Main) writeAvroOutput(fsys hdfsfs.FS, name string, o *runOptions) error
 		return fmt.Errorf("avro output: %w", err)
 	}
 	return nil
+}
+
+// emptyRun is the error of a run that parsed no document: what was read
+// and skipped, and what its first local input that is not JSON Lines looks
+// like, or that it is empty.
+func emptyRun(c map[string]int64, inputs []string, getenv func(string) string) error {
+	reasons := map[string]int64{}
+	for k, v := range c {
+		if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && v > 0 {
+			reasons[r] = v
+		}
+	}
+	const hint = "pass --allow-empty if a run may find no document"
+	what := ""
+	var local []string
+	for _, p := range inputs {
+		if !hdfsfs.IsRemote(p, true, getenv) {
+			local = append(local, p)
+		}
+	}
+	if in, err := input.Find(local); err == nil && len(local) > 0 {
+		for _, p := range in.JSONL {
+			if l := input.Looks(p); l != "" && l != "JSON Lines" {
+				what = fmt.Sprintf("; %s is %s", p, l)
+				if l != "empty" && l != "blank (white space only)" {
+					what += ", not JSON Lines (one JSON object per line; WARC, Avro and Parquet files need their extension)"
+				}
+				break
+			}
+		}
+	}
+	from := strings.Join(inputs, ", ")
+	if c["parse.docs.read"] == 0 {
+		return fmt.Errorf("run: no document read from %s%s (%s)", from, what, hint)
+	}
+	return fmt.Errorf("run: no document parsed from %s: %s read, all skipped (%s)%s (%s)",
+		from, plural(c["parse.docs.read"], "record"), input.ReasonList(reasons), what, hint)
 }
 
 // summary prints the end of a run: what was read and skipped, what was

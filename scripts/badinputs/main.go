@@ -315,7 +315,7 @@ func main() {
 		if rss >= maxRSS {
 			bad++
 		}
-		msg := firstMessage(stderr.String())
+		msg := firstMessage(stderr.String(), code != 0)
 		read, parsed, skipped := "", "", ""
 		if counters, err := pipeline.ReadCounters(hdfsfs.Local(), filepath.Join(out, "counters.tsv")); err == nil {
 			var reasons []string
@@ -383,9 +383,14 @@ var vmHWM = regexp.MustCompile(`VmHWM:\s+([0-9]+) kB`)
 const maxRSS = 512
 
 // firstMessage is the first line pdc wrote on stderr that is not its
-// summary, with the temporary directory cut out.
-func firstMessage(s string) string {
-	for _, l := range strings.Split(s, "\n") {
+// summary (when it failed, the last: its error), with the temporary
+// directory cut out.
+func firstMessage(s string, failed bool) string {
+	lines := strings.Split(s, "\n")
+	if failed { // the error is the last line
+		slices.Reverse(lines)
+	}
+	for _, l := range lines {
 		if l == "" || strings.Contains(l, " spans between ") || strings.Contains(l, " span between ") {
 			continue
 		}

@@ -49,6 +49,7 @@ type runOptions struct {
 	outputFormat     string
 	outputText       bool
 	allowEmpty       bool
+	maxSiteDF        int // the run's --max-site-df, for the summary
 }
 
 // addJobFlags registers the job parameters on fs, with cfg's values as
@@ -186,6 +187,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.maxSiteDF = cfg.MaxSiteDF
 	return m.finish(&o, jobs, time.Since(start))
 }
 
@@ -364,6 +366,28 @@ func (m *Main) writeAvroOutput(fsys hdfsfs.FS, name string, o *runOptions) error
 	return nil
 }
 
+// templateNote says how much of what was indexed the run left out as site
+// templates when that is most of it, or when the run found no span: then
+// the templates may be copies of one site (a mirror, versions side by
+// side), and the note says what to try. "" otherwise.
+func templateNote(c map[string]int64, maxSiteDF int, out string) string {
+	indexed := c["index.postings.prefix"] // the words method indexes prefixes
+	if indexed == 0 {
+		indexed = c["index.postings"]
+	}
+	left := c["index.postings.site-template"]
+	if indexed == 0 || left == 0 {
+		return ""
+	}
+	share := float64(left) / float64(indexed)
+	if share < 0.5 && c["extend.spans"] > 0 {
+		return ""
+	}
+	return fmt.Sprintf("pdc: %.0f%% of what was indexed is left out as site templates (sentences in more than %d pages of one site; %s/boilerplate.tsv): "+
+		"if the inputs hold several sites or copies that are not one site's pages, give each its site (--site-from path:1, --site-field) or raise --max-site-df (0: off)",
+		100*share, maxSiteDF, out)
+}
+
 // emptyRun is the error of a run that parsed no document: what was read
 // and skipped, and what its first local input that is not JSON Lines looks
 // like, or that it is empty.
@@ -419,6 +443,9 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
 	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read%s) in %s\n",
 		plural(c["extend.spans"], "span"), plural(c["extend.doc-pairs.with-spans"], "document pair"),
 		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took))
+	if line := templateNote(c, o.maxSiteDF, out); line != "" {
+		fmt.Fprintln(m.Stderr, line)
+	}
 	if o.quiet {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -60,8 +61,15 @@ func TestSitesWithoutURLs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			if _, stderr, code := runPDC(t, append([]string{"run", "--output", out, "--quiet"}, tt.args...)...); code != 0 {
+			_, stderr, code := runPDC(t, append([]string{"run", "--output", out, "--quiet"}, tt.args...)...)
+			if code != 0 {
 				t.Fatalf("run: exit %d %s", code, stderr)
+			}
+			// A run that found nothing because of templates says so and
+			// what to try.
+			note := regexp.MustCompile(`pdc: \d+% of what was indexed is left out as site templates \(sentences in more than 4 pages of one site; .*/boilerplate.tsv\): .*--site-from path:1`)
+			if got := note.MatchString(stderr); got != tt.templates {
+				t.Errorf("template note %v, want %v:\n%s", got, tt.templates, stderr)
 			}
 			if got := len(spanPairs(t, out)); got != tt.pairs {
 				t.Errorf("%d document pairs, want %d", got, tt.pairs)

@@ -105,7 +105,7 @@ func (m *Main) orderByDate(cs []cluster.Cluster, inputs []string, field string) 
 			need[mem.Doc] = true
 		}
 	}
-	in, err := input.FindAny(inputs, m.isRemote)
+	in, err := input.FindAny(inputs, m.isRemote, input.Filter{})
 	if err != nil {
 		return err
 	}

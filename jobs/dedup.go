@@ -73,6 +73,7 @@ type dedupOptions struct {
 	keep       string // first, longest or earliest
 	dateField  string
 	inputs     []string
+	filter     input.Filter // the run's --include/--exclude, with its inputs
 	overwrite  bool
 	dropEmpty  bool
 	verify     bool
@@ -88,6 +89,7 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	if len(o.inputs) == 0 {
+		o.filter = m.runFilter(o.out)
 		if o.inputs, err = m.dedupInputs(o.out); err != nil {
 			return err
 		}
@@ -103,7 +105,7 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	in, err := input.FindAny(o.inputs, m.isRemote)
+	in, err := input.FindAny(o.inputs, m.isRemote, o.filter)
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}

@@ -54,6 +54,7 @@ type ingestOptions struct {
 	quiet     bool
 	partSize  int64
 	siteFrom  string
+	filter    input.Filter
 }
 
 // ingestProgressEvery is how often ingest reports progress.
@@ -64,6 +65,8 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	flags := m.newFlagSet("ingest", "--input SRC... --output DIR|FILE.jsonl[.gz]|hdfs://HOST:PORT/PATH [flags]")
 	flags.kerberosFlags()
 	flags.Var(&o.inputs, "input", "sources: "+input.Kinds()+" files, or directories of them and of .html/.txt files; repeatable")
+	flags.Var((*listFlag)(&o.filter.Include), "include", "read only the files under --input directories that match this `glob` (as pdc run --include); repeatable")
+	flags.Var((*listFlag)(&o.filter.Exclude), "exclude", "leave out the files under --input directories that match this `glob`; repeatable")
 	flags.StringVar(&o.output, "output", "", "FILE.jsonl[.gz], or a directory of part-NNNNN.jsonl.gz files; hdfs://... writes to HDFS")
 	flags.BoolVar(&o.hdfs, "hdfs", false, "write --output (an absolute path) to the HDFS of HADOOP_CONF_DIR")
 	flags.StringVar(&o.avro.ID, "avro-id", "id", "Avro: the document id field")
@@ -89,6 +92,9 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	if o.partSize < 1 {
 		return usagef("ingest: --part-size must be positive")
 	}
+	if err := o.filter.Check(); err != nil {
+		return usagef("ingest: --include/--exclude: %v", err)
+	}
 	if _, err := jobconf.ParseSiteFrom(o.siteFrom); err != nil {
 		return usagef("ingest: %v", err)
 	}
@@ -97,7 +103,7 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 
 func (m *Main) ingest(ctx context.Context, o *ingestOptions) error {
 	start := time.Now()
-	in, err := input.Find(o.inputs)
+	in, err := input.Find(o.inputs, o.filter)
 	if err != nil {
 		return err
 	}

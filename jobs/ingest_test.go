@@ -147,7 +147,7 @@ func TestIngestDirectory(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("output files %q, want %q", names, want)
 	}
-	in, err := input.Find([]string{out})
+	in, err := input.Find([]string{out}, input.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

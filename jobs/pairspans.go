@@ -154,7 +154,7 @@ func extendPair(cfg jobconf.Config, seedLines []byte, a, b doc.Analysis) ([]exte
 
 // analyzeDocs analyzes the documents in need (the first of each id).
 func (m *Main) analyzeDocs(need map[string]bool, inputs []string, an *doc.Analyzer) (map[string]doc.Analysis, error) {
-	in, err := input.FindAny(inputs, m.isRemote)
+	in, err := input.FindAny(inputs, m.isRemote, input.Filter{})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -50,6 +51,8 @@ type runOptions struct {
 	outputText       bool
 	allowEmpty       bool
 	maxSiteDF        int // the run's --max-site-df, for the summary
+	filter           input.Filter
+	listInputs       bool
 }
 
 // addJobFlags registers the job parameters on fs, with cfg's values as
@@ -103,6 +106,9 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every job's counters as it finishes (they are in OUT/counters.tsv)")
 	fs.BoolVar(&o.print, "print", false, "print the spans with their text when done")
+	fs.Var((*listFlag)(&o.filter.Include), "include", "read only the files under --input directories that match this `glob` (on the name, or on the path under the directory when it has a /); repeatable")
+	fs.Var((*listFlag)(&o.filter.Exclude), "exclude", "leave out the files under --input directories that match this `glob` (as --include); repeatable")
+	fs.BoolVar(&o.listInputs, "list-inputs", false, "list the files the run would read, and what it leaves out, and exit")
 	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "a run that parses no document succeeds (else it exits 1 saying what its inputs look like)")
 	fs.StringVar(&o.outputFormat, "output-format", "tsv", "also write the spans as OUT/spans.avro when avro (Avro OCF, schema lib/avroio/span.avsc, with URLs)")
 	fs.BoolVar(&o.outputText, "output-text", false, "with --output-format avro, include the duplicated passages")
@@ -111,7 +117,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 --extend-tau 0 (other flags given with it still apply)")
 	addJobFlags(fs.FlagSet, &cfg, &o.idfRange)
 	fs.groups = []flagGroup{
-		{"Input", []string{"input", "extract", "max-doc-bytes", "site-from", "site-field", "strict"}},
+		{"Input", []string{"input", "include", "exclude", "list-inputs", "extract", "max-doc-bytes", "site-from", "site-field", "strict"}},
 		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "principal", "keytab", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
@@ -128,6 +134,12 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return usagef("run: unexpected argument %q (inputs go after --input)", fs.Arg(0))
+	}
+	if err := o.filter.Check(); err != nil {
+		return usagef("run: --include/--exclude: %v", err)
+	}
+	if o.listInputs {
+		return m.listInputs(&o)
 	}
 	if len(o.inputs) == 0 || o.output == "" {
 		return usagef("run: --input and --output are required")
@@ -194,7 +206,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 // localDriver returns the local runner's driver for a run.
 func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, pipeline.Options, error) {
 	local.TuneGC(m.Getenv, o.sortMem)
-	in, err := input.Find(o.inputs)
+	in, err := input.Find(o.inputs, o.filter)
 	if err != nil {
 		return nil, pipeline.Options{}, err
 	}
@@ -233,7 +245,9 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 	for i := range recorded {
 		recorded[i].Path = absAll([]string{recorded[i].Path})[0]
 	}
-	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters, Stamps: recorded}
+	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters, Stamps: recorded,
+		Include: o.filter.Include, Exclude: o.filter.Exclude}
+	d.InputCounters = in.Counters()
 	return d, m.pipelineOptions(o, o.output, man), nil
 }
 
@@ -268,7 +282,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 	if o.quiet {
 		progress = io.Discard
 	}
-	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true, Clusters: o.clusters}
+	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true, Clusters: o.clusters, Include: o.filter.Include, Exclude: o.filter.Exclude}
 	var local []string // inputs on the local disk, which are uploaded
 	for _, p := range o.inputs {
 		if !hdfsfs.IsRemote(p, true, m.Getenv) {
@@ -277,10 +291,11 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 	}
 	var localSet *input.Set
 	if len(local) > 0 {
-		if localSet, err = input.Find(local); err != nil {
+		if localSet, err = input.Find(local, o.filter); err != nil {
 			return nil, pipeline.Options{}, err
 		}
 		man.Files = absAll(localSet.Paths())
+		localSet.Warn(m.Stderr)
 	}
 	sub := &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress,
 		Secure: hadoop.Secured(m.Getenv("HADOOP_CONF_DIR")), Env: hadoop.ClientEnv(m.Getenv)}
@@ -366,6 +381,45 @@ func (m *Main) writeAvroOutput(fsys hdfsfs.FS, name string, o *runOptions) error
 	return nil
 }
 
+// listInputs prints the files a run of o would read, one per line (the
+// local files, then the inputs on HDFS as given), what walking the input
+// directories left out (Set.Warn) and a count.
+func (m *Main) listInputs(o *runOptions) error {
+	if len(o.inputs) == 0 {
+		return usagef("run: --list-inputs needs --input")
+	}
+	var local, remote []string
+	for _, p := range o.inputs {
+		if hdfsfs.IsRemote(p, true, m.Getenv) {
+			remote = append(remote, p)
+		} else {
+			local = append(local, p)
+		}
+	}
+	in := &input.Set{}
+	if len(local) > 0 {
+		var err error
+		if in, err = input.Find(local, o.filter); err != nil {
+			return err
+		}
+	}
+	w := bufio.NewWriter(m.Stdout)
+	paths := in.Paths()
+	for _, p := range append(paths, remote...) {
+		fmt.Fprintln(w, p)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	in.Warn(m.Stderr)
+	onHDFS := ""
+	if len(remote) > 0 {
+		onHDFS = fmt.Sprintf(" and %s on HDFS", plural(int64(len(remote)), "input"))
+	}
+	fmt.Fprintf(m.Stderr, "pdc: the run would read %s%s\n", plural(int64(len(paths)), "local file"), onHDFS)
+	return nil
+}
+
 // templateNote says how much of what was indexed the run left out as site
 // templates when that is most of it, or when the run found no span: then
 // the templates may be copies of one site (a mirror, versions side by
@@ -406,7 +460,7 @@ func emptyRun(c map[string]int64, inputs []string, getenv func(string) string) e
 			local = append(local, p)
 		}
 	}
-	if in, err := input.Find(local); err == nil && len(local) > 0 {
+	if in, err := input.Find(local, input.Filter{}); err == nil && len(local) > 0 {
 		for _, p := range in.JSONL {
 			if l := input.Looks(p); l != "" && l != "JSON Lines" {
 				what = fmt.Sprintf("; %s is %s", p, l)

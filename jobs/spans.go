@@ -158,6 +158,20 @@ func (m *Main) manifestInputs(out string) ([]string, error) {
 	return man.Inputs, nil
 }
 
+// runFilter is the selection of files under input directories that the
+// run in out was made with (--include, --exclude), or none.
+func (m *Main) runFilter(out string) input.Filter {
+	fsys, p, err := m.runDir(out)
+	if err != nil {
+		return input.Filter{}
+	}
+	man, err := pipeline.ReadManifest(fsys, p)
+	if err != nil {
+		return input.Filter{}
+	}
+	return input.Filter{Include: man.Include, Exclude: man.Exclude}
+}
+
 // forceFlag adds --force: read the run's input files even if they changed
 // since the run (manifestInputs).
 func (m *Main) forceFlag(fs *flagSet) {
@@ -274,7 +288,7 @@ func (m *Main) addURLs(spans []span.Span, inputs []string) error {
 	for _, s := range spans {
 		need[s.DocA], need[s.DocB] = true, true
 	}
-	in, err := input.FindAny(inputs, m.isRemote)
+	in, err := input.FindAny(inputs, m.isRemote, input.Filter{})
 	if err != nil {
 		return err
 	}
@@ -307,7 +321,7 @@ func (m *Main) docTexts(need map[string]bool, inputs []string, an *doc.Analyzer)
 // analyzeNeeded analyses the first document of each id in need, read from
 // inputs, and gives it to fn (the analysis is valid until fn returns).
 func (m *Main) analyzeNeeded(need map[string]bool, inputs []string, an *doc.Analyzer, fn func(d *doc.Doc, a doc.Analysis)) error {
-	in, err := input.FindAny(inputs, m.isRemote)
+	in, err := input.FindAny(inputs, m.isRemote, input.Filter{})
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ import (
 // see the words pdc sees, and what pdc reads back as input.
 func (m *Main) textCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
+	var filter input.Filter // the run's, when its inputs are read
 	cfg := jobconf.Default()
 	fs := m.newFlagSet("text", "--input DOCS | OUT [--id ID] [--table | --format jsonl]")
 	fs.kerberosFlags()
@@ -63,6 +64,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 			if inputs, err = m.manifestInputs(out); err != nil {
 				return err
 			}
+			filter = m.runFilter(out)
 		}
 	case len(inputs) == 0:
 		return usagef("text: give --input DOCS, or a run's output directory (pdc text OUT)")
@@ -73,7 +75,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	if *format == "jsonl" && *table {
 		return usagef("text: --table prints the sentence table as text; leave out --format jsonl")
 	}
-	in, err := input.FindAny(inputs, m.isRemote)
+	in, err := input.FindAny(inputs, m.isRemote, filter)
 	if err != nil {
 		return err
 	}

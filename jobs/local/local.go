@@ -55,6 +55,10 @@ type Driver struct {
 	// they are read (the ones the run's manifest records); Prepare takes
 	// them when nil. A file that differs after the parse job is an error.
 	Stamps input.Stamps
+	// InputCounters are added to the counters of the job that reads the
+	// input files (input.Set Counters: what walking the input directories
+	// left out or read once).
+	InputCounters map[string]int64
 
 	prog *progress
 	mu   sync.Mutex // serialises the container summaries
@@ -93,6 +97,19 @@ func (d *Driver) readInput(st pipeline.Stage) error {
 	return d.Stamps.Changed()
 }
 
+// addInputCounters adds InputCounters (those not 0) to the counters of a
+// job that read the input files.
+func (d *Driver) addInputCounters(st pipeline.Stage, counters map[string]int64) {
+	if st.Input != "" || counters == nil {
+		return
+	}
+	for k, v := range d.InputCounters {
+		if v != 0 {
+			counters[k] += v
+		}
+	}
+}
+
 // Close removes Scratch, once Prepare has run (before it, the output
 // directory may not be pdc's).
 func (d *Driver) Close() error {
@@ -129,6 +146,7 @@ func (d *Driver) single(ctx context.Context, s pipeline.Step, st pipeline.Stage,
 	if err := d.readInput(st); err != nil {
 		return err
 	}
+	d.addInputCounters(st, counters)
 	return done(pipeline.Job{Name: job.Name, Dir: job.Output, Counters: counters, Took: time.Since(t0)})
 }
 
@@ -157,6 +175,7 @@ func (d *Driver) feeding(ctx context.Context, s pipeline.Step, done func(pipelin
 	if err := d.readInput(s.Stages[0]); err != nil {
 		return err
 	}
+	d.addInputCounters(s.Stages[0], counters)
 	if err := done(pipeline.Job{Name: job.Name, Dir: job.Output, Counters: counters, Took: time.Since(t0)}); err != nil {
 		return err
 	}

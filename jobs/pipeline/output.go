@@ -37,6 +37,11 @@ type Manifest struct {
 	Hadoop bool     `json:"hadoop"`
 	// Clusters: the run finds passage clusters (--clusters).
 	Clusters bool `json:"clusters,omitempty"`
+	// Include and Exclude select the files under input directories
+	// (--include, --exclude: input.Filter); the commands that read the
+	// run's documents again select the same ones.
+	Include []string `json:"include,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
 	// Stamps are the sizes and modification times of the local input
 	// files as the run read them: the commands that read the documents
 	// again check them (input.Stamps.ChangedSince).

@@ -65,15 +65,30 @@ type Set struct {
 	// Broken are symbolic links under input directories whose target is
 	// missing or that loop (see Warn).
 	Broken []string
+	// Linked are the names, under input directories, of files read once
+	// under another name (a symbolic link to a file of the tree, or a
+	// second link to one file): each as "NAME -> REAL PATH".
+	Linked []string
+	// Excluded is the number of files under input directories that the
+	// Filter left out.
+	Excluded int
+	// PageSources counts the page files X.txt beside a page X.html (or
+	// .htm, .xhtml) in a tree: a page and its source, which share all
+	// their text; FirstPageSource is the first.
+	PageSources     int
+	FirstPageSource string
 }
 
 // Find expands local --input paths. A missing path is an error naming it.
 // Files given explicitly are read by their extension: a container, a page,
 // JSON Lines (also a file with no extension, as Hadoop's part files); any
 // other extension is an error. Directories are walked
-// (walkTree) for JSON Lines, container and page files; other files in them
-// are ignored.
-func Find(paths []string) (*Set, error) {
+// (walkTree) for JSON Lines, container and page files that f keeps; other
+// files in them are ignored.
+func Find(paths []string, f Filter) (*Set, error) {
+	if err := f.Check(); err != nil {
+		return nil, fmt.Errorf("input: %w", err)
+	}
 	in := &Set{}
 	for _, p := range paths {
 		fi, err := os.Stat(p)
@@ -95,6 +110,10 @@ func Find(paths []string) (*Set, error) {
 			continue
 		}
 		err = walkTree(p, func(path, rel string, size int64) error {
+			if !f.Keep(rel) {
+				in.Excluded++
+				return nil
+			}
 			switch {
 			case HasExt(path, jsonlExts):
 				in.JSONL = append(in.JSONL, path)
@@ -107,12 +126,21 @@ func Find(paths []string) (*Set, error) {
 			}
 			in.Bytes += size
 			return nil
-		}, func(path string) { in.Broken = append(in.Broken, path) })
+		}, func(path string) { in.Broken = append(in.Broken, path) },
+			func(name, rel, real string) {
+				if f.Keep(rel) && isDocFile(name) {
+					in.Linked = append(in.Linked, name+" -> "+real)
+				}
+			})
 		if err != nil {
 			return nil, fmt.Errorf("input %s: %w", p, err)
 		}
 	}
+	in.countPageSources()
 	if in.empty() {
+		if in.Excluded > 0 {
+			return nil, fmt.Errorf("input %s: no documents found: --include/--exclude left out all %s", strings.Join(paths, ", "), count(in.Excluded, "file"))
+		}
 		return nil, fmt.Errorf("input %s: no documents found (want %s files or .html/.htm/.txt files)", strings.Join(paths, ", "), kindList())
 	}
 	return in, nil
@@ -127,17 +155,65 @@ func (in *Set) empty() bool {
 	return len(in.JSONL) == 0 && len(in.Tree) == 0 && len(in.Containers) == 0 && len(in.Remote) == 0
 }
 
-// Warn reports the broken links found under input directories on w.
+// isDocFile reports whether a file found in a directory is read as
+// documents.
+func isDocFile(p string) bool {
+	return HasExt(p, jsonlExts) || containerOf(p) != nil || HasExt(p, htmlExts) || HasExt(p, textExts)
+}
+
+// countPageSources counts the tree's X.txt files beside a page X.html.
+func (in *Set) countPageSources() {
+	pages := map[string]bool{}
+	for _, t := range in.Tree {
+		if HasExt(t.Rel, htmlExts) {
+			pages[t.Root+"\x00"+strings.TrimSuffix(t.Rel, filepath.Ext(t.Rel))] = true
+		}
+	}
+	for _, t := range in.Tree {
+		if HasExt(t.Rel, textExts) && pages[t.Root+"\x00"+strings.TrimSuffix(t.Rel, filepath.Ext(t.Rel))] {
+			if in.PageSources == 0 {
+				in.FirstPageSource = t.Rel
+			}
+			in.PageSources++
+		}
+	}
+}
+
+// Warn reports on w what walking the input directories left out or read
+// once under two names: broken links, files read by another name, files
+// the Filter left out, and pages whose source is beside them.
 func (in *Set) Warn(w io.Writer) {
-	if len(in.Broken) == 0 {
-		return
+	if n := len(in.Broken); n > 0 {
+		fmt.Fprintf(w, "pdc: skipped %s under the input directories that lead nowhere (first: %s)\n", count(n, "symbolic link"), in.Broken[0])
 	}
-	n := len(in.Broken)
-	links := "symbolic links"
+	if n := len(in.Linked); n > 0 {
+		fmt.Fprintf(w, "pdc: left out %s to files read under another name, each file read once (first: %s)\n", count(n, "symbolic link"), in.Linked[0])
+	}
+	if in.Excluded > 0 {
+		fmt.Fprintf(w, "pdc: left out %s under the input directories by --include/--exclude\n", count(in.Excluded, "file"))
+	}
+	if in.PageSources > 0 {
+		fmt.Fprintf(w, "pdc: %s beside a page of the same name (first: %s), a page and its source: to read the pages only, --exclude '*.txt'\n", count(in.PageSources, ".txt file"), in.FirstPageSource)
+	}
+}
+
+// Counters are the counts of Warn, as counters of the run:
+// input.links.broken, input.files.linked, input.files.excluded and
+// input.files.page-sources.
+func (in *Set) Counters() map[string]int64 {
+	return map[string]int64{
+		"input.links.broken":       int64(len(in.Broken)),
+		"input.files.linked":       int64(len(in.Linked)),
+		"input.files.excluded":     int64(in.Excluded),
+		"input.files.page-sources": int64(in.PageSources),
+	}
+}
+
+func count(n int, unit string) string {
 	if n == 1 {
-		links = "symbolic link"
+		return "1 " + unit
 	}
-	fmt.Fprintf(w, "pdc: skipped %d %s under the input directories that lead nowhere (first: %s)\n", n, links, in.Broken[0])
+	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 // Paths lists the local files of the set, sorted.

@@ -302,19 +302,25 @@ func TestRecordErrors(t *testing.T) {
 }
 
 // TestInputTreeLinks: input directories are walked through symbolic links
-// to files and directories (ids keep the linked path), a link cycle ends,
-// and a link to nothing is reported, not fatal.
+// to files and directories (ids keep the linked path), each file is read
+// once, by its own name when the tree holds it, else by its first link,
+// a link cycle ends, and a link to nothing is reported, not fatal.
 func TestInputTreeLinks(t *testing.T) {
 	root := t.TempDir()
 	other := t.TempDir()
 	writeFile(t, filepath.Join(root, "a.html"), "<p>One.</p>")
 	writeFile(t, filepath.Join(root, "docs", "api", "x.html"), "<p>Three.</p>")
 	writeFile(t, filepath.Join(other, "sub", "b.html"), "<p>Two.</p>")
+	writeFile(t, filepath.Join(other, "o.html"), "<p>Outside.</p>")
 	writeFile(t, filepath.Join(root, ".hidden", "c.html"), "<p>Hidden.</p>")
 	for _, l := range []struct{ target, name string }{
 		{filepath.Join(other, "sub"), filepath.Join(root, "api")},              // a directory outside
 		{root, filepath.Join(other, "sub", "loop")},                            // a cycle back to root
-		{filepath.Join(root, "a.html"), filepath.Join(root, "z.html")},         // a linked file
+		{filepath.Join(root, "a.html"), filepath.Join(root, "z.html")},         // a file of the tree: read as a.html
+		{filepath.Join(root, "a.html"), filepath.Join(root, "0.html")},         // the same, before it in path order
+		{filepath.Join(other, "o.html"), filepath.Join(root, "o1.html")},       // a file outside: read once, as o1.html
+		{filepath.Join(other, "o.html"), filepath.Join(root, "o2.html")},       // its second link
+		{filepath.Join(other, "sub", "b.html"), filepath.Join(root, "b.html")}, // a file also reached through the api link
 		{filepath.Join(root, "docs", "api"), filepath.Join(root, "alias")},     // inside: keeps its ids
 		{filepath.Join(root, ".hidden"), filepath.Join(root, "shown")},         // inside, hidden
 		{filepath.Join(root, "gone.html"), filepath.Join(root, "broken.html")}, // to nothing
@@ -325,7 +331,7 @@ func TestInputTreeLinks(t *testing.T) {
 			t.Skip("no symlinks:", err)
 		}
 	}
-	in, err := Find([]string{root})
+	in, err := Find([]string{root}, Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,8 +339,19 @@ func TestInputTreeLinks(t *testing.T) {
 	for _, f := range in.Tree {
 		ids = append(ids, f.Rel)
 	}
-	if want := []string{"a.html", "api/b.html", "docs/api/x.html", "z.html"}; !slices.Equal(ids, want) {
+	if want := []string{"a.html", "api/b.html", "docs/api/x.html", "o1.html"}; !slices.Equal(ids, want) {
 		t.Errorf("tree ids %q, want %q", ids, want)
+	}
+	var linked []string
+	for _, l := range in.Linked {
+		name, _, _ := strings.Cut(l, " -> ")
+		linked = append(linked, filepath.Base(name))
+	}
+	if want := []string{"0.html", "b.html", "o2.html", "z.html"}; !slices.Equal(linked, want) {
+		t.Errorf("links left out %q, want %q", linked, want)
+	}
+	if c := in.Counters(); c["input.files.linked"] != 4 || c["input.links.broken"] != 3 {
+		t.Errorf("counters %v", c)
 	}
 	var names []string
 	for _, b := range in.Broken {
@@ -396,7 +413,7 @@ func TestTreeSite(t *testing.T) {
 	// Tree sources set it.
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a", "x.html"), "<p>x</p>")
-	in, err := Find([]string{dir})
+	in, err := Find([]string{dir}, Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +437,7 @@ func TestFindKinds(t *testing.T) {
 		{"d.txt", "tree"}, {"e.warc.gz", "container"}, {"f.parquet", "container"}, {"README.md", "error"}, {"g.pdf", "error"},
 	} {
 		p := writeFile(t, filepath.Join(dir, tt.name), "{}")
-		in, err := Find([]string{p})
+		in, err := Find([]string{p}, Filter{})
 		got := "error"
 		switch {
 		case err != nil:

@@ -20,7 +20,7 @@ var pyarrowFixture = filepath.Join("..", "parquetio", "testdata", "docs.parquet"
 // documents with renamed columns; html wins over text; rows without an id
 // are counted as skipped; Where numbers the documents.
 func TestParquetSource(t *testing.T) {
-	in, err := Find([]string{pyarrowFixture})
+	in, err := Find([]string{pyarrowFixture}, Filter{})
 	if err != nil || len(in.Containers) != 1 {
 		t.Fatalf("Find: %+v, %v", in, err)
 	}
@@ -76,7 +76,7 @@ func TestParquetSource(t *testing.T) {
 // error naming the file and the first damage, not a file passed over.
 func TestDamagedOnly(t *testing.T) {
 	name := filepath.Join("..", "parquetio", "testdata", "oom.parquet")
-	in, err := Find([]string{name})
+	in, err := Find([]string{name}, Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,8 +31,9 @@ func (f RemoteFile) open(o Options) (Source, error) {
 // remote is true are resolved with hdfsfs.Resolve and listed there (a file,
 // or a directory's files but those whose names start with "_" or "."), and
 // read as JSON Lines. A file on HDFS named as a container (WARC, Avro,
-// Parquet) is an error (CheckRemote).
-func FindAny(paths []string, remote func(string) bool) (*Set, error) {
+// Parquet) is an error (CheckRemote). f selects the files found under
+// local directories.
+func FindAny(paths []string, remote func(string) bool, f Filter) (*Set, error) {
 	var local []string
 	var files []RemoteFile
 	for _, p := range paths {
@@ -58,7 +59,7 @@ func FindAny(paths []string, remote func(string) bool) (*Set, error) {
 	in := &Set{}
 	if len(local) > 0 {
 		var err error
-		if in, err = Find(local); err != nil {
+		if in, err = Find(local, f); err != nil {
 			return nil, err
 		}
 	}

@@ -42,7 +42,7 @@ func TestStampsChanged(t *testing.T) {
 			os.MkdirAll(filepath.Dir(b), 0o755)
 			os.WriteFile(a, []byte(`{"id":"a","text":"x"}`[:20]), 0o644)
 			os.WriteFile(b, []byte("<p>the same</p>"), 0o644)
-			in, err := Find([]string{a, filepath.Dir(b)})
+			in, err := Find([]string{a, filepath.Dir(b)}, Filter{})
 			if err != nil {
 				t.Fatal(err)
 			}

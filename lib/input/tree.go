@@ -27,13 +27,22 @@ func (f TreeFile) Path() string { return filepath.Join(f.Root, filepath.FromSlas
 // with its slash-separated path relative to root. It follows symbolic
 // links to files and to directories outside the tree (documentation trees
 // link whole sections in), walking a directory once however many links
-// reach it, and skips hidden directories. A link that cannot be followed
-// (to nothing, or a loop) goes to broken.
-func walkTree(root string, file func(path, rel string, size int64) error, broken func(path string)) error {
+// reach it, and skips hidden directories. Each file is read once, by its
+// real path: a link to a file of the tree is left to the file's own name,
+// and of several links to one file outside the tree the first is read;
+// the names left go to linked with the path they lead to. A link that
+// cannot be followed (to nothing, or a loop) goes to broken.
+func walkTree(root string, file func(path, rel string, size int64) error, broken func(path string), linked func(name, rel, real string)) error {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return err
 	}
+	type entry struct {
+		path, rel, real string
+		size            int64
+		link            bool
+	}
+	var files []entry
 	seen := map[string]bool{}
 	var walk func(dir, rel string) error
 	walk = func(dir, rel string) error {
@@ -77,14 +86,39 @@ func walkTree(root string, file func(path, rel string, size int64) error, broken
 					return err
 				}
 			case fi.Mode().IsRegular():
-				if err := file(p, r, fi.Size()); err != nil {
-					return err
+				fileReal := filepath.Join(real, e.Name())
+				if link {
+					if fileReal, err = filepath.EvalSymlinks(p); err != nil {
+						broken(p)
+						continue
+					}
 				}
+				files = append(files, entry{path: p, rel: r, real: fileReal, size: fi.Size(), link: link})
 			}
 		}
 		return nil
 	}
-	return walk(root, "")
+	if err := walk(root, ""); err != nil {
+		return err
+	}
+	// The name each real file is read by: its own when the tree holds it
+	// (not through a link), else the first link's.
+	by := map[string]int{}
+	for i, f := range files {
+		if j, ok := by[f.real]; !ok || files[j].link && !f.link {
+			by[f.real] = i
+		}
+	}
+	for i, f := range files {
+		if by[f.real] != i {
+			linked(f.path, f.rel, f.real)
+			continue
+		}
+		if err := file(f.path, f.rel, f.size); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Within reports whether path p is dir or lies under it.

@@ -163,12 +163,13 @@ func check(o options) (measures, error) {
 		return m, err
 	}
 	inputs := []string(o.inputs)
+	var filter input.Filter
 	if len(inputs) == 0 {
 		man, err := pipeline.ReadManifest(fsys, dir)
 		if err != nil {
 			return m, err
 		}
-		inputs = man.Inputs
+		inputs, filter = man.Inputs, input.Filter{Include: man.Include, Exclude: man.Exclude}
 	}
 	cs, err := cluster.Read(fsys, dir+"/clusters")
 	if err != nil {
@@ -184,7 +185,7 @@ func check(o options) (measures, error) {
 			return m, err
 		}
 	}
-	texts, bodies, err := readTexts(inputs, remote)
+	texts, bodies, err := readTexts(inputs, remote, filter)
 	if err != nil {
 		return m, err
 	}
@@ -426,8 +427,8 @@ func readRemoved(path string) ([]cut, error) {
 
 // readTexts returns the extracted text of every document (the first of
 // each id) and a hash of its body.
-func readTexts(inputs []string, remote func(string) bool) (map[string]string, map[string][32]byte, error) {
-	in, err := input.FindAny(inputs, remote)
+func readTexts(inputs []string, remote func(string) bool, filter input.Filter) (map[string]string, map[string][32]byte, error) {
+	in, err := input.FindAny(inputs, remote, filter)
 	if err != nil {
 		return nil, nil, err
 	}

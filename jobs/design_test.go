@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -85,3 +87,84 @@ func TestDesignMap(t *testing.T) {
 }
 
 var spelled = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+
+// TestImports: the module's import graph points one way (docs/design.md,
+// "Packages"): the CLI (jobs) -> jobs/pipeline and the two drivers ->
+// mappers/*, reducers/* -> lib/*. The CLI imports no mapper or reducer; no
+// mapper or reducer imports another of either folder; lib/ imports nothing
+// above it; nothing in the product imports scripts/, and only the CLI's
+// pdc eval and the corpus tools themselves import the evaluation corpus
+// tools (lib/eval, lib/plant). Tests are left out (a test may run any
+// program). The one exception, listed: tools under scripts/ read a run's
+// counters and manifest with jobs/pipeline's readers.
+func TestImports(t *testing.T) {
+	const module = "github.com/pdc-mr/pdc/"
+	imports := map[string][]string{} // package dir -> module packages it imports
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != ".." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(p)), "../")
+		for _, im := range f.Imports {
+			if path := strings.Trim(im.Path.Value, `"`); strings.HasPrefix(path, module) {
+				imports[pkg] = append(imports[pkg], strings.TrimPrefix(path, module))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := func(p string) string { return strings.SplitN(p, "/", 2)[0] }
+	isTool := func(p string) bool {
+		return p == "lib/eval" || p == "lib/plant" || strings.HasPrefix(p, "lib/plant/")
+	}
+	allowed := map[string]bool{
+		"scripts/badinputs -> jobs/pipeline":  true, // counters.tsv
+		"scripts/dedupcheck -> jobs/pipeline": true, // _pdc.json
+	}
+	var broken []string
+	for pkg, ims := range imports {
+		for _, im := range ims {
+			edge := pkg + " -> " + im
+			var why string
+			switch {
+			case allowed[edge]:
+			case top(pkg) != "scripts" && top(im) == "scripts":
+				why = "the product imports a tool"
+			case pkg == "jobs" && (top(im) == "mappers" || top(im) == "reducers"):
+				why = "the CLI imports a streaming program (run it through jobs/pipeline; share through lib/)"
+			case (top(pkg) == "mappers" || top(pkg) == "reducers") && (top(im) == "mappers" || top(im) == "reducers") && im != pkg:
+				why = "a streaming program imports another (what two jobs share belongs in lib/)"
+			case top(pkg) == "lib" && top(im) != "lib":
+				why = "lib/ imports a package above it"
+			case top(pkg) != "scripts" && isTool(im) && !isTool(pkg) && pkg != "jobs":
+				why = "the product imports the evaluation corpus tools"
+			case top(pkg) == "mappers" || top(pkg) == "reducers":
+				if top(im) == "jobs" {
+					why = "a streaming program imports the CLI or a driver"
+				}
+			}
+			if why != "" {
+				broken = append(broken, edge+": "+why)
+			}
+		}
+	}
+	slices.Sort(broken)
+	for _, b := range broken {
+		t.Error(b)
+	}
+	if len(imports) < 40 {
+		t.Fatalf("read the imports of %d packages, want the module's", len(imports))
+	}
+}

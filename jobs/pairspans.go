@@ -6,7 +6,7 @@ package jobs
 // to each other; this finds what a pairwise run would have found between
 // them: every sentence pair of the two with Jaccard >= tau over their word
 // sets (the words method; short and not-content sentences left out as the
-// run leaves them), then the run's match (mappers/match.Matcher) and
+// run leaves them), then the run's match (lib/matcher) and
 // extension (lib/extend, over the windows the extend job sees). Document
 // frequencies play no part: site templates and --max-df do not apply to
 // two documents.
@@ -22,11 +22,10 @@ import (
 	"github.com/pdc-mr/pdc/lib/extend"
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/matcher"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
 	"github.com/pdc-mr/pdc/lib/span"
-	"github.com/pdc-mr/pdc/mappers/match"
-	extendred "github.com/pdc-mr/pdc/reducers/extend"
 )
 
 func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
@@ -83,7 +82,7 @@ func (m *Main) pairSpans(out, a, b string, inputs []string) ([]span.Span, map[st
 	}
 	var buf bytes.Buffer
 	w := mr.NewOutput(&buf)
-	mt := match.NewMatcher(cfg, mr.NewCounters(&bytes.Buffer{}), w)
+	mt := matcher.NewMatcher(cfg, mr.NewCounters(&bytes.Buffer{}), w)
 	key := []byte(mr.Escape(a) + "\t" + mr.Escape(b))
 	for _, p := range sentencePairs(docs[a], docs[b], cfg.Tau, cfg.MinTokens) {
 		if err := mt.Add(key, p); err != nil {
@@ -149,7 +148,7 @@ func extendPair(cfg jobconf.Config, seedLines []byte, a, b doc.Analysis) ([]exte
 		return nil, err
 	}
 	var c extend.Counts
-	return extend.Spans(seeds, sa, sb, extendred.Params(cfg), &c), nil
+	return extend.Spans(seeds, sa, sb, matcher.ExtendParams(cfg), &c), nil
 }
 
 // analyzeDocs analyzes the documents in need (the first of each id).
@@ -183,7 +182,7 @@ func (m *Main) analyzeDocs(need map[string]bool, inputs []string, an *doc.Analyz
 // Jaccard >= tau, in (A, B) order, scored as the join writes them (4
 // decimals). Sentences with fewer than minTokens tokens, and those that
 // are not content, are left out.
-func sentencePairs(a, b doc.Analysis, tau float64, minTokens int) []match.Pair {
+func sentencePairs(a, b doc.Analysis, tau float64, minTokens int) []matcher.Pair {
 	sets := func(an doc.Analysis) [][]uint64 {
 		out := make([][]uint64, len(an.Sentences))
 		for i, s := range an.Sentences {
@@ -197,7 +196,7 @@ func sentencePairs(a, b doc.Analysis, tau float64, minTokens int) []match.Pair {
 		return out
 	}
 	sa, sb := sets(a), sets(b)
-	var pairs []match.Pair
+	var pairs []matcher.Pair
 	for i, x := range sa {
 		if x == nil {
 			continue
@@ -223,7 +222,7 @@ func sentencePairs(a, b doc.Analysis, tau float64, minTokens int) []match.Pair {
 			if !signature.AtLeast(jac, tau) {
 				continue
 			}
-			pairs = append(pairs, match.Pair{A: i, B: j, Score: math.Round(jac*10000) / 10000,
+			pairs = append(pairs, matcher.Pair{A: i, B: j, Score: math.Round(jac*10000) / 10000,
 				CSA: a.Sentences[i].Start, CEA: a.Sentences[i].End, CSB: b.Sentences[j].Start, CEB: b.Sentences[j].End})
 		}
 	}

@@ -56,7 +56,7 @@ type Counts struct {
 // missing one sentence of a copied passage), ordered by (StartA, StartB).
 // With a gap, runs whose sentences all lie in longer (or as long and better
 // scored) runs on both sides are left out (dropCovered). Callers may
-// want more evidence for runs shorter than minLen pairs (mappers/match). A run continues from pair (a, b) to the unused pair (a', b')
+// want more evidence for runs shorter than minLen pairs (lib/matcher). A run continues from pair (a, b) to the unused pair (a', b')
 // with a < a' <= a+1+gap and b < b' <= b+1+gap that is nearest (smallest
 // a'-a + b'-b, then closest to the diagonal); with gap > 0, a run ending
 // at (a, b) and one starting at (a+1+gap, b+2+gap) or (a+2+gap, b+1+gap)

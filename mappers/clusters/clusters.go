@@ -9,18 +9,8 @@
 // edge; no task holds more than one node's edges, and each reducer streams
 // them (reducers/clusters).
 //
-// A node is a passage, written for each of its span ends: seven
-// TAB-separated fields
-//
-//	srcpos TAB doc TAB url TAB charStart TAB charEnd TAB sentence TAB words
-//
-// srcpos as in the parsed-document record (lib/doc; the input order: the
-// smallest node of a cluster is its earliest member), url "-" when the
-// document has none, char offsets zero-padded to 10 digits, the
-// passage's first sentence to 7, words the sketch of the distinct words of
-// its content sentences (lib/sketch; the clusters job splits a component
-// into the texts its members are copies of). Nodes compare as the bytes of
-// their text. An edge is `u TAB v` (14 fields). Jobs and records:
+// A node is a passage and an edge `u TAB v` (lib/graph documents both).
+// Jobs and records:
 //
 //	passages  map: spans TSV (lib/span) and parsed-document records
 //	            -> `doc TAB 0 TAB srcpos TAB url TAB - TAB - TAB blob` and, per span end,
@@ -42,13 +32,13 @@ package clusters
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 
+	"github.com/pdc-mr/pdc/lib/graph"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
-// NodeFields is the number of fields of a node.
-const NodeFields = 7
+// NodeFields is the number of fields of a node (lib/graph).
+const NodeFields = graph.NodeFields
 
 // Key and partition fields of the jobs (pipeline.Stages).
 const (
@@ -84,13 +74,13 @@ func Passages(t *mr.Task) error {
 					return fmt.Errorf("passages: line %d: malformed span field %d %q", r.LineNumber(), 3+i, fields[2+i])
 				}
 			}
-			csA, csB := Pad(nil, n[3], 10), Pad(nil, n[5], 10)
+			csA, csB := graph.Pad(nil, n[3], 10), graph.Pad(nil, n[5], 10)
 			for _, end := range []struct {
 				doc        []byte
 				cs, ce, st int
 				side       string
 			}{{fields[0], n[3], n[4], n[0], "A"}, {fields[1], n[5], n[6], n[1], "B"}} {
-				b = join(b[:0], end.doc, []byte("1"), Pad(nil, end.cs, 10), Pad(nil, end.ce, 10), Pad(nil, end.st, 7),
+				b = join(b[:0], end.doc, []byte("1"), graph.Pad(nil, end.cs, 10), graph.Pad(nil, end.ce, 10), graph.Pad(nil, end.st, 7),
 					fields[0], fields[1], csA, csB, []byte(end.side))
 				if _, err := out.Write(b); err != nil {
 					return fmt.Errorf("write: %w", err)
@@ -169,7 +159,7 @@ func mapEdges(t *mr.Task, job string, f func(u, v []byte, emit func(a, b []byte)
 	out := mr.NewOutput(t.Stdout)
 	var b []byte
 	emit := func(u, v []byte) error {
-		b = AppendEdge(b[:0], u, v)
+		b = graph.AppendEdge(b[:0], u, v)
 		if _, err := out.Write(b); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
@@ -177,7 +167,7 @@ func mapEdges(t *mr.Task, job string, f func(u, v []byte, emit func(a, b []byte)
 	}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		u, v, ok := SplitEdge(r.Line())
+		u, v, ok := graph.SplitEdge(r.Line())
 		if !ok {
 			return fmt.Errorf("%s: line %d: malformed edge (want two nodes of %d fields)", job, r.LineNumber(), NodeFields)
 		}
@@ -195,72 +185,6 @@ func mapEdges(t *mr.Task, job string, f func(u, v []byte, emit func(a, b []byte)
 		return fmt.Errorf("write: %w", err)
 	}
 	return nil
-}
-
-// AppendEdge appends the edge line `u TAB v`.
-func AppendEdge(b, u, v []byte) []byte {
-	return append(append(append(append(b, u...), '\t'), v...), '\n')
-}
-
-// SplitEdge splits an edge line into its two nodes.
-func SplitEdge(line []byte) (u, v []byte, ok bool) {
-	i := nthTab(line, NodeFields)
-	if i < 0 || bytes.Count(line[i+1:], []byte{'\t'}) != NodeFields-1 {
-		return nil, nil, false
-	}
-	return line[:i], line[i+1:], true
-}
-
-// nthTab returns the index of the n-th TAB of b, or -1.
-func nthTab(b []byte, n int) int {
-	for i, c := range b {
-		if c == '\t' {
-			if n--; n == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
-// Node is a node's fields.
-type Node struct {
-	Srcpos, Doc, URL []byte
-	CS, CE, Sent     int
-	// Words is the text form of the passage's word sketch (lib/sketch).
-	Words []byte
-}
-
-// ParseNode parses a node.
-func ParseNode(b []byte) (Node, error) {
-	var f [NodeFields][]byte
-	for i := range NodeFields - 1 {
-		j := bytes.IndexByte(b, '\t')
-		if j < 0 {
-			return Node{}, fmt.Errorf("malformed node %q", b)
-		}
-		f[i], b = b[:j], b[j+1:]
-	}
-	f[NodeFields-1] = b
-	n := Node{Srcpos: f[0], Doc: f[1], URL: f[2], Words: f[6]}
-	var ok [3]bool
-	n.CS, ok[0] = mr.Atoi(f[3])
-	n.CE, ok[1] = mr.Atoi(f[4])
-	n.Sent, ok[2] = mr.Atoi(f[5])
-	if !ok[0] || !ok[1] || !ok[2] || bytes.IndexByte(b, '\t') >= 0 {
-		return Node{}, fmt.Errorf("malformed node %q", b)
-	}
-	return n, nil
-}
-
-// Pad appends n zero-padded to width digits.
-func Pad(b []byte, n, width int) []byte {
-	var tmp [20]byte
-	s := strconv.AppendInt(tmp[:0], int64(n), 10)
-	for i := len(s); i < width; i++ {
-		b = append(b, '0')
-	}
-	return append(b, s...)
 }
 
 // join appends fields TAB-separated and a line end.

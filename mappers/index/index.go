@@ -47,10 +47,10 @@ import (
 	"weak"
 
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/docstats"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
-	"github.com/pdc-mr/pdc/mappers/stats"
 )
 
 // SentWidth is the width of zero-padded sentence indexes in keys.
@@ -157,7 +157,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 			for _, sig := range sigs {
 				line, i := batch.Line(sig)
 				if len(line) == 0 {
-					line = stats.AppendHex(line, sig)
+					line = docstats.AppendHex(line, sig)
 				}
 				if err := batch.Put(i, appendTail(line, tail, len(f[0]), batch.Mark(i, docNo) == docNo)); err != nil {
 					return err

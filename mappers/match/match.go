@@ -1,7 +1,7 @@
 // Package match is the match job (PDC-MR Algorithm 2), map only: per
 // document pair it finds the diagonals of duplicated sentence pairs and
 // writes them as seeds for the extend job (mappers/extend), which writes
-// pdc's final output, the spans.
+// pdc's final output, the spans. The work is lib/matcher's.
 //
 // The paper notes that this reducer "can also be merged into the mapper to
 // trim the intermediate data": the join job partitions its output by
@@ -20,19 +20,11 @@ package match
 import (
 	"bytes"
 	"fmt"
-	"slices"
 
-	"github.com/pdc-mr/pdc/lib/diagonal"
-	"github.com/pdc-mr/pdc/lib/extend"
 	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/matcher"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
-
-// MinShortSpan is the least extent, in characters on each side, of a span
-// with fewer than lambda sentence pairs (one that reaches lambda sentences
-// only by stepping over a dropped or rewritten one): two short headings
-// with a line between them are not a reused passage.
-const MinShortSpan = 50
 
 // Map runs the match mapper.
 func Map(t *mr.Task) error {
@@ -40,7 +32,7 @@ func Map(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	m := NewMatcher(cfg, mr.NewCounters(t.Stderr), mr.NewOutput(t.Stdout))
+	m := matcher.NewMatcher(cfg, mr.NewCounters(t.Stderr), mr.NewOutput(t.Stdout))
 	var last []byte // previous document pair, for the order check
 	var lastA, lastB int
 	var fields [][]byte
@@ -48,7 +40,7 @@ func Map(t *mr.Task) error {
 	for r.Next() {
 		k, v := mr.SplitKey(r.Line(), 2)
 		fields = mr.Fields(fields[:0], v)
-		p, err := ParsePair(fields)
+		p, err := matcher.ParsePair(fields)
 		if err != nil {
 			return fmt.Errorf("match: line %d: %w", r.LineNumber(), err)
 		}
@@ -69,224 +61,8 @@ func Map(t *mr.Task) error {
 	if err := m.Close(); err != nil {
 		return err
 	}
-	if err := m.out.Flush(); err != nil {
+	if err := m.Output().Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
-	return m.c.Flush()
-}
-
-// Pair is one duplicated sentence pair of a document pair: its sentences,
-// score and rune offsets.
-type Pair struct {
-	A, B               int
-	Score              float64
-	CSA, CEA, CSB, CEB int
-}
-
-// ParsePair parses the value fields of a join output line:
-// sentA sentB jaccard csA ceA csB ceB.
-func ParsePair(f [][]byte) (Pair, error) {
-	if len(f) != 7 {
-		return Pair{}, fmt.Errorf("want 9 fields, got %d", len(f)+2)
-	}
-	var n [7]int
-	for i, x := range f {
-		if i == 2 {
-			continue
-		}
-		v, ok := mr.Atoi(x)
-		if !ok {
-			return Pair{}, fmt.Errorf("bad number %q", x)
-		}
-		n[i] = v
-	}
-	score, ok := mr.ParseDecimal(f[2])
-	if !ok {
-		return Pair{}, fmt.Errorf("bad score %q", f[2])
-	}
-	return Pair{A: n[0], B: n[1], Score: score, CSA: n[3], CEA: n[4], CSB: n[5], CEB: n[6]}, nil
-}
-
-// offsets are a sentence pair's rune offsets.
-type offsets struct{ csA, ceA, csB, ceB int }
-
-// A Matcher finds the spans of document pairs whose sentence pairs it is
-// given one by one, grouped by document pair: the match job's work, which
-// the join's reducer also does in place (reducers/join.ReduceMatch).
-type Matcher struct {
-	cfg   jobconf.Config
-	c     *mr.Counters
-	out   mr.Output
-	key   []byte
-	pairs []diagonal.Pair
-	offs  []offsets // by diagonal.Pair.Tag
-	line  []byte
-	// Counts, added to c by Close: per document pair they would cost more
-	// than the matching of most pairs.
-	docPairs, sentPairs, shortDropped, spans, withSpans, candidates, singles int64
-	found                                                                    diagonal.Counts
-}
-
-// NewMatcher returns a Matcher writing spans to out and counting in c.
-func NewMatcher(cfg jobconf.Config, c *mr.Counters, out mr.Output) *Matcher {
-	return &Matcher{cfg: cfg, c: c, out: out}
-}
-
-// Add adds a sentence pair of the document pair docPair (docA TAB docB).
-// Pairs come grouped by document pair; a new one ends the previous.
-func (m *Matcher) Add(docPair []byte, p Pair) error {
-	if !bytes.Equal(docPair, m.key) || len(m.pairs) == 0 {
-		if err := m.emit(); err != nil {
-			return err
-		}
-		m.key = append(m.key[:0], docPair...)
-	}
-	m.pairs = append(m.pairs, diagonal.Pair{A: p.A, B: p.B, Score: p.Score, Tag: len(m.offs)})
-	m.offs = append(m.offs, offsets{p.CSA, p.CEA, p.CSB, p.CEB})
-	return nil
-}
-
-// Close writes the spans of the last document pair and adds the counts.
-func (m *Matcher) Close() error {
-	err := m.emit()
-	for _, c := range []struct {
-		name string
-		n    int64
-	}{
-		{"match.doc-pairs", m.docPairs}, {"match.sentence-pairs", m.sentPairs},
-		{"match.short-spans-dropped", m.shortDropped}, {"match.spans", m.spans},
-		{"match.doc-pairs.with-spans", m.withSpans}, {"match.candidates", m.candidates}, {"match.singles", m.singles},
-		{"match.runs.joined", int64(m.found.Joined)}, {"match.runs.covered-dropped", int64(m.found.Covered)},
-	} {
-		if c.n > 0 {
-			m.c.Add(c.name, c.n)
-		}
-	}
-	m.docPairs, m.sentPairs, m.shortDropped, m.spans, m.withSpans, m.candidates, m.singles = 0, 0, 0, 0, 0, 0, 0
-	m.found = diagonal.Counts{}
-	return err
-}
-
-// seeds writes the candidates for the extend job to grow (lib/extend):
-// the runs of 2 or more pairs that are no span, and, when the document
-// pair has a span or a candidate, its pairs outside them as single pairs
-// (extension may step on a pair of the join, not on two sentences as
-// similar that the join left out; see lib/extend).
-func (m *Matcher) seeds(spans, short []diagonal.Run) error {
-	if len(spans) == 0 && len(short) == 0 {
-		return nil
-	}
-	in := newBoxes(spans)
-	var cands []diagonal.Run
-	for _, run := range short {
-		if !in.hit(run.StartA, run.EndA, run.StartB, run.EndB, 0) {
-			cands = append(cands, run)
-		}
-	}
-	if len(spans) == 0 && len(cands) == 0 {
-		return nil
-	}
-	for _, run := range cands {
-		if err := m.write(run, false); err != nil {
-			return err
-		}
-		m.candidates++
-	}
-	near := extend.Window + m.cfg.Gap
-	byCand := newBoxes(cands)
-	for _, p := range m.pairs {
-		if in.hit(p.A, p.A, p.B, p.B, 0) || byCand.hit(p.A, p.A, p.B, p.B, 0) ||
-			!in.hit(p.A, p.A, p.B, p.B, near) && !byCand.hit(p.A, p.A, p.B, p.B, near) {
-			continue
-		}
-		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score}
-		if err := m.write(single, false); err != nil {
-			return err
-		}
-		m.singles++
-	}
-	return nil
-}
-
-// boxes answers whether sentence ranges meet the rectangles of runs
-// (sentences StartA..EndA by StartB..EndB).
-type boxes struct {
-	runs []diagonal.Run // by StartA
-	maxA int            // the longest run's EndA-StartA
-}
-
-func newBoxes(runs []diagonal.Run) boxes {
-	b := boxes{runs: slices.Clone(runs)}
-	slices.SortFunc(b.runs, func(x, y diagonal.Run) int { return x.StartA - y.StartA })
-	for _, r := range runs {
-		b.maxA = max(b.maxA, r.EndA-r.StartA)
-	}
-	return b
-}
-
-// hit reports whether sentences sa..ea of A and sb..eb of B meet a run's
-// rectangle grown by d sentences on each side.
-func (b boxes) hit(sa, ea, sb, eb, d int) bool {
-	i, _ := slices.BinarySearchFunc(b.runs, sa-d-b.maxA, func(r diagonal.Run, t int) int { return r.StartA - t })
-	for ; i < len(b.runs) && b.runs[i].StartA-d <= ea; i++ {
-		r := b.runs[i]
-		if r.EndA+d >= sa && r.StartB-d <= eb && r.EndB+d >= sb {
-			return true
-		}
-	}
-	return false
-}
-
-// write writes a run as a seed record (lib/extend), a span or a candidate.
-func (m *Matcher) write(run diagonal.Run, isSpan bool) error {
-	o1, o2 := m.offs[run.First.Tag], m.offs[run.Last.Tag]
-	b := extend.AppendSeed(m.line[:0], m.key, extend.Seed{
-		StartA: run.StartA, StartB: run.StartB, EndA: run.EndA, EndB: run.EndB, Length: run.Length,
-		CharStartA: o1.csA, CharEndA: o2.ceA, CharStartB: o1.csB, CharEndB: o2.ceB, Score: run.Score, Span: isSpan,
-	})
-	b = append(b, '\n')
-	m.line = b
-	if _, err := m.out.Write(b); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	return nil
-}
-
-func (m *Matcher) emit() error {
-	if len(m.pairs) == 0 {
-		return nil
-	}
-	m.docPairs++
-	m.sentPairs += int64(len(m.pairs))
-	var runs, short []diagonal.Run
-	if m.cfg.ExtendTau > 0 {
-		runs, short = diagonal.FindAll(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
-	} else {
-		runs = diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
-	}
-	kept := 0
-	for _, run := range runs {
-		o1, o2 := m.offs[run.First.Tag], m.offs[run.Last.Tag]
-		if run.Length < m.cfg.Lambda && (o2.ceA-o1.csA < MinShortSpan || o2.ceB-o1.csB < MinShortSpan) {
-			m.shortDropped++
-			short = append(short, run) // a candidate
-			continue
-		}
-		if err := m.write(run, true); err != nil {
-			return err
-		}
-		runs[kept] = run
-		kept++
-	}
-	if m.cfg.ExtendTau > 0 {
-		if err := m.seeds(runs[:kept], short); err != nil {
-			return err
-		}
-	}
-	if kept > 0 {
-		m.spans += int64(kept)
-		m.withSpans++
-	}
-	m.pairs, m.offs = m.pairs[:0], m.offs[:0]
-	return nil
+	return m.Counters().Flush()
 }

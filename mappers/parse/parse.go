@@ -14,7 +14,7 @@
 //
 // Given a side output (mr.Task.Side: the local runner's RunFeeding), the
 // mapper also writes there what the stats mapper would write for its
-// records (mappers/stats.Collector), so that the stats job need not read
+// records (lib/docstats Collector), so that the stats job need not read
 // them again.
 package parse
 
@@ -26,10 +26,10 @@ import (
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/docstats"
 	"github.com/pdc-mr/pdc/lib/htmltext"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
-	statsmap "github.com/pdc-mr/pdc/mappers/stats"
 )
 
 // MaxReports is how many bad records a task describes on stderr; the rest
@@ -70,7 +70,7 @@ func Map(t *mr.Task) error {
 	var sideOut mr.Output
 	if t.Side != nil {
 		sideOut = mr.NewOutput(t.Side)
-		m.stats = statsmap.NewCollector(sideOut, cfg)
+		m.stats = docstats.NewCollector(sideOut, cfg)
 	}
 	keyed := mr.InputKeyed(t.Getenv)
 	r := mr.NewReader(t.Stdin)
@@ -118,7 +118,7 @@ type mapper struct {
 	reported int
 	an       doc.Analyzer
 	json     doc.Parser          // its SiteField is --site-field
-	stats    *statsmap.Collector // the stats job's map output, or nil
+	stats    *docstats.Collector // the stats job's map output, or nil
 	line     []byte
 	scratch  []byte
 }

@@ -12,12 +12,12 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/graph"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/sketch"
-	clustermap "github.com/pdc-mr/pdc/mappers/clusters"
 )
 
-const nf = clustermap.NodeFields
+const nf = graph.NodeFields
 
 // Coincide is the least share of the shorter of two span ends of one
 // document that the other must hold, and Nest the least length of the
@@ -81,9 +81,9 @@ func Passages(t *mr.Task) error {
 			b = append(b, srcpos...)
 			b = append(append(b, '\t'), docID...)
 			b = append(append(b, '\t'), url...)
-			b = clustermap.Pad(append(b, '\t'), p.cs, 10)
-			b = clustermap.Pad(append(b, '\t'), p.ce, 10)
-			b = clustermap.Pad(append(b, '\t'), p.sent, 7)
+			b = graph.Pad(append(b, '\t'), p.cs, 10)
+			b = graph.Pad(append(b, '\t'), p.ce, 10)
+			b = graph.Pad(append(b, '\t'), p.sent, 7)
 			b = append(append(b, '\t'), p.words...)
 			if _, err := out.Write(append(b, '\n')); err != nil {
 				return fmt.Errorf("write: %w", err)
@@ -273,7 +273,7 @@ func Edges(t *mr.Task) error {
 			u, v = v, u
 		}
 		edges++
-		b = clustermap.AppendEdge(b[:0], u, v)
+		b = graph.AppendEdge(b[:0], u, v)
 		if _, err := out.Write(b); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
@@ -342,7 +342,7 @@ func LargeStar(t *mr.Task) error {
 }
 
 // SmallStar is the small-star reducer: node u's neighbours, all smaller
-// (mappers/clusters.SmallStar), come sorted; u and every neighbour but the
+// (mappers/clusters SmallStar), come sorted; u and every neighbour but the
 // smallest, m, are linked to m.
 func SmallStar(t *mr.Task) error {
 	var m []byte
@@ -365,7 +365,7 @@ func reduceEdges(t *mr.Task, job string, f func(first bool, u, v []byte, emit fu
 	any := false
 	emit := func(x, y []byte) error {
 		edges++
-		b = clustermap.AppendEdge(b[:0], x, y)
+		b = graph.AppendEdge(b[:0], x, y)
 		if _, err := out.Write(b); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
@@ -373,7 +373,7 @@ func reduceEdges(t *mr.Task, job string, f func(first bool, u, v []byte, emit fu
 	}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		uu, v, ok := clustermap.SplitEdge(r.Line())
+		uu, v, ok := graph.SplitEdge(r.Line())
 		if !ok {
 			return fmt.Errorf("%s reducer: line %d: malformed edge", job, r.LineNumber())
 		}
@@ -423,7 +423,7 @@ func Clusters(t *mr.Task) error {
 		at                 []int
 	)
 	add := func(node []byte) error {
-		n, err := clustermap.ParseNode(node)
+		n, err := graph.ParseNode(node)
 		if err != nil {
 			return err
 		}
@@ -499,7 +499,7 @@ func Clusters(t *mr.Task) error {
 	}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		u, v, ok := clustermap.SplitEdge(r.Line())
+		u, v, ok := graph.SplitEdge(r.Line())
 		if !ok {
 			return fmt.Errorf("clusters reducer: line %d: malformed edge", r.LineNumber())
 		}

@@ -15,9 +15,9 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/extend"
 	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/matcher"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/span"
-	"github.com/pdc-mr/pdc/mappers/match"
 )
 
 // Reduce runs the extend reducer.
@@ -26,7 +26,7 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	x := &reducer{out: mr.NewOutput(t.Stdout), c: mr.NewCounters(t.Stderr), p: Params(cfg)}
+	x := &reducer{out: mr.NewOutput(t.Stdout), c: mr.NewCounters(t.Stderr), p: matcher.ExtendParams(cfg)}
 	var fields [][]byte
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
@@ -70,11 +70,6 @@ func Reduce(t *mr.Task) error {
 	}
 	x.counts()
 	return x.c.Flush()
-}
-
-// Params are the extension parameters of a run's configuration.
-func Params(cfg jobconf.Config) extend.Params {
-	return extend.Params{Tau: cfg.ExtendTau, JoinTau: cfg.Tau, Gap: cfg.Gap, Lambda: cfg.Lambda, MinTokens: cfg.MinTokens, MinChars: match.MinShortSpan}
 }
 
 type reducer struct {

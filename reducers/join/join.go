@@ -21,9 +21,9 @@ import (
 	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/matcher"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
-	"github.com/pdc-mr/pdc/mappers/match"
 )
 
 // KeyFields is the number of key fields of the join's map output.
@@ -60,7 +60,7 @@ func Reduce(t *mr.Task) error {
 
 // ReduceMatch is the join reducer and the match job in one program, for
 // the local runner: the duplicated sentence pairs go straight to a
-// match.Matcher instead of being written as lines and parsed back. Its
+// lib/matcher instead of being written as lines and parsed back. Its
 // output and counters are those of Reduce followed by the match job (each
 // pair's score rounded to the 4 decimals Reduce writes); pdc run
 // --keep-intermediate runs the two apart.
@@ -70,14 +70,14 @@ func ReduceMatch(t *mr.Task) error {
 		return err
 	}
 	return group(t, cfg.Signature.Method.Prefixed(), func(c *mr.Counters, out mr.Output) (emitFunc, func() error) {
-		m := match.NewMatcher(cfg, c, out)
+		m := matcher.NewMatcher(cfg, c, out)
 		return func(_ []byte, docs []byte, p *cand) ([]byte, string, error) {
 			j, ok := jaccard(p, cfg.Tau)
 			if !ok {
 				return nil, belowTau, nil
 			}
 			score := rounded(int64(p.count), int64(p.nA)+int64(p.nB)-int64(p.count), j)
-			return nil, verified, m.Add(docs, match.Pair{A: int(p.a), B: int(p.b), Score: score,
+			return nil, verified, m.Add(docs, matcher.Pair{A: int(p.a), B: int(p.b), Score: score,
 				CSA: int(p.csA), CEA: int(p.ceA), CSB: int(p.csB), CEB: int(p.ceB)})
 		}, m.Close
 	})

@@ -14,7 +14,7 @@
 // lib/copies to group (after the duplicate ids are dropped).
 //
 // Input: token16hex TAB count, !N TAB count, #docid TAB srcpos,
-// =content16hex TAB srcpos TAB docid TAB nsent (mappers/stats).
+// =content16hex TAB srcpos TAB docid TAB nsent (lib/docstats).
 // Output: token16hex TAB df (df >= 2), !N TAB documents,
 // #docid TAB srcpos for each occurrence to drop, and the content records
 // of hashes held by two documents or more, in srcpos order.

@@ -19,6 +19,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/avroio"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/span"
 )
 
 // runMain runs the pdc command line in-process.
@@ -257,7 +258,7 @@ func TestSpansAvro(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []avroio.Span{
+	want := []span.Span{
 		{DocA: "d1", DocB: "d2", Length: 1, CharEndA: 17, CharEndB: 17, Score: 1},
 		{DocA: "d2", DocB: "d3", StartB: 1, Length: 2, CharEndA: 17, CharStartB: 20, CharEndB: 37, Score: 0.9},
 	}
@@ -285,7 +286,7 @@ func TestSpansAvro(t *testing.T) {
 	}
 }
 
-func spanEqual(a, b avroio.Span) bool {
+func spanEqual(a, b span.Span) bool {
 	str := func(p *string) string {
 		if p == nil {
 			return "<nil>"
@@ -299,7 +300,7 @@ func spanEqual(a, b avroio.Span) bool {
 	return a == b
 }
 
-func showSpans(spans []avroio.Span) string {
+func showSpans(spans []span.Span) string {
 	var b strings.Builder
 	for _, s := range spans {
 		ta, tb := "<nil>", "<nil>"

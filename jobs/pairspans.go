@@ -26,6 +26,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
 	"github.com/pdc-mr/pdc/lib/span"
+	"github.com/pdc-mr/pdc/lib/spanfile"
 )
 
 func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
@@ -33,7 +34,7 @@ func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
 	if err != nil {
 		return err
 	}
-	sw, err := span.NewWriter(m.Stdout, o.format, o.text)
+	sw, err := spanfile.NewWriter(m.Stdout, o.format, o.text)
 	if err != nil {
 		return err
 	}

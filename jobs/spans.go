@@ -15,6 +15,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/span"
+	"github.com/pdc-mr/pdc/lib/spanfile"
 )
 
 type spanOptions struct {
@@ -50,13 +51,13 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	case o.pair == "" && fs.NArg() != 1:
 		return usagef("spans: want exactly one output directory")
 	}
-	if !slices.Contains(span.Formats, o.format) {
-		return usagef("spans: unknown --format %q (want %s)", o.format, strings.Join(span.Formats, ", "))
+	if !slices.Contains(spanfile.Formats, o.format) {
+		return usagef("spans: unknown --format %q (want %s)", o.format, strings.Join(spanfile.Formats, ", "))
 	}
 	if o.header && o.format != "tsv" {
 		return usagef("spans: --header is for --format tsv")
 	}
-	if span.Binary(o.format) && isTerminal(m.Stdout) {
+	if spanfile.Binary(o.format) && isTerminal(m.Stdout) {
 		return usagef("spans: --format %s writes a binary file: redirect it (pdc spans OUT --format %s > spans.%s)", o.format, o.format, o.format)
 	}
 	if (o.text || o.pair != "") && len(inputs) == 0 {
@@ -239,7 +240,7 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 		}
 	}
 	cw := &byteCounter{w: dst}
-	sw, err := span.NewWriter(cw, o.format, o.text)
+	sw, err := spanfile.NewWriter(cw, o.format, o.text)
 	if err != nil {
 		return err
 	}
@@ -253,7 +254,7 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 		}
 		// Parts not written by pdc, out of order, and nothing written
 		// yet: start again, sorting in memory.
-		if sw, err = span.NewWriter(cw, o.format, o.text); err != nil {
+		if sw, err = spanfile.NewWriter(cw, o.format, o.text); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/pdc-mr/pdc/lib/span"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 func ptr(s string) *string { return &s }
 
-var testSpans = []Span{
+var testSpans = []span.Span{
 	{DocA: "a", DocB: "b", URLA: "http://a/", StartA: 1, StartB: 2, Length: 3,
 		CharStartA: 10, CharEndA: 20, CharStartB: 30, CharEndB: 40, Score: 0.75,
 		TextA: ptr("same text"), TextB: ptr("same text ü")},
@@ -23,7 +24,7 @@ var testSpans = []Span{
 		CharStartA: 0, CharEndA: 1 << 33, CharStartB: 5, CharEndB: 6, Score: 1},
 }
 
-func writeSpans(t *testing.T, spans []Span, withText bool) []byte {
+func writeSpans(t *testing.T, spans []span.Span, withText bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewSpanWriter(&buf, withText)
@@ -31,7 +32,7 @@ func writeSpans(t *testing.T, spans []Span, withText bool) []byte {
 		t.Fatal(err)
 	}
 	for _, sp := range spans {
-		if err := w.Write(sp); err != nil {
+		if err := w.Write(&sp); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,7 +49,7 @@ func TestSpanRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := append([]Span{}, testSpans...)
+		want := append([]span.Span{}, testSpans...)
 		if !withText {
 			for i := range want {
 				want[i].TextA, want[i].TextB = nil, nil

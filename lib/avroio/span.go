@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/pdc-mr/pdc/lib/span"
 	"io"
 
 	"github.com/linkedin/goavro/v2"
@@ -24,17 +25,6 @@ func mustCodec(schema string) *goavro.Codec {
 		panic(fmt.Sprintf("avroio: embedded schema: %v", err)) // a build defect
 	}
 	return c
-}
-
-// Span is one partial-duplicate span (the match job's output record) with
-// optional urls and passage texts. Empty URLs and nil texts are written as
-// null.
-type Span struct {
-	DocA, DocB, URLA, URLB                     string
-	StartA, StartB, Length                     int
-	CharStartA, CharEndA, CharStartB, CharEndB int
-	Score                                      float64
-	TextA, TextB                               *string
 }
 
 // spanBatch is the number of spans per container block.
@@ -70,7 +60,7 @@ func newOCFWriter(w io.Writer, codec *goavro.Codec) (*goavro.OCFWriter, error) {
 }
 
 // Write adds a span; spans are written in blocks.
-func (s *SpanWriter) Write(sp Span) error {
+func (s *SpanWriter) Write(sp *span.Span) error {
 	if s.err != nil {
 		return s.err
 	}
@@ -103,7 +93,7 @@ func (s *SpanWriter) flush() error {
 	return nil
 }
 
-func (s *SpanWriter) native(sp Span) map[string]any {
+func (s *SpanWriter) native(sp *span.Span) map[string]any {
 	m := map[string]any{
 		"doc_a": sp.DocA, "doc_b": sp.DocB,
 		"url_a": nullable(sp.URLA, sp.URLA != ""), "url_b": nullable(sp.URLB, sp.URLB != ""),
@@ -135,7 +125,7 @@ func nullableP(p *string) any {
 
 // ReadSpans reads all spans of a file written with the span schema (or a
 // compatible one with the same field names).
-func ReadSpans(r io.Reader) ([]Span, error) {
+func ReadSpans(r io.Reader) ([]span.Span, error) {
 	ocf, err := newOCFReader(r)
 	if err != nil {
 		return nil, err
@@ -144,7 +134,7 @@ func ReadSpans(r io.Reader) ([]Span, error) {
 	if err != nil {
 		return nil, fmt.Errorf("avro schema: %w", err)
 	}
-	var out []Span
+	var out []span.Span
 	for {
 		n, data, err := ocf.next()
 		if err == io.EOF {
@@ -168,10 +158,10 @@ func ReadSpans(r io.Reader) ([]Span, error) {
 	}
 }
 
-func spanFromNative(native any) (Span, error) {
+func spanFromNative(native any) (span.Span, error) {
 	m, ok := native.(map[string]any)
 	if !ok {
-		return Span{}, errors.New("span is not a record")
+		return span.Span{}, errors.New("span is not a record")
 	}
 	num := func(k string) int {
 		switch v := m[k].(type) {
@@ -189,7 +179,7 @@ func spanFromNative(native any) (Span, error) {
 		}
 		return &s
 	}
-	sp := Span{StartA: num("start_a"), StartB: num("start_b"), Length: num("length"),
+	sp := span.Span{StartA: num("start_a"), StartB: num("start_b"), Length: num("length"),
 		CharStartA: num("char_start_a"), CharEndA: num("char_end_a"),
 		CharStartB: num("char_start_b"), CharEndB: num("char_end_b"),
 		TextA: text("text_a"), TextB: text("text_b")}

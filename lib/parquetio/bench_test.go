@@ -45,7 +45,7 @@ func BenchmarkSpanWriter(b *testing.B) {
 		for i := range 10000 {
 			sp := testSpans[i%2]
 			sp.StartA = i
-			if err := w.Write(sp); err != nil {
+			if err := w.Write(&sp); err != nil {
 				b.Fatal(err)
 			}
 		}

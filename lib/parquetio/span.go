@@ -34,6 +34,7 @@ package parquetio
 import (
 	"errors"
 	"fmt"
+	"github.com/pdc-mr/pdc/lib/span"
 	"io"
 	"strings"
 
@@ -63,18 +64,6 @@ var spanSchema = parquet.NewSchema("Span", parquet.SchemaOf(spanRow{}))
 // SpanSchema returns the Parquet schema of span files, in the notation of
 // parquet-format (the message at the top of span.go).
 func SpanSchema() string { return spanSchema.String() }
-
-// Span is one partial-duplicate span (the match job's output record) with
-// optional urls and passage texts, as in avroio.Span. Empty URLs and nil
-// texts are written as null; sentence numbers are written as 32-bit
-// integers.
-type Span struct {
-	DocA, DocB, URLA, URLB                     string
-	StartA, StartB, Length                     int
-	CharStartA, CharEndA, CharStartB, CharEndB int
-	Score                                      float64
-	TextA, TextB                               *string
-}
 
 // Row group and write batch bounds of SpanWriter.
 const (
@@ -107,7 +96,7 @@ func NewSpanWriter(w io.Writer, withText bool) (*SpanWriter, error) {
 }
 
 // Write adds a span; spans are written in row groups.
-func (s *SpanWriter) Write(sp Span) error {
+func (s *SpanWriter) Write(sp *span.Span) error {
 	if s.err != nil {
 		return s.err
 	}
@@ -185,7 +174,7 @@ func strlen(p *string) int {
 // the span schema or one with the same column names and convertible types.
 // It holds all spans in memory (it is meant for tests and small files) and
 // checks all page headers before reading.
-func ReadSpans(r io.ReaderAt, size int64) ([]Span, error) {
+func ReadSpans(r io.ReaderAt, size int64) ([]span.Span, error) {
 	if err := checkFooter(r, size); err != nil {
 		return nil, err
 	}
@@ -203,9 +192,9 @@ func ReadSpans(r io.ReaderAt, size int64) ([]Span, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read spans: %w", err)
 	}
-	out := make([]Span, len(rows))
+	out := make([]span.Span, len(rows))
 	for i, row := range rows {
-		out[i] = Span{DocA: row.DocA, DocB: row.DocB, URLA: deref(row.URLA), URLB: deref(row.URLB),
+		out[i] = span.Span{DocA: row.DocA, DocB: row.DocB, URLA: deref(row.URLA), URLB: deref(row.URLB),
 			StartA: int(row.StartA), StartB: int(row.StartB), Length: int(row.Length),
 			CharStartA: int(row.CharStartA), CharEndA: int(row.CharEndA),
 			CharStartB: int(row.CharStartB), CharEndB: int(row.CharEndB), Score: row.Score,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"github.com/pdc-mr/pdc/lib/span"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,7 +16,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-var testSpans = []Span{
+var testSpans = []span.Span{
 	{DocA: "a", DocB: "b", URLA: "http://a/", StartA: 1, StartB: 2, Length: 3,
 		CharStartA: 10, CharEndA: 20, CharStartB: 30, CharEndB: 40, Score: 0.75,
 		TextA: ptr("same text"), TextB: ptr("same text ü")},
@@ -23,7 +24,7 @@ var testSpans = []Span{
 		CharStartA: 0, CharEndA: 1 << 33, CharStartB: 5, CharEndB: 6, Score: 1},
 }
 
-func writeSpans(t testing.TB, spans []Span, withText bool) []byte {
+func writeSpans(t testing.TB, spans []span.Span, withText bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewSpanWriter(&buf, withText)
@@ -31,7 +32,7 @@ func writeSpans(t testing.TB, spans []Span, withText bool) []byte {
 		t.Fatal(err)
 	}
 	for _, sp := range spans {
-		if err := w.Write(sp); err != nil {
+		if err := w.Write(&sp); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -41,7 +42,7 @@ func writeSpans(t testing.TB, spans []Span, withText bool) []byte {
 	return buf.Bytes()
 }
 
-func readSpans(t testing.TB, data []byte) []Span {
+func readSpans(t testing.TB, data []byte) []span.Span {
 	t.Helper()
 	spans, err := ReadSpans(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
@@ -53,7 +54,7 @@ func readSpans(t testing.TB, data []byte) []Span {
 func TestSpanRoundTrip(t *testing.T) {
 	tests := []struct {
 		name     string
-		spans    []Span
+		spans    []span.Span
 		withText bool
 	}{
 		{"with text", testSpans, true},
@@ -63,7 +64,7 @@ func TestSpanRoundTrip(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := readSpans(t, writeSpans(t, tc.spans, tc.withText))
-			want := append([]Span{}, tc.spans...)
+			want := append([]span.Span{}, tc.spans...)
 			if !tc.withText {
 				for i := range want {
 					want[i].TextA, want[i].TextB = nil, nil
@@ -143,13 +144,13 @@ func TestSpanRowGroups(t *testing.T) {
 	tests := []struct {
 		name     string
 		n        int
-		span     Span
+		span     span.Span
 		withText bool
 		want     int
 	}{
-		{"rows", spanGroupRows + 1, Span{DocA: "a", DocB: "b"}, true, 2},
-		{"bytes", 5, Span{DocA: "a", DocB: "b", TextA: &big}, true, 2},
-		{"bytes without text", 5, Span{DocA: "a", DocB: "b", TextA: &big}, false, 1},
+		{"rows", spanGroupRows + 1, span.Span{DocA: "a", DocB: "b"}, true, 2},
+		{"bytes", 5, span.Span{DocA: "a", DocB: "b", TextA: &big}, true, 2},
+		{"bytes without text", 5, span.Span{DocA: "a", DocB: "b", TextA: &big}, false, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,7 +160,7 @@ func TestSpanRowGroups(t *testing.T) {
 				t.Fatal(err)
 			}
 			for range tc.n {
-				if err := w.Write(tc.span); err != nil {
+				if err := w.Write(&tc.span); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -196,7 +197,7 @@ func TestSpanWriterErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(testSpans[0]); err != nil {
+	if err := w.Write(&testSpans[0]); err != nil {
 		t.Fatal(err) // buffered
 	}
 	if err := w.Close(); !errors.Is(err, errFull) {
@@ -207,7 +208,7 @@ func TestSpanWriterErrors(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(testSpans[0]); err == nil {
+	if err := w.Write(&testSpans[0]); err == nil {
 		t.Error("Write after Close: no error")
 	}
 	if err := w.Close(); err == nil {

@@ -64,9 +64,9 @@ func AppendMember(b, cid, srcpos, doc, url []byte, charStart, charEnd, sentence 
 	b = append(append(b, srcpos...), '\t')
 	b = append(append(b, doc...), '\t')
 	b = append(append(b, url...), '\t')
-	b = append(pad(b, charStart, 10), '\t')
-	b = append(pad(b, charEnd, 10), '\t')
-	return append(pad(b, sentence, 7), '\n')
+	b = append(mr.AppendPadded(b, int64(charStart), 10), '\t')
+	b = append(mr.AppendPadded(b, int64(charEnd), 10), '\t')
+	return append(mr.AppendPadded(b, int64(sentence), 7), '\n')
 }
 
 // AppendSummary appends the summary line that closes a cluster.
@@ -76,15 +76,6 @@ func AppendSummary(b, cid []byte, docs, members int64) []byte {
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, members, 10)
 	return append(b, '\n')
-}
-
-func pad(b []byte, n, width int) []byte {
-	var tmp [20]byte
-	s := strconv.AppendInt(tmp[:0], int64(n), 10)
-	for i := len(s); i < width; i++ {
-		b = append(b, '0')
-	}
-	return append(b, s...)
 }
 
 // ErrNotFinished says that a directory holds no finished clusters job.

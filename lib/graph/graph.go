@@ -17,7 +17,6 @@ package graph
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -79,14 +78,4 @@ func ParseNode(b []byte) (Node, error) {
 		return Node{}, fmt.Errorf("malformed node %q", b)
 	}
 	return n, nil
-}
-
-// Pad appends n zero-padded to width digits.
-func Pad(b []byte, n, width int) []byte {
-	var tmp [20]byte
-	s := strconv.AppendInt(tmp[:0], int64(n), 10)
-	for i := len(s); i < width; i++ {
-		b = append(b, '0')
-	}
-	return append(b, s...)
 }

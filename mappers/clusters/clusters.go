@@ -74,13 +74,13 @@ func Passages(t *mr.Task) error {
 					return fmt.Errorf("passages: line %d: malformed span field %d %q", r.LineNumber(), 3+i, fields[2+i])
 				}
 			}
-			csA, csB := graph.Pad(nil, n[3], 10), graph.Pad(nil, n[5], 10)
+			csA, csB := mr.AppendPadded(nil, int64(n[3]), 10), mr.AppendPadded(nil, int64(n[5]), 10)
 			for _, end := range []struct {
 				doc        []byte
 				cs, ce, st int
 				side       string
 			}{{fields[0], n[3], n[4], n[0], "A"}, {fields[1], n[5], n[6], n[1], "B"}} {
-				b = join(b[:0], end.doc, []byte("1"), graph.Pad(nil, end.cs, 10), graph.Pad(nil, end.ce, 10), graph.Pad(nil, end.st, 7),
+				b = join(b[:0], end.doc, []byte("1"), mr.AppendPadded(nil, int64(end.cs), 10), mr.AppendPadded(nil, int64(end.ce), 10), mr.AppendPadded(nil, int64(end.st), 7),
 					fields[0], fields[1], csA, csB, []byte(end.side))
 				if _, err := out.Write(b); err != nil {
 					return fmt.Errorf("write: %w", err)

@@ -132,7 +132,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 			tail = append(tail[:0], '\t')
 			tail = append(tail, f[0]...)
 			tail = append(tail, '\t')
-			tail = appendPadded(tail, i, SentWidth)
+			tail = mr.AppendPadded(tail, int64(i), SentWidth)
 			tail = append(tail, '\t')
 			tail = strconv.AppendInt(tail, int64(len(sigs)), 10)
 			tail = append(tail, '\t')
@@ -383,13 +383,4 @@ var statsCache struct {
 	st      weak.Pointer[signature.Stats]
 	dups    weak.Pointer[signature.Duplicates]
 	hasDups bool
-}
-
-func appendPadded(b []byte, n, width int) []byte {
-	var tmp [20]byte
-	s := strconv.AppendInt(tmp[:0], int64(n), 10)
-	for i := len(s); i < width; i++ {
-		b = append(b, '0')
-	}
-	return append(b, s...)
 }

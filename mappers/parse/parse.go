@@ -224,11 +224,11 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 		// A page of a tree: its own file, not the rendering's offset.
 		b = mr.AppendEscape(b, d.Source)
 		b = append(b, '@')
-		b = appendPadded(b, 0, 16)
+		b = mr.AppendPadded(b, 0, 16)
 	} else {
 		b = append(b, m.fileEsc...)
 		b = append(b, '@')
-		b = appendPadded(b, off, 16)
+		b = mr.AppendPadded(b, off, 16)
 	}
 	posEnd := len(b)
 	b = append(b, '\t')
@@ -273,12 +273,4 @@ func (m *mapper) appendSite(b []byte, d *doc.Doc, a *doc.Analysis) []byte {
 // isBinary reports content that is not text: a NUL byte in the first 8 KiB.
 func isBinary(s string) bool {
 	return strings.IndexByte(s[:min(len(s), 8192)], 0) >= 0
-}
-
-func appendPadded(b []byte, n int64, width int) []byte {
-	s := strconv.AppendInt(nil, n, 10)
-	for i := len(s); i < width; i++ {
-		b = append(b, '0')
-	}
-	return append(b, s...)
 }

@@ -81,9 +81,9 @@ func Passages(t *mr.Task) error {
 			b = append(b, srcpos...)
 			b = append(append(b, '\t'), docID...)
 			b = append(append(b, '\t'), url...)
-			b = graph.Pad(append(b, '\t'), p.cs, 10)
-			b = graph.Pad(append(b, '\t'), p.ce, 10)
-			b = graph.Pad(append(b, '\t'), p.sent, 7)
+			b = mr.AppendPadded(append(b, '\t'), int64(p.cs), 10)
+			b = mr.AppendPadded(append(b, '\t'), int64(p.ce), 10)
+			b = mr.AppendPadded(append(b, '\t'), int64(p.sent), 7)
 			b = append(append(b, '\t'), p.words...)
 			if _, err := out.Write(append(b, '\n')); err != nil {
 				return fmt.Errorf("write: %w", err)

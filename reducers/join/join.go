@@ -45,9 +45,9 @@ func Reduce(t *mr.Task) error {
 		}
 		out = append(out, docs...)
 		out = append(out, '\t')
-		out = appendPadded(out, p.a)
+		out = mr.AppendPadded(out, int64(p.a), SentWidth)
 		out = append(out, '\t')
-		out = appendPadded(out, p.b)
+		out = mr.AppendPadded(out, int64(p.b), SentWidth)
 		out = append(out, '\t')
 		out = strconv.AppendFloat(out, j, 'f', 4, 64)
 		for _, x := range [...]int32{p.csA, p.ceA, p.csB, p.ceB} {
@@ -281,15 +281,6 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
-}
-
-func appendPadded(b []byte, n int32) []byte {
-	var tmp [12]byte
-	s := strconv.AppendInt(tmp[:0], int64(n), 10)
-	for i := len(s); i < SentWidth; i++ {
-		b = append(b, '0')
-	}
-	return append(b, s...)
 }
 
 // tally counts events of a few names, cheaper per event than mr.Counters.

@@ -29,11 +29,35 @@ package doc
 // keeps its index, so that a span can step over it, and is never matched.
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
 )
+
+// Record is the fields of a parsed-document record line, as its bytes (id
+// and url still escaped).
+type Record struct {
+	ID, Srcpos, URL, NSent, Blob []byte
+}
+
+// SplitRecord splits a parsed-document record line (without its line end)
+// into its five fields; any other number of fields is an error.
+func SplitRecord(line []byte) (Record, error) {
+	var f [4][]byte
+	for i := range f {
+		j := bytes.IndexByte(line, '\t')
+		if j < 0 {
+			return Record{}, fmt.Errorf("want 5 fields, got %d", i+1)
+		}
+		f[i], line = line[:j], line[j+1:]
+	}
+	if n := bytes.Count(line, []byte{'\t'}); n > 0 {
+		return Record{}, fmt.Errorf("want 5 fields, got %d", 5+n)
+	}
+	return Record{ID: f[0], Srcpos: f[1], URL: f[2], NSent: f[3], Blob: line}, nil
+}
 
 // SitePrefix starts a record's url field that names a site, not a URL.
 const SitePrefix = "site:"

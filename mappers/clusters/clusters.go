@@ -33,6 +33,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/graph"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -57,12 +58,16 @@ func Passages(t *mr.Task) error {
 		fields = mr.Fields(fields[:0], r.Line())
 		b = b[:0]
 		switch len(fields) {
-		case 5: // docid srcpos url nsent blob (lib/doc)
-			url := fields[2]
-			if len(url) == 0 || bytes.HasPrefix(url, []byte("site:")) {
+		case 5: // a parsed-document record (lib/doc)
+			rec, err := doc.SplitRecord(r.Line())
+			if err != nil {
+				return fmt.Errorf("passages: line %d: %w", r.LineNumber(), err)
+			}
+			url := rec.URL
+			if len(url) == 0 || bytes.HasPrefix(url, []byte(doc.SitePrefix)) {
 				url = []byte("-")
 			}
-			b = join(b, fields[0], []byte("0"), fields[1], url, []byte("-"), []byte("-"), fields[4])
+			b = join(b, rec.ID, []byte("0"), rec.Srcpos, url, []byte("-"), []byte("-"), rec.Blob)
 			if _, err := out.Write(b); err != nil {
 				return fmt.Errorf("write: %w", err)
 			}

@@ -67,14 +67,18 @@ func Map(t *mr.Task) error {
 			if req == nil {
 				continue
 			}
-			rs := req.byDoc[string(f[0])]
+			rec, err := doc.SplitRecord(l)
+			if err != nil {
+				return fmt.Errorf("extend mapper: line %d: %w", r.LineNumber(), err)
+			}
+			rs := req.byDoc[string(rec.ID)]
 			if len(rs) == 0 {
 				continue
 			}
 			nDocs++
-			sents, tokens, scratch, err = doc.DecodeBlob(f[4], sents, tokens, scratch)
+			sents, tokens, scratch, err = doc.DecodeBlob(rec.Blob, sents, tokens, scratch)
 			if err != nil {
-				return fmt.Errorf("extend mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
+				return fmt.Errorf("extend mapper: line %d (doc %s): %w", r.LineNumber(), rec.ID, err)
 			}
 			win.Reset(sents)
 			for _, q := range rs {

@@ -36,7 +36,6 @@
 package index
 
 import (
-	"bytes"
 	"fmt"
 	"hash/fnv"
 	"net/url"
@@ -92,25 +91,24 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		docNo   uint64
 		// siteField is the postings' site field: the site and copy key.
 		siteField []byte
-		err       error
 	)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		f := bytes.SplitN(r.Line(), []byte{'\t'}, 5)
-		if len(f) != 5 {
-			return fmt.Errorf("index mapper: line %d: want 5 fields, got %d", r.LineNumber(), len(f))
+		rec, err := doc.SplitRecord(r.Line())
+		if err != nil {
+			return fmt.Errorf("index mapper: line %d: %w", r.LineNumber(), err)
 		}
-		if dups.IsDuplicate(f[0], f[1]) {
+		if dups.IsDuplicate(rec.ID, rec.Srcpos) {
 			c.Add("parse.docs.skipped.duplicate-id", 1)
 			continue
 		}
 		c.Add("index.docs", 1)
 		docNo++ // the mark of the lines whose last posting is of this document
-		sents, tokens, scratch, err = doc.DecodeBlob(f[4], sents, tokens, scratch)
+		sents, tokens, scratch, err = doc.DecodeBlob(rec.Blob, sents, tokens, scratch)
 		if err != nil {
-			return fmt.Errorf("index mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
+			return fmt.Errorf("index mapper: line %d (doc %s): %w", r.LineNumber(), rec.ID, err)
 		}
-		site := Site(f[2])
+		site := Site(rec.URL)
 		siteField = append(siteField[:0], site...)
 		if site != "-" && cfg.MaxSiteDF > 0 {
 			if key, ok := CopyKey(sents, cfg.MinTokens); ok {
@@ -130,7 +128,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 			nSents++
 			nPostings += int64(len(sigs))
 			tail = append(tail[:0], '\t')
-			tail = append(tail, f[0]...)
+			tail = append(tail, rec.ID...)
 			tail = append(tail, '\t')
 			tail = mr.AppendPadded(tail, int64(i), SentWidth)
 			tail = append(tail, '\t')
@@ -146,7 +144,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				if cfg.NoFilter {
 					prefix = len(sigs)
 				}
-				w, err := writePrefix(batch, sigs, prefix, tail, len(f[0]), docNo, &scratch)
+				w, err := writePrefix(batch, sigs, prefix, tail, len(rec.ID), docNo, &scratch)
 				if err != nil {
 					return err
 				}
@@ -159,7 +157,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				if len(line) == 0 {
 					line = docstats.AppendHex(line, sig)
 				}
-				if err := batch.Put(i, appendTail(line, tail, len(f[0]), batch.Mark(i, docNo) == docNo)); err != nil {
+				if err := batch.Put(i, appendTail(line, tail, len(rec.ID), batch.Mark(i, docNo) == docNo)); err != nil {
 					return err
 				}
 			}

@@ -4,7 +4,6 @@
 package stats
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/pdc-mr/pdc/lib/doc"
@@ -28,15 +27,15 @@ func Map(t *mr.Task) error {
 	)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
-		f := bytes.SplitN(r.Line(), []byte{'\t'}, 5)
-		if len(f) != 5 {
-			return fmt.Errorf("stats mapper: line %d: want 5 fields, got %d", r.LineNumber(), len(f))
-		}
-		sents, tokens, scratch, err = doc.DecodeBlob(f[4], sents, tokens, scratch)
+		rec, err := doc.SplitRecord(r.Line())
 		if err != nil {
-			return fmt.Errorf("stats mapper: line %d (doc %s): %w", r.LineNumber(), f[0], err)
+			return fmt.Errorf("stats mapper: line %d: %w", r.LineNumber(), err)
 		}
-		if err := col.Add(f[0], f[1], sents); err != nil {
+		sents, tokens, scratch, err = doc.DecodeBlob(rec.Blob, sents, tokens, scratch)
+		if err != nil {
+			return fmt.Errorf("stats mapper: line %d (doc %s): %w", r.LineNumber(), rec.ID, err)
+		}
+		if err := col.Add(rec.ID, rec.Srcpos, sents); err != nil {
 			return err
 		}
 	}

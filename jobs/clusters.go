@@ -83,13 +83,11 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 		}
 	}
 	if text {
-		extract, maxDocBytes := m.runAnalyzer(fs.Arg(0))
-		if extract == "main" {
-			if err := m.needMain(ctx, append([]string{"clusters"}, args...)); err != nil {
-				return err
-			}
+		an, err := m.runAnalyzer(ctx, fs.Arg(0), append([]string{"clusters"}, args...))
+		if err != nil {
+			return err
 		}
-		if err := m.clusterTexts(cs, inputs, &doc.Analyzer{MaxBytes: maxDocBytes, Main: extract == "main"}); err != nil {
+		if err := m.clusterTexts(cs, inputs, an); err != nil {
 			return err
 		}
 	}

@@ -94,13 +94,10 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	extract, maxBytes := m.runAnalyzer(o.out)
-	if extract == "main" {
-		if err := m.needMain(ctx, append([]string{"dedup"}, args...)); err != nil {
-			return err
-		}
+	an, err := m.runAnalyzer(ctx, o.out, append([]string{"dedup"}, args...))
+	if err != nil {
+		return err
 	}
-	an := &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}
 	cfs, cdir, err := m.prepareClean(o.clean, o.overwrite)
 	if err != nil {
 		return err

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
-	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -117,9 +116,8 @@ func TestDedup(t *testing.T) {
 func dedupTexts(t *testing.T, out, in string) map[string]string {
 	t.Helper()
 	m := &Main{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
-	extract, maxBytes := m.runAnalyzer(out)
 	need := map[string]bool{"d1": true, "d2": true, "d3": true, "d4": true, "d5": true, "d6": true}
-	texts, _, err := m.docTexts(need, []string{in}, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"})
+	texts, _, err := m.docTexts(need, []string{in}, m.runConfigOrDefault(out).Analyzer())
 	if err != nil || len(texts) != len(need) {
 		t.Fatalf("texts: %v (%d documents)", err, len(texts))
 	}

@@ -51,7 +51,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
-	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/eval"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/span"
@@ -162,13 +161,11 @@ func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error
 	unmatched := unmatchedSpans(spans, eval.Unmatched(cases, dets))
 	var text eval.Passages
 	if len(o.inputs) > 0 && len(unmatched) > 0 {
-		extract, maxBytes := m.runAnalyzer(o.spans)
-		if extract == "main" {
-			if err := m.needMain(ctx, append([]string{"eval"}, args...)); err != nil {
-				return err
-			}
+		an, err := m.runAnalyzer(ctx, o.spans, append([]string{"eval"}, args...))
+		if err != nil {
+			return err
 		}
-		if err := m.addText(unmatched, o.inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}); err != nil {
+		if err := m.addText(unmatched, o.inputs, an); err != nil {
 			return err
 		}
 		text = spanPassages(unmatched)

@@ -264,18 +264,13 @@ func (m *Main) docContents(ctx context.Context, cmdline []string, out string, pa
 			return nil, fmt.Errorf("pairs: the documents' lengths need the run's documents: %w", err)
 		}
 	}
-	extract, maxBytes := m.runAnalyzer(out)
-	if extract == "main" {
-		if err := m.needMain(ctx, cmdline); err != nil {
-			return nil, err
-		}
+	an, err := m.runAnalyzer(ctx, out, cmdline)
+	if err != nil {
+		return nil, err
 	}
-	minTokens := jobconf.Default().MinTokens
-	if cfg, err := m.runConfig(out); err == nil {
-		minTokens = cfg.MinTokens
-	}
+	minTokens := m.runConfigOrDefault(out).MinTokens
 	contents := map[string]span.Content{}
-	err := m.analyzeNeeded(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}, func(d *doc.Doc, a doc.Analysis) {
+	err = m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
 		contents[strings.Clone(d.ID)] = span.ContentOf(a, minTokens)
 	})
 	if err != nil {

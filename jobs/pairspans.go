@@ -71,7 +71,7 @@ func (m *Main) pairSpans(out, a, b string, inputs []string) ([]span.Span, map[st
 	if mr.Escape(a) > mr.Escape(b) { // spans name the smaller id first
 		a, b = b, a
 	}
-	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
+	an := cfg.Analyzer()
 	docs, err := m.analyzeDocs(map[string]bool{a: true, b: true}, inputs, an)
 	if err != nil {
 		return nil, nil, err

@@ -16,7 +16,6 @@ import (
 	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
-	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/report"
 	"github.com/pdc-mr/pdc/lib/sentence"
 	"github.com/pdc-mr/pdc/lib/span"
@@ -78,18 +77,13 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	}
 	docs := map[string]report.Doc{}
 	if len(need) > 0 {
-		extract, maxBytes := m.runAnalyzer(out)
-		if extract == "main" {
-			if err := m.needMain(ctx, append([]string{"report"}, args...)); err != nil {
-				return err
-			}
+		an, err := m.runAnalyzer(ctx, out, append([]string{"report"}, args...))
+		if err != nil {
+			return err
 		}
-		minTokens := jobconf.Default().MinTokens
-		if cfg, err := m.runConfig(out); err == nil {
-			minTokens = cfg.MinTokens
-		}
+		minTokens := m.runConfigOrDefault(out).MinTokens
 		var tok sentence.Tokenizer
-		err := m.analyzeNeeded(need, inputs, &doc.Analyzer{MaxBytes: maxBytes, Main: extract == "main"}, func(d *doc.Doc, a doc.Analysis) {
+		err = m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
 			docs[strings.Clone(d.ID)] = report.Doc{Text: strings.Clone(a.Text), URL: d.URL, Content: span.ContentOf(a, minTokens),
 				Sentences: dedup.Sentences(a, &tok, minTokens)}
 		})

@@ -79,7 +79,7 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 		}
 		note = fmt.Sprintf("%s has no span between %s and %s; matched alone with its parameters (pdc spans OUT --pair A B)", out, a, b)
 	}
-	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
+	an := cfg.Analyzer()
 	docs := map[string]sidebyside.Doc{}
 	var tok sentence.Tokenizer
 	err = m.analyzeNeeded(map[string]bool{a: true, b: true}, inputs, an, func(d *doc.Doc, x doc.Analysis) {

@@ -25,10 +25,9 @@ type spanOptions struct {
 	urls   bool // fill URLs (implied by text)
 	inputs []string
 	pair   string // --pair A (B is the second argument)
-	// analyzer settings of the run, so passages are cut from the same text
-	// the offsets refer to (from OUT/_pdc.json)
-	extract     string
-	maxDocBytes int
+	// an is the run's analyzer, so that passages are cut from the text
+	// the offsets refer to (from OUT/_pdc.json; runAnalyzer)
+	an *doc.Analyzer
 }
 
 func (m *Main) spansCmd(ctx context.Context, args []string) error {
@@ -68,11 +67,9 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	}
 	o.inputs = inputs
 	if o.text || o.pair != "" {
-		o.extract, o.maxDocBytes = m.runAnalyzer(fs.Arg(0))
-		if o.extract == "main" {
-			if err := m.needMain(ctx, append([]string{"spans"}, args...)); err != nil {
-				return err
-			}
+		var err error
+		if o.an, err = m.runAnalyzer(ctx, fs.Arg(0), append([]string{"spans"}, args...)); err != nil {
+			return err
 		}
 	}
 	if o.pair != "" {
@@ -92,15 +89,30 @@ func (m *Main) runDir(out string) (hdfsfs.FS, string, error) {
 	return fsys, p, nil
 }
 
-// runAnalyzer returns the --extract and --max-doc-bytes of the run in out
+// runAnalyzer returns the analyzer of the run in out (jobconf Config
+// Analyzer; the defaults when out has no readable _pdc.json). A run made
+// with --extract main needs main-content extraction: a binary without it
+// hands the command (cmdline) over to pdc-extract (needMain), and the
+// *handedOver error is to be returned as is.
+func (m *Main) runAnalyzer(ctx context.Context, out string, cmdline []string) (*doc.Analyzer, error) {
+	an := m.runConfigOrDefault(out).Analyzer()
+	if an.Main {
+		if err := m.needMain(ctx, cmdline); err != nil {
+			return nil, err
+		}
+	}
+	return an, nil
+}
+
+// runConfigOrDefault returns the job parameters of the run in out, or the
+// defaults when it has no readable _pdc.json.
 // (defaults when its _pdc.json cannot be read).
-func (m *Main) runAnalyzer(out string) (extract string, maxDocBytes int) {
+func (m *Main) runConfigOrDefault(out string) jobconf.Config {
 	cfg, err := m.runConfig(out)
 	if err != nil {
-		def := jobconf.Default()
-		return def.Extract, def.MaxDocBytes
+		return jobconf.Default()
 	}
-	return cfg.Extract, cfg.MaxDocBytes
+	return cfg
 }
 
 // runConfig returns the job parameters of the run in out, from its
@@ -264,10 +276,11 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 	}
 	switch {
 	case o.text:
-		if o.extract == "" {
-			o.extract, o.maxDocBytes = m.runAnalyzer(out)
+		an := o.an
+		if an == nil {
+			an = m.runConfigOrDefault(out).Analyzer()
 		}
-		if err := m.addText(spans, o.inputs, &doc.Analyzer{MaxBytes: o.maxDocBytes, Main: o.extract == "main"}); err != nil {
+		if err := m.addText(spans, o.inputs, an); err != nil {
 			return err
 		}
 	case o.urls:

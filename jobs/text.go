@@ -88,7 +88,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	an := &doc.Analyzer{MaxBytes: cfg.MaxDocBytes, Main: cfg.Extract == "main"}
+	an := cfg.Analyzer()
 	found := false
 	var line []byte
 	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {

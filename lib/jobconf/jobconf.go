@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/signature"
 )
 
@@ -333,4 +334,11 @@ func (c Config) MaxRecordBytes() int64 {
 		return 0
 	}
 	return max(4*int64(c.MaxDocBytes), 32<<20)
+}
+
+// Analyzer returns the document analyzer of a run of c: its --extract and
+// --max-doc-bytes, which the commands that read the run's documents again
+// must apply so that span offsets point at the same text.
+func (c Config) Analyzer() *doc.Analyzer {
+	return &doc.Analyzer{MaxBytes: c.MaxDocBytes, Main: c.Extract == "main"}
 }

@@ -1,17 +1,18 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/boilerplate"
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/doc"
@@ -74,6 +75,10 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	}
 	for _, c := range opts.ListedClusters(run.Clusters) {
 		need[c.Earliest().Doc] = true
+	}
+	_, ids := opts.ListedBoilerplate(run.Boilerplate)
+	for _, id := range ids {
+		need[id] = true
 	}
 	docs := map[string]report.Doc{}
 	if len(need) > 0 {
@@ -163,7 +168,13 @@ func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
 		}
 	}
 	if data, err := hdfsfs.ReadFile(fsys, root+"/boilerplate.tsv"); err == nil {
-		run.Boilerplate = parseBoilerplate(string(data))
+		rows, err := boilerplate.Read(bytes.NewReader(data))
+		if err != nil {
+			return run, nil, fmt.Errorf("report: %s: %w", out, err)
+		}
+		for _, r := range rows {
+			run.Boilerplate = append(run.Boilerplate, report.Boilerplate{Row: r})
+		}
 	}
 	if _, err := fsys.Stat(root + "/clusters/_SUCCESS"); err == nil {
 		if run.Clusters, err = cluster.Read(fsys, root+"/clusters"); err != nil {
@@ -178,18 +189,4 @@ func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
 		return run, nil, err
 	}
 	return run, spans, nil
-}
-
-// parseBoilerplate reads boilerplate.tsv (pipeline's report).
-func parseBoilerplate(data string) []report.Boilerplate {
-	var rows []report.Boilerplate
-	for _, line := range strings.Split(data, "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) != 7 || strings.HasPrefix(line, "#") {
-			continue
-		}
-		df, _ := strconv.ParseInt(f[0], 10, 64)
-		rows = append(rows, report.Boilerplate{DF: df, Kind: f[1], Signature: f[2], Doc: f[3], Sentence: f[4], CharStart: f[5], CharEnd: f[6]})
-	}
-	return rows
 }

@@ -83,6 +83,14 @@ func TestReport(t *testing.T) {
 	if m := regexp.MustCompile(`<tr class="cluster"><td title="c[0-9a-f]{16}">1</td><td>(\d+)</td>`).FindStringSubmatch(dom); m == nil {
 		t.Error("no first cluster row with its id and size")
 	}
+	// The boilerplate table: a row per boilerplate.tsv row, each with the
+	// text of its example sentence.
+	boiler := dom[strings.Index(dom, `<section id="boilerplate">`):]
+	rows := regexp.MustCompile(`<tr><td>\d+</td><td>(site-template|max-df)</td><td>[^<]+</td><td class="passage">([^<]+)</td>`).FindAllStringSubmatch(boiler, -1)
+	tsv, err := os.ReadFile(filepath.Join(out, "boilerplate.tsv"))
+	if err != nil || len(rows) == 0 || len(rows) != strings.Count(string(tsv), "\n")-1 {
+		t.Errorf("%d boilerplate rows with their text; boilerplate.tsv (%v):\n%s", len(rows), err, tsv)
+	}
 	// A pair page: each span's two passages start side by side, at one
 	// height, laid out by Chromium; every span of the pair has its rows.
 	for _, page := range []string{"pair-0001.html", "pair-0002.html"} {

@@ -6,7 +6,6 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pdc-mr/pdc/lib/boilerplate"
 	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
@@ -310,20 +310,14 @@ func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error
 }
 
 // boilerplateReport collects the index job's B and T records
-// (reducers/index) as `df TAB kind TAB signature TAB docid TAB sentence TAB
-// charStart TAB charEnd` lines, most frequent first, where kind is max-df
-// (a posting list over --max-df; df counts sentences) or site-template (df
-// counts one site's documents) and the doc and sentence are an example.
+// (reducers/index) as OUT/boilerplate.tsv (lib/boilerplate: one row per
+// kind and example sentence, most frequent first).
 func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 	parts, err := PartFiles(fsys, dir)
 	if err != nil {
 		return nil, fmt.Errorf("boilerplate report: %w", err)
 	}
-	type entry struct {
-		df   int64
-		line string
-	}
-	var es []entry
+	var rows []boilerplate.Row
 	for _, p := range parts {
 		f, err := fsys.Open(p)
 		if err != nil {
@@ -335,11 +329,14 @@ func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 			if !ok {
 				continue
 			}
-			kind := "max-df"
+			row := boilerplate.Row{DF: b.DF, Kind: boilerplate.MaxDF, Signature: b.Sig, Doc: b.Doc}
 			if b.Template {
-				kind = "site-template"
+				row.Kind = boilerplate.SiteTemplate
 			}
-			es = append(es, entry{b.DF, fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", b.DF, kind, b.Sig, b.Doc, b.Sentence, b.CharStart, b.CharEnd)})
+			row.Sentence, _ = strconv.Atoi(b.Sentence)
+			row.CharStart, _ = strconv.Atoi(b.CharStart)
+			row.CharEnd, _ = strconv.Atoi(b.CharEnd)
+			rows = append(rows, row)
 		}
 		err = r.Err()
 		f.Close()
@@ -347,17 +344,9 @@ func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 			return nil, fmt.Errorf("boilerplate report: %w", err)
 		}
 	}
-	slices.SortStableFunc(es, func(a, b entry) int {
-		if a.df != b.df {
-			return cmp.Compare(b.df, a.df)
-		}
-		return strings.Compare(a.line, b.line)
-	})
-	var b strings.Builder
-	b.WriteString("# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end\n")
-	for _, e := range es {
-		b.WriteString(e.line)
-		b.WriteByte('\n')
+	var b bytes.Buffer
+	if err := boilerplate.Write(&b, boilerplate.Dedupe(rows)); err != nil {
+		return nil, err
 	}
-	return []byte(b.String()), nil
+	return b.Bytes(), nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/sidebyside"
 	"github.com/pdc-mr/pdc/lib/span"
 )
@@ -107,8 +108,16 @@ func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
 		}
 		p.Clusters = append(p.Clusters, row)
 	}
-	n := min(s.Opts.TopBoilerplate, len(run.Boilerplate))
-	p.Boiler, p.BoilerLeftOut = run.Boilerplate[:n], len(run.Boilerplate)-n
+	boiler, _ := s.Opts.ListedBoilerplate(run.Boilerplate)
+	p.Boiler, p.BoilerLeftOut = slices.Clone(boiler), len(run.Boilerplate)-len(boiler)
+	for i := range p.Boiler {
+		b := &p.Boiler[i]
+		if id, err := mr.Unescape(b.Doc); err == nil {
+			if d, ok := docs[id]; ok && b.Text == "" {
+				b.Text = clip(runeSlice(d.Text, b.CharStart, b.CharEnd), 300)
+			}
+		}
+	}
 	return p
 }
 

@@ -29,8 +29,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pdc-mr/pdc/lib/boilerplate"
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/dedup"
+	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
@@ -77,6 +79,20 @@ func (o Options) ListedClusters(cs []cluster.Cluster) []cluster.Cluster {
 	return cs[:min(o.TopClusters, len(cs))]
 }
 
+// ListedBoilerplate returns the boilerplate rows the report lists: the
+// first TopBoilerplate, and the ids of their example documents (unescaped),
+// whose texts the report shows.
+func (o Options) ListedBoilerplate(rows []Boilerplate) ([]Boilerplate, []string) {
+	rows = rows[:min(o.TopBoilerplate, len(rows))]
+	var ids []string
+	for _, r := range rows {
+		if id, err := mr.Unescape(r.Doc); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	return rows, ids
+}
+
 // Job is one job of the run.
 type Job struct {
 	Name    string
@@ -87,11 +103,11 @@ type Job struct {
 // Param is one parameter of the run.
 type Param struct{ Name, Value string }
 
-// Boilerplate is a row of OUT/boilerplate.tsv.
+// Boilerplate is a row of OUT/boilerplate.tsv (lib/boilerplate) with the
+// text of its example sentence ("" when its document was not read).
 type Boilerplate struct {
-	DF                           int64
-	Kind, Signature, Doc         string
-	Sentence, CharStart, CharEnd string
+	boilerplate.Row
+	Text string
 }
 
 // Pair is a document pair with its spans (span.Pairs).

@@ -1,0 +1,117 @@
+// Package boilerplate is OUT/boilerplate.tsv, what a run kept out of
+// matching, with its one writer and reader: a header line, then one line
+// per sentence and reason, most frequent first,
+//
+//	df TAB kind TAB signature TAB example_doc TAB sentence TAB char_start TAB char_end
+//
+// kind is max-df (a posting list over --max-df; df counts its sentences)
+// or site-template (the sentence is in more than --max-site-df pages of
+// one site; df counts that site's documents); signature is the posting
+// list's key; example_doc (escaped as in lib/mr), sentence (its index in
+// the document) and char_start, char_end (rune offsets in its extracted
+// text) name one sentence it stands for. The index job writes a record per
+// posting list (reducers/index), and a sentence is in the list of each of
+// its prefix tokens: Dedupe keeps one row per kind and example sentence.
+package boilerplate
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Kinds of rows.
+const (
+	MaxDF        = "max-df"
+	SiteTemplate = "site-template"
+)
+
+// Header is the file's first line.
+const Header = "# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end"
+
+// Row is one line of the file.
+type Row struct {
+	DF                           int64
+	Kind, Signature, Doc         string
+	Sentence, CharStart, CharEnd int
+}
+
+// Dedupe returns rows with one row per kind and example sentence (the
+// highest df, then the smallest signature), most frequent first.
+func Dedupe(rows []Row) []Row {
+	type key struct {
+		kind, doc string
+		sentence  int
+	}
+	best := map[key]int{}
+	var out []Row
+	for _, r := range rows {
+		k := key{r.Kind, r.Doc, r.Sentence}
+		i, ok := best[k]
+		switch {
+		case !ok:
+			best[k] = len(out)
+			out = append(out, r)
+		case r.DF > out[i].DF || r.DF == out[i].DF && r.Signature < out[i].Signature:
+			out[i] = r
+		}
+	}
+	Sort(out)
+	return out
+}
+
+// Sort orders rows most frequent first, then by their line.
+func Sort(rows []Row) {
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		return cmp.Or(cmp.Compare(b.DF, a.DF), cmp.Compare(a.Kind, b.Kind), strings.Compare(a.Signature, b.Signature),
+			strings.Compare(a.Doc, b.Doc), cmp.Compare(a.Sentence, b.Sentence))
+	})
+}
+
+// Write writes the header and rows to w.
+func Write(w io.Writer, rows []Row) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, Header)
+	for _, r := range rows {
+		fmt.Fprintf(bw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\n", r.DF, r.Kind, r.Signature, r.Doc, r.Sentence, r.CharStart, r.CharEnd)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write boilerplate.tsv: %w", err)
+	}
+	return nil
+}
+
+// Read reads the rows of a boilerplate.tsv; a malformed line is an error
+// naming it.
+func Read(r io.Reader) ([]Row, error) {
+	var rows []Row
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 7 {
+			return nil, fmt.Errorf("boilerplate.tsv line %d: want 7 fields, got %d", n, len(f))
+		}
+		var nums [4]int64
+		for i, j := range []int{0, 4, 5, 6} {
+			v, err := strconv.ParseInt(f[j], 10, 64)
+			if err != nil || v < 0 {
+				return nil, fmt.Errorf("boilerplate.tsv line %d: field %d: want a count or offset, got %q", n, j+1, f[j])
+			}
+			nums[i] = v
+		}
+		rows = append(rows, Row{DF: nums[0], Kind: f[1], Signature: f[2], Doc: f[3], Sentence: int(nums[1]), CharStart: int(nums[2]), CharEnd: int(nums[3])})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read boilerplate.tsv: %w", err)
+	}
+	return rows, nil
+}

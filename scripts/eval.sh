@@ -8,13 +8,13 @@
 # Steps:
 #   1. scripts/sources.sh fetches the source texts (State of the Union
 #      addresses in English, two Debian books in Chinese; cached).
-#   2. lib/plant (mkcorpus) plants N runs (default 300) of every edit class
+#   2. scripts/plant (mkcorpus) plants N runs (default 300) of every edit class
 #      of the tier (--tier: default, or hard, see below) into them, with
 #      the unplanted documents as distractors (default all), from seed S
 #      (default 1), each run into K targets (--copies, default 1), each copy
 #      edited on its own. The corpus is cached under
 #      $PDC_DATA/corpus/, keyed by the parameters, the sources and the
-#      mkcorpus binary (so it is rebuilt when lib/plant changes).
+#      mkcorpus binary (so it is rebuilt when scripts/plant changes).
 #   3. pdc is built from this tree into a temporary directory (unless
 #      PDC_BIN names a pdc binary to use).
 #   4. `pdc run` runs on the corpus with its default flags plus
@@ -36,7 +36,7 @@
 # PASS/FAIL per target and exits 1 when one fails. With --copies K > 1 only
 # the cluster targets are checked: the truth lists no copy-to-copy case.
 #
-# --tier hard plants only the classes of the hard tier (lib/plant
+# --tier hard plants only the classes of the hard tier (scripts/plant
 # HardClasses: edits-10, edits-20, edits-30, merge-split), 800 runs by
 # default (200 per class: about 115 English and 85 Chinese each; the Chinese
 # sources allow about 345 runs in all, so --runs above 800 adds English
@@ -98,7 +98,7 @@ while [ $# -gt 0 ]; do
 done
 flags=("$@")
 # The classes each tier plants (empty: mkcorpus's default, all of
-# lib/plant Classes) and its default number of runs.
+# scripts/plant Classes) and its default number of runs.
 case $tier in
 default) classes= ;;
 hard) classes=edits-10,edits-20,edits-30,merge-split ;;
@@ -118,7 +118,7 @@ trap 'rm -rf "$tmp"' EXIT
 # prepare_corpus builds (or finds) the cached corpus and prints its directory.
 prepare_corpus() {
 	"$ROOT/scripts/sources.sh" >&2 || die "scripts/sources.sh failed"
-	(cd "$ROOT" && go build -trimpath -o "$tmp/mkcorpus" ./lib/plant/internal/mkcorpus) ||
+	(cd "$ROOT" && go build -trimpath -o "$tmp/mkcorpus" ./scripts/plant/internal/mkcorpus) ||
 		die "go build mkcorpus failed"
 	local key dir
 	key=$(cat "$DATA/sources.jsonl" "$tmp/mkcorpus" | sha256sum | cut -c1-12)

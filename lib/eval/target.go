@@ -95,7 +95,7 @@ func (s Summary) Targets() []Target {
 	return ts
 }
 
-// Quality targets of the hard tier (lib/plant HardClasses) with pdc's
+// Quality targets of the hard tier (scripts/plant HardClasses) with pdc's
 // default settings, in each language.
 const (
 	// TargetHardRecall is the least recall of edits-10, edits-20 and

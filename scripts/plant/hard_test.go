@@ -16,7 +16,7 @@ import (
 // defaultCorpusSHA256 is the hash of the corpus TestBuildDefaultPinned
 // builds with the default classes. The hard tier draws from the random
 // generator only in its own runs, so adding classes must not change it; if
-// a change to lib/plant (or lib/sentence) changes it on purpose, every
+// a change to scripts/plant (or lib/sentence) changes it on purpose, every
 // cached corpus is rebuilt, and this constant is updated.
 const defaultCorpusSHA256 = "e4745532e10a9578cd1e3c9255c76aa38433a7e62ef3802d8d680b7cd44f8be3"
 

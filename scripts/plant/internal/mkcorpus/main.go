@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pdc-mr/pdc/lib/plant"
+	"github.com/pdc-mr/pdc/scripts/plant"
 )
 
 func main() {

@@ -283,12 +283,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		progress = io.Discard
 	}
 	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true, Clusters: o.clusters, Include: o.filter.Include, Exclude: o.filter.Exclude}
-	var local []string // inputs on the local disk, which are uploaded
-	for _, p := range o.inputs {
-		if !hdfsfs.IsRemote(p, true, m.Getenv) {
-			local = append(local, p)
-		}
-	}
+	local, _ := splitInputs(o.inputs, m.Getenv) // the local ones are uploaded
 	var localSet *input.Set
 	if len(local) > 0 {
 		if localSet, err = input.Find(local, o.filter); err != nil {
@@ -388,14 +383,7 @@ func (m *Main) listInputs(o *runOptions) error {
 	if len(o.inputs) == 0 {
 		return usagef("run: --list-inputs needs --input")
 	}
-	var local, remote []string
-	for _, p := range o.inputs {
-		if hdfsfs.IsRemote(p, true, m.Getenv) {
-			remote = append(remote, p)
-		} else {
-			local = append(local, p)
-		}
-	}
+	local, remote := splitInputs(o.inputs, m.Getenv)
 	in := &input.Set{}
 	if len(local) > 0 {
 		var err error
@@ -446,20 +434,9 @@ func templateNote(c map[string]int64, maxSiteDF int, out string) string {
 // and skipped, and what its first local input that is not JSON Lines looks
 // like, or that it is empty.
 func emptyRun(c map[string]int64, inputs []string, getenv func(string) string) error {
-	reasons := map[string]int64{}
-	for k, v := range c {
-		if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && v > 0 {
-			reasons[r] = v
-		}
-	}
 	const hint = "pass --allow-empty if a run may find no document"
 	what := ""
-	var local []string
-	for _, p := range inputs {
-		if !hdfsfs.IsRemote(p, true, getenv) {
-			local = append(local, p)
-		}
-	}
+	local, _ := splitInputs(inputs, getenv)
 	if in, err := input.Find(local, input.Filter{}); err == nil && len(local) > 0 {
 		for _, p := range in.JSONL {
 			if l := input.Looks(p); l != "" && l != "JSON Lines" {
@@ -476,19 +453,39 @@ func emptyRun(c map[string]int64, inputs []string, getenv func(string) string) e
 		return fmt.Errorf("run: no document read from %s%s (%s)", from, what, hint)
 	}
 	return fmt.Errorf("run: no document parsed from %s: %s read, all skipped (%s)%s (%s)",
-		from, plural(c["parse.docs.read"], "record"), input.ReasonList(reasons), what, hint)
+		from, plural(c["parse.docs.read"], "record"), input.ReasonList(skipReasons(c)), what, hint)
 }
 
-// summary prints the end of a run: what was read and skipped, what was
-// found, where it is and what to run next. Every counter is in
-// OUT/counters.tsv (and printed per job with --verbose).
-func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
+// splitInputs splits --input paths into local ones and ones on HDFS
+// (hdfsfs.IsRemote).
+func splitInputs(inputs []string, getenv func(string) string) (local, remote []string) {
+	for _, p := range inputs {
+		if hdfsfs.IsRemote(p, true, getenv) {
+			remote = append(remote, p)
+		} else {
+			local = append(local, p)
+		}
+	}
+	return local, remote
+}
+
+// skipReasons returns the run's skipped documents by reason, from its
+// parse.docs.skipped.REASON counters.
+func skipReasons(c map[string]int64) map[string]int64 {
 	reasons := map[string]int64{}
 	for k, v := range c {
 		if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && v > 0 {
 			reasons[r] = v
 		}
 	}
+	return reasons
+}
+
+// summary prints the end of a run: what was read and skipped, what was
+// found, where it is and what to run next. Every counter is in
+// OUT/counters.tsv (and printed per job with --verbose).
+func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
+	reasons := skipReasons(c)
 	skipped := ""
 	if len(reasons) > 0 {
 		skipped = fmt.Sprintf(", %d skipped: %s", countSum(reasons), input.ReasonList(reasons))

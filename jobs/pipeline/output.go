@@ -325,17 +325,10 @@ func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 		}
 		r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
 		for r.Next() {
-			b, ok := indexred.ParseBoilerplate(r.Line())
+			row, ok := indexred.ParseBoilerplate(r.Line())
 			if !ok {
 				continue
 			}
-			row := boilerplate.Row{DF: b.DF, Kind: boilerplate.MaxDF, Signature: b.Sig, Doc: b.Doc}
-			if b.Template {
-				row.Kind = boilerplate.SiteTemplate
-			}
-			row.Sentence, _ = strconv.Atoi(b.Sentence)
-			row.CharStart, _ = strconv.Atoi(b.CharStart)
-			row.CharEnd, _ = strconv.Atoi(b.CharEnd)
 			rows = append(rows, row)
 		}
 		err = r.Err()

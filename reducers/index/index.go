@@ -382,18 +382,8 @@ func copyKey(v []byte, prefixed bool) (uint32, bool) {
 	if !ok || len(key) != 8 {
 		return 0, false
 	}
-	var k uint32
-	for _, c := range key {
-		d := uint32(c - '0')
-		switch {
-		case c >= 'a' && c <= 'f':
-			d = uint32(c-'a') + 10
-		case c < '0' || c > '9':
-			return 0, false
-		}
-		k = k<<4 | d
-	}
-	return k, true
+	k, err := strconv.ParseUint(string(key), 16, 32)
+	return uint32(k), err == nil
 }
 
 // distinctDocs returns the number of documents among postings sorted by

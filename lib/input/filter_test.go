@@ -41,7 +41,7 @@ func TestFilterKeep(t *testing.T) {
 // page sources beside their pages are counted.
 func TestFindFilter(t *testing.T) {
 	root := t.TempDir()
-	for _, name := range []string{"a.html", "a.txt", "b.html", "sub/c.htm", "sub/c.txt", "notes.txt", "data.jsonl"} {
+	for _, name := range []string{"a.html", "a.txt", "b.html", "sub/c.htm", "sub/c.txt", "notes.txt", "data.jsonl", "style.css"} { // style.css: never read, never counted
 		writeFile(t, filepath.Join(root, name), "<p>x</p>")
 	}
 	ids := func(in *Set) []string {

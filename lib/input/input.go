@@ -110,25 +110,24 @@ func Find(paths []string, f Filter) (*Set, error) {
 			continue
 		}
 		err = walkTree(p, func(path, rel string, size int64) error {
-			if !f.Keep(rel) {
+			switch {
+			case !isDocFile(path):
+				return nil // not read, whatever the filter says
+			case !f.Keep(rel):
 				in.Excluded++
 				return nil
-			}
-			switch {
 			case HasExt(path, jsonlExts):
 				in.JSONL = append(in.JSONL, path)
 			case containerOf(path) != nil:
 				in.Containers = append(in.Containers, path)
-			case HasExt(path, htmlExts), HasExt(path, textExts):
+			default: // a page
 				in.Tree = append(in.Tree, TreeFile{Root: p, Rel: rel})
-			default:
-				return nil
 			}
 			in.Bytes += size
 			return nil
 		}, func(path string) { in.Broken = append(in.Broken, path) },
 			func(name, rel, real string) {
-				if f.Keep(rel) && isDocFile(name) {
+				if isDocFile(name) && f.Keep(rel) {
 					in.Linked = append(in.Linked, name+" -> "+real)
 				}
 			})

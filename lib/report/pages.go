@@ -113,7 +113,7 @@ func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
 	for i := range p.Boiler {
 		b := &p.Boiler[i]
 		if id, err := mr.Unescape(b.Doc); err == nil {
-			if d, ok := docs[id]; ok && b.Text == "" {
+			if d, ok := docs[id]; ok {
 				b.Text = clip(runeSlice(d.Text, b.CharStart, b.CharEnd), 300)
 			}
 		}

@@ -19,24 +19,30 @@
 // ids travels once per batch, not once per sentence pair; the reducer sorts
 // and sums them (reducers/join).
 //
-// A list of more than PDC_HUB_DF documents is joined through hubs, so that a
-// passage copied into N documents costs O(N) pairs, not O(N^2): in list
-// order (by document), each posting is paired with the first hub it is
-// similar to (same filters, exact verification for words), else becomes a
-// hub itself while the pass has fewer than MaxHubs. The postings left
-// over (similar to no hub: other sentences that share the list's token)
-// are joined pairwise, as a short list is, when there are at most
-// MaxPairwise of them (the list without the copies that made it long would
-// have been joined pairwise); else they are joined through hubs of their
-// own, pass after pass, until few enough are left or the list has had
-// MaxListHubs hubs: a passage copied many times among other sentences of
-// the list is still linked, at a cost of at most MaxListHubs checks per
-// posting. What is left then is counted as join.hub.unmatched. For words, a hub pair may then be
-// found in several lists (the first-common-token rule cannot hold when
-// other lists have other hubs): every copy carries the same exact overlap,
-// and the reducer keeps one. The copies of a passage are then linked to
-// their first copy, not to each other; clustering (reducers/clusters)
-// recovers the groups, and `pdc spans --pair` any pair within.
+// A list of more than PDC_HUB_DF documents (or MaxPairwise postings) is
+// joined through hubs, so that a passage copied into N documents costs
+// O(N) pairs, not O(N^2): in list order (by document), each posting is
+// paired with the first hub it is similar to (same filters, exact
+// verification for words), else becomes a hub itself while the pass has
+// fewer than MaxHubs. While a pass pairs at least half of its postings
+// with its hubs (the list is mostly copies) and more than MaxPairwise are
+// left, the rest gets hubs of its own in another pass (up to MaxListHubs
+// in all). What is left (sentences similar to no hub) is joined as a short
+// list is, however many: nothing is left out. For words, the postings left
+// are first gathered by set (exact copies of one sentence): the copies of
+// a set in at most PDC_HUB_DF documents are paired with each other, those
+// of a set in more with its first; then the sets are joined pairwise, and
+// two similar sets pair all their copies when they are in at most
+// PDC_HUB_DF documents together and the list's budget (ExpandBudget pairs
+// per posting) allows, else their first postings. A set is paired with at
+// most MaxSetPartners similar sets as large or larger (a sentence edited
+// into many versions; join.hub.leftover.set-partners-capped counts the
+// sets that reached it). For words, a hub pair may be found in several
+// lists (the first-common-token rule cannot hold when other lists have
+// other hubs): every copy carries the same exact overlap, and the reducer
+// keeps one. The copies of a passage are then linked to their first copy,
+// not to each other; clustering (reducers/clusters) recovers the groups,
+// and `pdc spans --pair` any pair within.
 package join
 
 import (
@@ -66,6 +72,7 @@ type Posting struct {
 	Bitmap uint64
 
 	docNo int // equal for the postings of one document within a list (numberDocs)
+	grp   int // 1 + the posting's set in a hub list's leftover (joiner.group), else 0
 }
 
 // ParsePosting parses `sent,nsig,cs,ce,site,doc`, or with prefixed set
@@ -123,7 +130,7 @@ func Map(t *mr.Task) error {
 		docs   map[string]int
 	)
 	prefixed := cfg.Signature.Method.Prefixed()
-	st := joiner{tau: cfg.Tau, crossSiteOnly: cfg.CrossSiteOnly, filter: !cfg.NoFilter, prefixed: prefixed}
+	st := joiner{hubDF: cfg.HubDF, tau: cfg.Tau, crossSiteOnly: cfg.CrossSiteOnly, filter: !cfg.NoFilter, prefixed: prefixed}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		fields = mr.Fields(fields[:0], r.Line())
@@ -189,21 +196,22 @@ func (s *joiner) pairwise(ps []Posting, g *grouper) error {
 			s.indexPrefixFiltered += int64(n)
 			continue
 		}
+		partners := 0
 		for k := range rest[:n] {
 			b := &rest[k]
-			if a.docNo == b.docNo {
-				continue
+			if a.docNo == b.docNo && a.grp == 0 {
+				continue // sets of a leftover pair their copies (setPairs)
 			}
 			count, ok := s.check(a, b, false)
 			if !ok {
 				continue
 			}
-			x, y := a, b
-			if bytes.Compare(x.Doc, y.Doc) > 0 {
-				x, y = y, x
-			}
-			if err := g.add(x, y, count); err != nil {
+			if err := s.emit(a, b, count, g); err != nil {
 				return err
+			}
+			if partners++; a.grp > 0 && partners >= MaxSetPartners {
+				s.setPartnersCapped++
+				break
 			}
 		}
 	}
@@ -280,6 +288,15 @@ func numberDocs(ps []Posting, docs map[string]int) (int, map[string]int) {
 // joined through hubs whatever its documents.
 const MaxPairwise = 1000
 
+// MaxSetPartners is the most similar sets one set of a leftover is paired
+// with (of those as large or larger): a sentence edited into many versions
+// links them in O(versions) pairs, not O(versions^2).
+const MaxSetPartners = 32
+
+// ExpandBudget bounds the copies' pairs setPairs emits for a leftover:
+// this many per posting.
+const ExpandBudget = 8
+
 // MaxHubs is the most hubs of one pass over a list joined through hubs,
 // and MaxListHubs of all its passes.
 const (
@@ -298,7 +315,8 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 			return err
 		}
 		total += n
-		if len(left) <= MaxPairwise || total >= MaxListHubs {
+		matched := len(rest) - len(left) - n
+		if len(left) <= MaxPairwise || total >= MaxListHubs || 2*matched < len(rest) {
 			return s.leftover(left, g)
 		}
 		s.hubPasses++
@@ -354,23 +372,191 @@ func (s *joiner) hubPass(ps []Posting, g *grouper) ([]Posting, int, error) {
 	return left, len(hubs), nil
 }
 
-// leftover joins the postings of a hub list similar to no hub pairwise,
-// or counts them as unmatched when there are more than MaxPairwise.
+// leftover joins the postings of a hub list similar to no hub, however
+// many (they are not copies of one passage: those found their hub), as a
+// short list is; for prefixed methods, by set (see the package comment).
 func (s *joiner) leftover(left []Posting, g *grouper) error {
-	switch {
-	case len(left) > MaxPairwise:
-		s.hubUnmatched += int64(len(left))
-	case len(left) > 1:
-		s.hubLeftover += int64(len(left))
-		var err error
-		left, s.sortBuf = sortBySize(left, s.sortBuf[:0])
-		err = s.pairwise(left, g)
-		s.leftBuf, s.sortBuf = left[:0], s.sortBuf[:0]
-		if err != nil {
+	if len(left) < 2 {
+		return nil
+	}
+	s.hubLeftover += int64(len(left))
+	if !s.prefixed {
+		sorted, spare := sortBySize(left, s.sortBuf[:0])
+		err := s.pairwise(sorted, g)
+		s.leftBuf, s.sortBuf = sorted[:0], spare[:0]
+		return err
+	}
+	s.group(left)
+	h := &s.hub
+	h.ps, h.budget = left, ExpandBudget*len(left)
+	sets := h.sets[:0]
+	for gi, gr := range h.groups {
+		if err := s.copies(left, gr, g); err != nil {
 			return err
+		}
+		r := left[gr.first]
+		r.grp = gi + 1
+		sets = append(sets, r)
+	}
+	s.hubSets += int64(len(sets))
+	sorted, spare := sortBySize(sets, s.sortBuf[:0])
+	err := s.pairwise(sorted, g)
+	h.sets, s.sortBuf = sorted[:0], spare[:0]
+	return err
+}
+
+// copies pairs the copies of one set: every two of different documents
+// when the set is in at most hubDF documents and MaxPairwise postings, else
+// each with the first.
+func (s *joiner) copies(ps []Posting, gr copyGroup, g *grouper) error {
+	if gr.docs < 2 {
+		return nil
+	}
+	h := &s.hub
+	all := gr.docs <= s.hubDF && gr.n <= MaxPairwise
+	if all {
+		s.copiesAll++
+	} else {
+		s.copiesFirst++
+	}
+	count := -1 // the overlap, the same for every two copies
+	for i := gr.first; i >= 0; i = h.next[i] {
+		for j := h.next[i]; j >= 0; j = h.next[j] {
+			a, b := &ps[i], &ps[j]
+			if !all {
+				a = &ps[gr.first]
+			}
+			if a.docNo == b.docNo {
+				continue
+			}
+			if count < 0 || s.crossSiteOnly {
+				c, ok := s.check(a, b, true)
+				if !ok && s.crossSiteOnly {
+					continue // one host
+				}
+				if !ok {
+					return nil // not similar: words of one document only
+				}
+				count = c
+			}
+			if err := s.addPair(a, b, count, g); err != nil {
+				return err
+			}
+		}
+		if !all {
+			break
 		}
 	}
 	return nil
+}
+
+// emit emits the pair of similar postings a and b with overlap count: with
+// the copies of their sets when they are sets of a hub list (setPairs).
+func (s *joiner) emit(a, b *Posting, count int, g *grouper) error {
+	if a.grp > 0 && b.grp > 0 {
+		return s.setPairs(a, b, count, g)
+	}
+	return s.addPair(a, b, count, g)
+}
+
+// setPairs emits the pairs of two similar sets of a hub list, a and b
+// their first postings: every two copies of different documents when the
+// sets are in at most hubDF documents together and the list's budget
+// (ExpandBudget pairs per posting) allows, else a and b alone (their
+// copies are linked to them).
+func (s *joiner) setPairs(a, b *Posting, count int, g *grouper) error {
+	h := &s.hub
+	ga, gb := h.groups[a.grp-1], h.groups[b.grp-1]
+	if ga.n == 1 && gb.n == 1 || ga.docs+gb.docs > s.hubDF || ga.n*gb.n > h.budget {
+		if a.docNo == b.docNo {
+			return nil
+		}
+		if ga.n > 1 || gb.n > 1 {
+			s.setPairsFirst++
+		}
+		return s.addPair(a, b, count, g)
+	}
+	s.setPairsAll++
+	h.budget -= ga.n * gb.n
+	for i := ga.first; i >= 0; i = h.next[i] {
+		for j := gb.first; j >= 0; j = h.next[j] {
+			x, y := &h.ps[i], &h.ps[j]
+			if x.docNo == y.docNo || (s.crossSiteOnly && s.oneHost(x, y)) {
+				continue
+			}
+			if err := s.addPair(x, y, count, g); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// addPair emits the pair of a and b in document order.
+func (s *joiner) addPair(a, b *Posting, count int, g *grouper) error {
+	if bytes.Compare(a.Doc, b.Doc) > 0 {
+		a, b = b, a
+	}
+	return g.add(a, b, count)
+}
+
+// group gathers the postings of ps with the same set (copies of one
+// sentence) into s.hub.groups, each a chain through s.hub.next in list
+// order.
+func (s *joiner) group(ps []Posting) {
+	h := &s.hub
+	if h.firstOf == nil {
+		h.firstOf = make(map[uint64]int)
+	}
+	clear(h.firstOf)
+	groups := h.groups[:0]
+	next := slices.Grow(h.next[:0], len(ps))[:len(ps)]
+	last := h.last[:0]
+	for i := range ps {
+		p := &ps[i]
+		next[i] = -1
+		if gi, ok := h.firstOf[setHash(p)]; ok {
+			gr := &groups[gi]
+			f := &ps[gr.first]
+			if f.NSig == p.NSig && slices.Equal(f.Set, p.Set) {
+				next[last[gi]] = i
+				if p.docNo != ps[last[gi]].docNo {
+					gr.docs++
+				}
+				last[gi] = i
+				gr.n++
+				continue
+			}
+		} else {
+			h.firstOf[setHash(p)] = len(groups)
+		}
+		groups = append(groups, copyGroup{first: i, n: 1, docs: 1})
+		last = append(last, i)
+	}
+	h.groups, h.next, h.last = groups, next, last
+}
+
+// copyGroup is a set's postings: the first, how many, of how many
+// documents.
+type copyGroup struct{ first, n, docs int }
+
+// hubState is what joining one list through hubs reuses for the next.
+type hubState struct {
+	ps         []Posting      // the list
+	sets       []Posting      // the first posting of each set
+	budget     int            // pairs setPairs may still emit
+	firstOf    map[uint64]int // set hash -> group
+	groups     []copyGroup
+	next, last []int // postings chains of the groups
+}
+
+// setHash hashes a posting's set and size (FNV-1a over the ranks).
+func setHash(p *Posting) uint64 {
+	h := uint64(14695981039346656037) ^ uint64(p.NSig)
+	for _, t := range p.Set {
+		h = (h ^ uint64(t)) * 1099511628211
+	}
+	return h
 }
 
 // joiner applies the join's filters to the pairs of posting lists.
@@ -381,6 +567,8 @@ type joiner struct {
 	prefixed      bool
 	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
 	hubBuf        []int
+	hubDF         int
+	hub           hubState
 	leftBuf       []Posting // postings of a hub list similar to no hub
 	restBuf       []Posting // those of the previous pass
 	sortBuf       []Posting
@@ -389,8 +577,8 @@ type joiner struct {
 
 // stats counts what the filters did.
 type stats struct {
-	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted int64
-	hubLists, hubPostings, hubHubs, hubPasses, hubLeftover, hubUnmatched                                                              int64
+	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted      int64
+	hubLists, hubPostings, hubHubs, hubPasses, hubLeftover, hubSets, setPartnersCapped, copiesAll, copiesFirst, setPairsAll, setPairsFirst int64
 }
 
 // check applies the filters to a cross-document pair and returns the count
@@ -402,7 +590,7 @@ type stats struct {
 func (s *joiner) check(a, b *Posting, hub bool) (int, bool) {
 	s.candidates++
 	// Named sites (trees, --site-field: "n...") have no URL host.
-	if s.crossSiteOnly && bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" && a.Site[0] != 'n' {
+	if s.crossSiteOnly && s.oneHost(a, b) {
 		s.sameSite++
 		return 0, false
 	}
@@ -436,6 +624,12 @@ func (s *joiner) check(a, b *Posting, hub bool) (int, bool) {
 	return o, true
 }
 
+// oneHost reports whether a and b are of one URL host (named sites, of
+// trees and --site-field, "n...", have none).
+func (s *joiner) oneHost(a, b *Posting) bool {
+	return bytes.Equal(a.Site, b.Site) && string(a.Site) != "-" && a.Site[0] != 'n'
+}
+
 // minOverlap is signature.MinOverlap for sets whose sizes add up to n,
 // from a table (it depends on the sum alone).
 func (s *joiner) minOverlap(n int) int {
@@ -457,11 +651,14 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 		c.Add("join.hub.postings", s.hubPostings)
 		c.Add("join.hub.hubs", s.hubHubs)
 		c.Add("join.hub.leftover", s.hubLeftover)
+		c.Add("join.hub.leftover.sets", s.hubSets)
+		c.Add("join.hub.leftover.copies.all-pairs", s.copiesAll)
+		c.Add("join.hub.leftover.copies.first", s.copiesFirst)
+		c.Add("join.hub.leftover.set-pairs.all-copies", s.setPairsAll)
+		c.Add("join.hub.leftover.set-pairs.first-copies", s.setPairsFirst)
+		c.Add("join.hub.leftover.set-partners-capped", s.setPartnersCapped)
 		if s.hubPasses > 0 {
 			c.Add("join.hub.more-passes", s.hubPasses)
-		}
-		if s.hubUnmatched > 0 {
-			c.Add("join.hub.unmatched", s.hubUnmatched)
 		}
 	}
 	if prefixed {

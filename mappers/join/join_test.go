@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -164,27 +165,46 @@ func TestMapHubs(t *testing.T) {
 	}
 }
 
-// TestMapHubPasses: in a hub list whose first postings are 1,100
-// sentences similar to nothing (they share only the list's token), a
-// passage copied into 20 documents comes after the first pass's 16 hubs;
-// more than MaxPairwise postings are left, so further passes of hubs run
-// until few enough are left to join pairwise, and the copies are linked:
-// each to the others, as 20 postings of a short list are.
-func TestMapHubPasses(t *testing.T) {
-	posting := func(doc string, ranks ...uint64) string {
-		for i := range ranks {
-			ranks[i] |= signature.Shared
-		}
-		return fmt.Sprintf("\t0000001,%d,0,9,-,0,%s,%s", len(ranks), signature.AppendSet(nil, ranks), doc)
+// wordsPosting is a words posting of doc in a list of token rank 0 (the
+// first of every set here) with the shared ranks given.
+func wordsPosting(doc string, ranks ...uint64) string {
+	set := make([]uint64, len(ranks))
+	for i, r := range ranks {
+		set[i] = r | signature.Shared
 	}
+	return fmt.Sprintf("\t0000001,%d,0,9,-,0,%s,%s", len(set), signature.AppendSet(nil, set), doc)
+}
+
+// docPairs parses the join's output into its document pairs.
+func docPairs(t *testing.T, out string) map[[2]string]bool {
+	t.Helper()
+	pairs := map[[2]string]bool{}
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		f := strings.Split(l, "\t")
+		if len(f) < 3 || f[0] >= f[1] {
+			t.Fatalf("malformed pair line %q", l)
+		}
+		pairs[[2]string{f[0], f[1]}] = true
+	}
+	return pairs
+}
+
+// TestMapHubLeftover: a long list of varied sentences is no list of copies:
+// one pass of hubs pairs none of them, and the rest is joined as a short
+// list is. The 20 copies after 1100 other sentences are all paired with
+// each other (20 documents, under --hub-df), nothing is left out.
+func TestMapHubLeftover(t *testing.T) {
 	var list strings.Builder
 	const others, copies = 1100, 20
 	fmt.Fprintf(&list, "k\tP\t%d", others+copies)
 	for i := range others {
-		list.WriteString(posting(fmt.Sprintf("other/%04d", i), 0, uint64(100+3*i), uint64(101+3*i), uint64(102+3*i)))
+		list.WriteString(wordsPosting(fmt.Sprintf("other/%04d", i), 0, uint64(100+3*i), uint64(101+3*i), uint64(102+3*i)))
 	}
 	for i := range copies {
-		list.WriteString(posting(fmt.Sprintf("copy/%02d", i), 0, 1, 2, 3))
+		list.WriteString(wordsPosting(fmt.Sprintf("zcopy/%02d", i), 0, 1, 2, 3))
 	}
 	list.WriteString("\n")
 	env := map[string]string{"PDC_SIGNATURE": "words", "PDC_TAU": "0.7", "PDC_HUB_DF": "100"}
@@ -193,16 +213,198 @@ func TestMapHubPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs := 0
-	for _, l := range strings.Split(out.String(), "\n") {
-		if strings.HasPrefix(l, "copy/") && strings.Contains(l, "\tcopy/") {
-			pairs++
+	pairs := docPairs(t, out.String())
+	if len(pairs) != copies*(copies-1)/2 {
+		t.Errorf("%d pairs, want the %d pairs of copies", len(pairs), copies*(copies-1)/2)
+	}
+	for _, want := range []string{"join.hub.leftover,1104", "join.hub.leftover.copies.all-pairs,1"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("counters without %s: %s", want, errb.String())
 		}
 	}
-	if pairs != copies*(copies-1)/2 {
-		t.Errorf("%d pairs of copies, want %d", pairs, copies*(copies-1)/2)
+	if strings.Contains(errb.String(), "join.hub.more-passes") {
+		t.Errorf("a pass that paired nothing was followed by another: %s", errb.String())
 	}
-	if !strings.Contains(errb.String(), "join.hub.more-passes") || strings.Contains(errb.String(), "join.hub.unmatched") {
-		t.Errorf("counters: %s", errb.String())
+}
+
+// TestMapHubMorePasses: a list that is mostly copies of a few sentences
+// gets a pass of hubs after another while its passes pair most of it.
+// 16 sentences in 200 documents each, then 20 in 60 each (--hub-df 50):
+// the first pass pairs the 16, the second the copies of the next 16, and
+// the 4 left are copies in more than --hub-df documents. Each copy is
+// paired with its sentence's first copy alone.
+func TestMapHubMorePasses(t *testing.T) {
+	type passage struct{ id, copies int }
+	var ps []passage
+	for k := range 16 {
+		ps = append(ps, passage{k, 200})
 	}
+	for k := 16; k < 36; k++ {
+		ps = append(ps, passage{k, 60})
+	}
+	var list strings.Builder
+	want := map[[2]string]bool{}
+	list.WriteString("k\tP\t0")
+	for _, p := range ps {
+		for j := range p.copies {
+			list.WriteString(wordsPosting(fmt.Sprintf("p%02d/%03d", p.id, j), 0, uint64(10+4*p.id), uint64(11+4*p.id), uint64(12+4*p.id)))
+			if j > 0 {
+				want[[2]string{fmt.Sprintf("p%02d/000", p.id), fmt.Sprintf("p%02d/%03d", p.id, j)}] = true
+			}
+		}
+	}
+	list.WriteString("\n")
+	env := map[string]string{"PDC_SIGNATURE": "words", "PDC_TAU": "0.7", "PDC_HUB_DF": "50"}
+	var out, errb bytes.Buffer
+	err := Map(&mr.Task{Stdin: strings.NewReader(list.String()), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := docPairs(t, out.String())
+	if !maps.Equal(got, want) {
+		t.Errorf("%d pairs, want the %d pairs of each copy with its first", len(got), len(want))
+	}
+	for _, c := range []string{"join.hub.more-passes,1", "join.hub.leftover,240", "join.hub.leftover.copies.first,4"} {
+		if !strings.Contains(errb.String(), c) {
+			t.Errorf("counters without %s: %s", c, errb.String())
+		}
+	}
+}
+
+// TestMapLeftoverSets: the sets left by the hubs pair their copies. S is
+// in 3 documents, S2 (similar to S) in 2: with --hub-df 100 every two of
+// the 5 documents are paired; with --hub-df 2, S's copies are paired with
+// its first, S2's with each other, and S with S2 by their first copies.
+func TestMapLeftoverSets(t *testing.T) {
+	var list strings.Builder
+	list.WriteString("k\tP\t0")
+	for i := range 1100 {
+		list.WriteString(wordsPosting(fmt.Sprintf("other/%04d", i), 0, uint64(100+3*i), uint64(101+3*i), uint64(102+3*i)))
+	}
+	for _, d := range []string{"s/1", "s/2", "s/3"} {
+		list.WriteString(wordsPosting(d, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9))
+	}
+	for _, d := range []string{"t/1", "t/2"} {
+		list.WriteString(wordsPosting(d, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10))
+	}
+	list.WriteString("\n")
+	all := []string{"s/1", "s/2", "s/3", "t/1", "t/2"}
+	for _, tt := range []struct {
+		hubDF string
+		want  [][2]string
+	}{
+		{"100", nil},
+		{"2", [][2]string{{"s/1", "s/2"}, {"s/1", "s/3"}, {"t/1", "t/2"}, {"s/1", "t/1"}}},
+	} {
+		want := map[[2]string]bool{}
+		for _, p := range tt.want {
+			want[p] = true
+		}
+		if tt.want == nil {
+			for i, a := range all {
+				for _, b := range all[i+1:] {
+					want[[2]string{a, b}] = true
+				}
+			}
+		}
+		env := map[string]string{"PDC_SIGNATURE": "words", "PDC_TAU": "0.8", "PDC_HUB_DF": tt.hubDF}
+		out, err := runMap(env, list.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := docPairs(t, out); !maps.Equal(got, want) {
+			t.Errorf("hub-df %s: pairs %v, want %v", tt.hubDF, got, want)
+		}
+	}
+}
+
+// TestMapLeftoverModel checks the join of a hub list's leftover against
+// the pairwise join of every posting (the model): on random lists whose
+// first pass of hubs pairs nothing, every two documents with similar
+// sentences are linked, directly or through the pairs of copies of one
+// sentence and of similar sentences (what clusters then follow), whatever
+// --hub-df.
+func TestMapLeftoverModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const tau = 0.6
+	for round := range 200 {
+		hubDF := 1 + rng.IntN(6)
+		type post struct {
+			doc string
+			set []uint64
+		}
+		var posts []post
+		for i := range MaxHubs { // the first pass's hubs, similar to nothing
+			posts = append(posts, post{fmt.Sprintf("a/%02d", i), []uint64{0, uint64(1000 + 3*i), uint64(1001 + 3*i), uint64(1002 + 3*i)}})
+		}
+		var sets [][]uint64
+		for range 1 + rng.IntN(6) {
+			set := []uint64{0}
+			for r := uint64(1); r < 9; r++ {
+				if rng.IntN(2) == 0 {
+					set = append(set, r)
+				}
+			}
+			sets = append(sets, set)
+		}
+		ndocs := 2 + rng.IntN(12)
+		for d := range ndocs {
+			for range 1 + rng.IntN(2) {
+				posts = append(posts, post{fmt.Sprintf("d/%02d", d), sets[rng.IntN(len(sets))]})
+			}
+		}
+		var list strings.Builder
+		list.WriteString("k\tP\t0")
+		for _, p := range posts {
+			list.WriteString(wordsPosting(p.doc, p.set...))
+		}
+		list.WriteString("\n")
+		env := map[string]string{"PDC_SIGNATURE": "words", "PDC_TAU": fmt.Sprint(tau), "PDC_HUB_DF": fmt.Sprint(hubDF)}
+		var out, errb bytes.Buffer
+		if err := Map(&mr.Task{Stdin: strings.NewReader(list.String()), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}); err != nil {
+			t.Fatal(err)
+		}
+		// hubDF below the documents makes the list a hub list.
+		if ndocs+MaxHubs <= hubDF {
+			continue
+		}
+		comp := map[string]string{} // document -> its component's name
+		name := func(d string) string {
+			if c, ok := comp[d]; ok {
+				return c
+			}
+			return d
+		}
+		for p := range docPairs(t, out.String()) {
+			from, to := name(p[1]), name(p[0])
+			for d, c := range comp {
+				if c == from {
+					comp[d] = to
+				}
+			}
+			comp[p[1]], comp[from] = to, to
+		}
+		for i, a := range posts {
+			for _, b := range posts[i+1:] {
+				if a.doc == b.doc {
+					continue
+				}
+				na, nb := len(a.set), len(b.set)
+				if o := overlap(a.set, b.set); o >= signature.MinOverlap(na, nb, tau) && name(a.doc) != name(b.doc) {
+					t.Fatalf("round %d (hub-df %d): %s %v and %s %v are similar (overlap %d) but not linked\n%s",
+						round, hubDF, a.doc, a.set, b.doc, b.set, o, out.String())
+				}
+			}
+		}
+	}
+}
+
+func overlap(a, b []uint64) int {
+	n := 0
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			n++
+		}
+	}
+	return n
 }

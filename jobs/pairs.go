@@ -107,20 +107,20 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		return fmt.Errorf("pairs: %w", err)
 	}
 	pairs, exact := copies.Pairs(pairs, cps)
+	var only map[string]bool
 	if len(docs) > 0 {
-		pairs = span.PairsOf(pairs, docs)
+		only = map[string]bool{}
+		for _, d := range docs {
+			only[d] = true
+		}
 	}
+	var cs []cluster.Cluster
 	if expand {
-		cs, err := cluster.Read(rfs, root+"/clusters")
-		if err != nil {
+		if cs, err = cluster.Read(rfs, root+"/clusters"); err != nil {
 			return fmt.Errorf("pairs --expand: %w", err)
 		}
-		pairs = expandPairs(pairs, cs)
-		if len(docs) > 0 {
-			pairs = span.PairsOf(pairs, docs)
-		}
 	}
-	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), out, pairs, inputs)
+	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), out, neededDocs(pairs, cs, only), inputs)
 	if err != nil {
 		return err
 	}
@@ -128,11 +128,18 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		cfg = jobconf.Default()
 	}
-	var rows []pairRow
-	for _, p := range pairs {
+	w := bufio.NewWriter(m.Stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	var rows []pairRow // for --sort other than pair
+	var near [][2]string
+	if format == "tsv" && header && !groups {
+		w.WriteString("#doc_a\tdoc_b\tspans\tshared_a\tshared_b\tlen_a\tlen_b\tcontain_a\tcontain_b\tresemblance\tthin\n")
+	}
+	row := func(p span.DocPair) error {
 		ms, sa, sb := p.MeasureContent(contents[p.A], contents[p.B], cfg.Lambda, exact[[2]string{p.A, p.B}])
 		if max(ms.ContainA, ms.ContainB) < minContain {
-			continue
+			return nil
 		}
 		thin := ""
 		if ms.ThinA {
@@ -141,20 +148,70 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		if ms.ThinB {
 			thin += "b"
 		}
-		rows = append(rows, pairRow{DocA: p.A, DocB: p.B, Spans: len(p.Spans), SharedA: sa, SharedB: sb,
-			LenA: ms.LenA, LenB: ms.LenB, ContainA: round4(ms.ContainA), ContainB: round4(ms.ContainB), Resemblance: round4(ms.Resemblance), Thin: thin})
+		r := pairRow{DocA: p.A, DocB: p.B, Spans: len(p.Spans), SharedA: sa, SharedB: sb,
+			LenA: ms.LenA, LenB: ms.LenB, ContainA: round4(ms.ContainA), ContainB: round4(ms.ContainB), Resemblance: round4(ms.Resemblance), Thin: thin}
+		switch {
+		case groups:
+			if r.ContainA >= copyAt && r.ContainB >= copyAt && r.Thin == "" {
+				near = append(near, [2]string{r.DocA, r.DocB})
+			}
+			return nil
+		case *sortBy != "pair":
+			rows = append(rows, r)
+			return nil
+		}
+		return writePair(w, enc, r, format)
 	}
-	sortRows(rows, *sortBy)
-	w := bufio.NewWriter(m.Stdout)
-	if groups {
-		err = writeGroups(w, rows, copyAt)
+	if expand {
+		err = cluster.ExpandPairs(pairs, cs, only, row)
 	} else {
-		err = writePairs(w, rows, format, header)
+		for _, p := range pairs {
+			if only != nil && !only[p.A] && !only[p.B] {
+				continue
+			}
+			if err = row(p); err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		switch {
+		case groups:
+			err = writeGroups(w, near)
+		case *sortBy != "pair":
+			sortRows(rows, *sortBy)
+			for _, r := range rows {
+				if err = writePair(w, enc, r, format); err != nil {
+					break
+				}
+			}
+		}
 	}
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("write: %w", ferr)
 	}
 	return err
+}
+
+// neededDocs returns the documents whose contents pdc pairs measures: those
+// of pairs and, with clusters (--expand), their members; with only, just
+// those of the pairs of a document in only and of the clusters it is in.
+func neededDocs(pairs []span.DocPair, cs []cluster.Cluster, only map[string]bool) map[string]bool {
+	need := map[string]bool{}
+	for _, p := range pairs {
+		if only == nil || only[p.A] || only[p.B] {
+			need[p.A], need[p.B] = true, true
+		}
+	}
+	for _, c := range cs {
+		if only != nil && !slices.ContainsFunc(c.Members, func(m cluster.Member) bool { return only[m.Doc] }) {
+			continue
+		}
+		for _, m := range c.Members {
+			need[m.Doc] = true
+		}
+	}
+	return need
 }
 
 // pairsColumns is what pdc pairs --help says of its output.
@@ -189,72 +246,12 @@ func sortRows(rows []pairRow, by string) {
 	slices.SortStableFunc(rows, func(a, b pairRow) int { return cmp.Compare(key(b), key(a)) })
 }
 
-// expandPairs adds to pairs (from spans) every pair of documents that
-// share a cluster, and counts as shared the characters of both documents'
-// members in the clusters they share besides those in their spans. Pairs
-// stay sorted as spans are.
-func expandPairs(pairs []span.DocPair, cs []cluster.Cluster) []span.DocPair {
-	type key struct{ a, b string }
-	type shared struct {
-		a, b  [][2]int
-		spans []span.Span
-	}
-	all := map[key]*shared{}
-	get := func(k key) *shared {
-		if all[k] == nil {
-			all[k] = &shared{}
-		}
-		return all[k]
-	}
-	for _, p := range pairs {
-		sh := get(key{p.A, p.B})
-		sh.spans = p.Spans
-		for _, s := range p.Spans {
-			sh.a = append(sh.a, [2]int{s.CharStartA, s.CharEndA})
-			sh.b = append(sh.b, [2]int{s.CharStartB, s.CharEndB})
-		}
-	}
-	for _, c := range cs {
-		byDoc := map[string][][2]int{}
-		var docs []string
-		for _, m := range c.Members {
-			if _, ok := byDoc[m.Doc]; !ok {
-				docs = append(docs, m.Doc)
-			}
-			byDoc[m.Doc] = append(byDoc[m.Doc], [2]int{m.CharStart, m.CharEnd})
-		}
-		for i, x := range docs {
-			for _, y := range docs[i+1:] {
-				a, b := x, y
-				if mr.Escape(a) > mr.Escape(b) {
-					a, b = b, a
-				}
-				sh := get(key{a, b})
-				sh.a = append(sh.a, byDoc[a]...)
-				sh.b = append(sh.b, byDoc[b]...)
-			}
-		}
-	}
-	out := make([]span.DocPair, 0, len(all))
-	for k, sh := range all {
-		out = append(out, span.DocPair{A: k.a, B: k.b, Spans: sh.spans, SharedA: span.Covered(sh.a), SharedB: span.Covered(sh.b), RangesA: sh.a, RangesB: sh.b})
-	}
-	slices.SortFunc(out, func(x, y span.DocPair) int {
-		return cmp.Or(strings.Compare(mr.Escape(x.A), mr.Escape(y.A)), strings.Compare(mr.Escape(x.B), mr.Escape(y.B)))
-	})
-	return out
-}
-
 func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 
 // docContents returns the content (lib/span Content) of every document of
-// pairs, read from inputs (default: the run's) and analysed as the run
+// need, read from inputs (default: the run's) and analysed as the run
 // did.
-func (m *Main) docContents(ctx context.Context, cmdline []string, out string, pairs []span.DocPair, inputs []string) (map[string]span.Content, error) {
-	need := map[string]bool{}
-	for _, p := range pairs {
-		need[p.A], need[p.B] = true, true
-	}
+func (m *Main) docContents(ctx context.Context, cmdline []string, out string, need map[string]bool, inputs []string) (map[string]span.Content, error) {
 	if len(need) == 0 {
 		return nil, nil
 	}
@@ -284,34 +281,27 @@ func (m *Main) docContents(ctx context.Context, cmdline []string, out string, pa
 	return contents, nil
 }
 
-func writePairs(w *bufio.Writer, rows []pairRow, format string, header bool) error {
+// writePair writes one row of pdc pairs in format (jsonl through enc, on
+// w).
+func writePair(w *bufio.Writer, enc *json.Encoder, r pairRow, format string) error {
 	if format == "jsonl" {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for _, r := range rows {
-			if err := enc.Encode(r); err != nil {
-				return fmt.Errorf("write: %w", err)
-			}
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("write: %w", err)
 		}
 		return nil
 	}
-	if header {
-		w.WriteString("#doc_a\tdoc_b\tspans\tshared_a\tshared_b\tlen_a\tlen_b\tcontain_a\tcontain_b\tresemblance\tthin\n")
+	thin := r.Thin
+	if thin == "" {
+		thin = "-"
 	}
-	for _, r := range rows {
-		thin := r.Thin
-		if thin == "" {
-			thin = "-"
-		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f\t%s\n", mr.Escape(r.DocA), mr.Escape(r.DocB), r.Spans,
-			r.SharedA, r.SharedB, r.LenA, r.LenB, r.ContainA, r.ContainB, r.Resemblance, thin)
-	}
-	return nil
+	_, err := fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f\t%s\n", mr.Escape(r.DocA), mr.Escape(r.DocB), r.Spans,
+		r.SharedA, r.SharedB, r.LenA, r.LenB, r.ContainA, r.ContainB, r.Resemblance, thin)
+	return err
 }
 
-// writeGroups prints the connected components of the pairs whose
-// documents contain each other at least at both ways.
-func writeGroups(w *bufio.Writer, rows []pairRow, at float64) error {
+// writeGroups prints the connected components of near, the pairs of
+// near-copies.
+func writeGroups(w *bufio.Writer, near [][2]string) error {
 	parent := map[string]string{}
 	var find func(string) string
 	find = func(x string) string {
@@ -326,13 +316,10 @@ func writeGroups(w *bufio.Writer, rows []pairRow, at float64) error {
 			parent[x] = x
 		}
 	}
-	for _, r := range rows {
-		if r.ContainA < at || r.ContainB < at || r.Thin != "" {
-			continue
-		}
-		add(r.DocA)
-		add(r.DocB)
-		ra, rb := find(r.DocA), find(r.DocB)
+	for _, r := range near {
+		add(r[0])
+		add(r[1])
+		ra, rb := find(r[0]), find(r[1])
 		if ra != rb {
 			parent[max(ra, rb)] = min(ra, rb)
 		}

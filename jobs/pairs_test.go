@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pdc-mr/pdc/lib/cluster"
-	"github.com/pdc-mr/pdc/lib/span"
 )
 
 // TestPairs: containment and resemblance of hand-built documents: A is
@@ -80,32 +78,6 @@ func TestPairs(t *testing.T) {
 	few, _, _ := runPDC(t, "pairs", out, "--min-containment", "0.95", "--format", "jsonl")
 	if strings.Count(few, "\n") != 2 || !strings.Contains(few, `"contain_b":1`) {
 		t.Errorf("--min-containment 0.95 --format jsonl:\n%s", few)
-	}
-}
-
-// TestExpandPairs: --expand adds the pairs of documents that share a
-// cluster, with the characters of their members in it; a pair with spans
-// keeps them and counts each character once.
-func TestExpandPairs(t *testing.T) {
-	m := func(doc string, s, e int) cluster.Member { return cluster.Member{Doc: doc, CharStart: s, CharEnd: e} }
-	cs := []cluster.Cluster{
-		{ID: "c1", Size: 3, Members: []cluster.Member{m("a", 0, 10), m("b", 5, 15), m("c", 0, 10)}},
-		{ID: "c2", Size: 2, Members: []cluster.Member{m("c", 20, 30), m("a", 50, 54)}},
-	}
-	spans := []span.Span{{DocA: "a", DocB: "b", CharStartA: 0, CharEndA: 10, CharStartB: 5, CharEndB: 15}}
-	got := expandPairs(span.Pairs(spans), cs)
-	want := []struct {
-		a, b            string
-		spans, shA, shB int
-	}{{"a", "b", 1, 10, 10}, {"a", "c", 0, 14, 20}, {"b", "c", 0, 10, 10}}
-	if len(got) != len(want) {
-		t.Fatalf("%d pairs, want %d: %+v", len(got), len(want), got)
-	}
-	for i, w := range want {
-		g := got[i]
-		if g.A != w.a || g.B != w.b || len(g.Spans) != w.spans || g.SharedA != w.shA || g.SharedB != w.shB {
-			t.Errorf("pair %d: %s %s spans %d shared %d %d; want %+v", i, g.A, g.B, len(g.Spans), g.SharedA, g.SharedB, w)
-		}
 	}
 }
 

@@ -69,7 +69,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&expand, "expand", false, "also list every pair of documents that share a passage cluster (a run with --clusters), not only those linked by spans: quadratic in a cluster's size")
 	fs.Var(&inputs, "input", "the run's documents, for their lengths (default: the run's inputs); repeatable")
 	fs.Var(&docs, "doc", "only the pairs of the document with this `id`; repeatable")
-	sortBy := fs.String("sort", "pair", "order of the pairs: pair (by document ids, as spans), containment (the larger of contain_a and contain_b, highest first), resemblance or shared (shared_a + shared_b, most first)")
+	sortBy := fs.String("sort", "pair", "order of the pairs: pair (by document ids, as spans), containment (the larger of contain_a and contain_b, highest first), resemblance or shared (shared_a + shared_b, most first); any but pair holds every row in memory")
 	fs.notes = pairsColumns
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err

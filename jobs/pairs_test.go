@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
 )
 
 // TestPairs: containment and resemblance of hand-built documents: A is

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/ranges"
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
@@ -19,7 +20,7 @@ import (
 func ExpandPairs(pairs []span.DocPair, cs []Cluster, only map[string]bool, yield func(span.DocPair) error) error {
 	type docRanges struct {
 		doc    string
-		ranges [][2]int
+		ranges []ranges.Range
 	}
 	esc := map[string]string{}
 	escaped := func(id string) string {
@@ -43,7 +44,7 @@ func ExpandPairs(pairs []span.DocPair, cs []Cluster, only map[string]bool, yield
 				in[m.Doc] = append(in[m.Doc], ci)
 				escaped(m.Doc)
 			}
-			members[ci][i].ranges = append(members[ci][i].ranges, [2]int{m.CharStart, m.CharEnd})
+			members[ci][i].ranges = append(members[ci][i].ranges, ranges.Range{Start: m.CharStart, End: m.CharEnd})
 		}
 	}
 	for _, p := range pairs {
@@ -57,7 +58,7 @@ func ExpandPairs(pairs []span.DocPair, cs []Cluster, only map[string]bool, yield
 	slices.SortFunc(docs, func(x, y string) int { return strings.Compare(esc[x], esc[y]) })
 	type shared struct {
 		spans []span.Span
-		a, b  [][2]int
+		a, b  []ranges.Range
 	}
 	partners := map[string]*shared{}
 	var order []string
@@ -82,12 +83,12 @@ func ExpandPairs(pairs []span.DocPair, cs []Cluster, only map[string]bool, yield
 			sh := get(p.B)
 			sh.spans = p.Spans
 			for _, s := range p.Spans {
-				sh.a = append(sh.a, [2]int{s.CharStartA, s.CharEndA})
-				sh.b = append(sh.b, [2]int{s.CharStartB, s.CharEndB})
+				sh.a = append(sh.a, ranges.Range{Start: s.CharStartA, End: s.CharEndA})
+				sh.b = append(sh.b, ranges.Range{Start: s.CharStartB, End: s.CharEndB})
 			}
 		}
 		for _, ci := range in[a] {
-			var mine [][2]int
+			var mine []ranges.Range
 			for _, d := range members[ci] {
 				if d.doc == a {
 					mine = d.ranges
@@ -105,7 +106,7 @@ func ExpandPairs(pairs []span.DocPair, cs []Cluster, only map[string]bool, yield
 		slices.SortFunc(order, func(x, y string) int { return strings.Compare(esc[x], esc[y]) })
 		for _, b := range order {
 			sh := partners[b]
-			err := yield(span.DocPair{A: a, B: b, Spans: sh.spans, SharedA: span.Covered(sh.a), SharedB: span.Covered(sh.b), RangesA: sh.a, RangesB: sh.b})
+			err := yield(span.DocPair{A: a, B: b, Spans: sh.spans, SharedA: ranges.Len(sh.a), SharedB: ranges.Len(sh.b), RangesA: sh.a, RangesB: sh.b})
 			if err != nil {
 				return err
 			}

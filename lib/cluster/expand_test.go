@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/ranges"
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
@@ -55,7 +56,7 @@ func TestExpandPairs(t *testing.T) {
 func expandModel(pairs []span.DocPair, cs []Cluster) []span.DocPair {
 	type shared struct {
 		spans []span.Span
-		a, b  [][2]int
+		a, b  []ranges.Range
 	}
 	all := map[[2]string]*shared{}
 	get := func(a, b string) *shared {
@@ -69,8 +70,8 @@ func expandModel(pairs []span.DocPair, cs []Cluster) []span.DocPair {
 		sh := get(p.A, p.B)
 		sh.spans = p.Spans
 		for _, s := range p.Spans {
-			sh.a = append(sh.a, [2]int{s.CharStartA, s.CharEndA})
-			sh.b = append(sh.b, [2]int{s.CharStartB, s.CharEndB})
+			sh.a = append(sh.a, ranges.Range{Start: s.CharStartA, End: s.CharEndA})
+			sh.b = append(sh.b, ranges.Range{Start: s.CharStartB, End: s.CharEndB})
 		}
 	}
 	for _, c := range cs {
@@ -80,14 +81,14 @@ func expandModel(pairs []span.DocPair, cs []Cluster) []span.DocPair {
 					continue
 				}
 				sh := get(x.Doc, y.Doc)
-				sh.a = append(sh.a, [2]int{x.CharStart, x.CharEnd})
-				sh.b = append(sh.b, [2]int{y.CharStart, y.CharEnd})
+				sh.a = append(sh.a, ranges.Range{Start: x.CharStart, End: x.CharEnd})
+				sh.b = append(sh.b, ranges.Range{Start: y.CharStart, End: y.CharEnd})
 			}
 		}
 	}
 	var out []span.DocPair
 	for k, sh := range all {
-		out = append(out, span.DocPair{A: k[0], B: k[1], Spans: sh.spans, SharedA: span.Covered(sh.a), SharedB: span.Covered(sh.b)})
+		out = append(out, span.DocPair{A: k[0], B: k[1], Spans: sh.spans, SharedA: ranges.Len(sh.a), SharedB: ranges.Len(sh.b)})
 	}
 	slices.SortFunc(out, func(x, y span.DocPair) int {
 		return cmp.Or(strings.Compare(mr.Escape(x.A), mr.Escape(y.A)), strings.Compare(mr.Escape(x.B), mr.Escape(y.B)))

@@ -265,4 +265,4 @@ func bridgeable(m, k []Sentence, a, b Run, stop func(i int) bool) bool {
 }
 
 // Range returns the sentence's characters.
-func (s Sentence) Range() Range { return Range{s.Start, s.End} }
+func (s Sentence) Range() Range { return Range{Start: s.Start, End: s.End} }

@@ -254,7 +254,7 @@ func TestVerifier(t *testing.T) {
 	passage := "The harbour board met on Monday to discuss the new quay. Members asked for a survey of the old wall."
 	at := func(id string) Range {
 		i := len([]rune(texts[id][:strings.Index(texts[id], passage)]))
-		return Range{i, i + len([]rune(passage))}
+		return Range{Start: i, End: i + len([]rune(passage))}
 	}
 	k, c := at("k"), at("c")
 	cs := []cluster.Cluster{{ID: "c1", Members: []cluster.Member{{Doc: "k", CharStart: k.Start, CharEnd: k.End}, {Doc: "c", CharStart: c.Start, CharEnd: c.End}}}}
@@ -277,11 +277,11 @@ func TestVerifier(t *testing.T) {
 		wrong string
 	}{
 		{"honest", honest, Outcome{}, ""},
-		{"kept range of other words", with(func(r *Removal) { r.Kept.Range = Range{k.Start, k.Start + 20} }), Outcome{}, "holds"},
-		{"kept range outside the kept member", with(func(r *Removal) { r.Kept.Range = Range{0, own} }), Outcome{}, "not inside a kept member"},
+		{"kept range of other words", with(func(r *Removal) { r.Kept.Range = Range{Start: k.Start, End: k.Start + 20} }), Outcome{}, "holds"},
+		{"kept range outside the kept member", with(func(r *Removal) { r.Kept.Range = Range{Start: 0, End: own} }), Outcome{}, "not inside a kept member"},
 		// (the cut from k claims k's kept range as its own kept range, and
 		// fails too)
-		{"kept range cut from its document", honest, Outcome{Removals: []Removal{{Range: Range{k.Start, k.Start + 20}, Kept: Ref{"k", Range{k.Start, k.Start + 20}}}}}, "is cut from k too"},
+		{"kept range cut from its document", honest, Outcome{Removals: []Removal{{Range: Range{Start: k.Start, End: k.Start + 20}, Kept: Ref{"k", Range{Start: k.Start, End: k.Start + 20}}}}}, "is cut from k too"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := NewVerifier(p)
@@ -391,7 +391,7 @@ func TestKeptOnce(t *testing.T) {
 		}
 		cut[id] = strings.Join(kept, "|")
 		for _, r := range o.Removals {
-			if r.Kept.Doc == "e" && anyOverlap([]Range{Range{at("e", y).CharStart, at("e", y).CharEnd}}, r.Kept.Range) {
+			if r.Kept.Doc == "e" && anyOverlap([]Range{{Start: at("e", y).CharStart, End: at("e", y).CharEnd}}, r.Kept.Range) {
 				t.Errorf("%s %v is cut against e's copy of Y, which is cut", id, r.Range)
 			}
 		}

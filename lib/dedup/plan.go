@@ -10,12 +10,13 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/ranges"
 	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
 // Range is a range of a document's characters (Unicode code points of
 // its extracted text), end exclusive.
-type Range struct{ Start, End int }
+type Range = ranges.Range
 
 // Ref is a range of one document.
 type Ref struct {
@@ -77,7 +78,7 @@ func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 			continue
 		}
 		k := c.Members[kept[i]]
-		ref := Ref{k.Doc, Range{k.CharStart, k.CharEnd}}
+		ref := Ref{k.Doc, Range{Start: k.CharStart, End: k.CharEnd}}
 		p.protected[k.Doc] = append(p.protected[k.Doc], ref.Range)
 		if _, ok := p.kept[ref]; !ok {
 			p.kept[ref] = nil
@@ -88,12 +89,12 @@ func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 				p.need[m.Doc] = c.ID
 			}
 			if j != kept[i] && m.CharEnd > m.CharStart {
-				p.cuts[m.Doc] = append(p.cuts[m.Doc], member{Range{m.CharStart, m.CharEnd}, c.ID, ref})
+				p.cuts[m.Doc] = append(p.cuts[m.Doc], member{Range{Start: m.CharStart, End: m.CharEnd}, c.ID, ref})
 			}
 		}
 	}
 	for d, rs := range p.protected {
-		p.protected[d] = Merge(rs)
+		p.protected[d] = ranges.Merge(rs)
 	}
 	for _, ms := range p.cuts {
 		slices.SortFunc(ms, func(a, b member) int {
@@ -107,9 +108,9 @@ func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 // aligned to its kept member's ks).
 func (m member) removal(ms, ks []Sentence, r Run) Removal {
 	return Removal{
-		Range:   Range{ms[r.First].Start, ms[r.Last].End},
+		Range:   Range{Start: ms[r.First].Start, End: ms[r.Last].End},
 		Cluster: m.cluster,
-		Kept:    Ref{m.kept.Doc, Range{ks[r.KeptFirst].Start, ks[r.KeptLast].End}},
+		Kept:    Ref{m.kept.Doc, Range{Start: ks[r.KeptFirst].Start, End: ks[r.KeptLast].End}},
 		Held:    Held(ms[r.First:r.Last+1], ks[r.KeptFirst:r.KeptLast+1]),
 		Reason:  ReasonCopy,
 	}
@@ -253,7 +254,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 	var o Outcome
 	prot := p.protected[d]
 	if g := p.guarded[d]; len(g) > 0 {
-		prot = Merge(slices.Concat(prot, g))
+		prot = ranges.Merge(slices.Concat(prot, g))
 	}
 	var all []Sentence // the document's, once a member needs them
 	n := -1
@@ -271,7 +272,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		match := Align(ms, ks)
 		gone := p.innerAt[mem.kept.Doc] // kept text cut from its document
 		stop := func(i int) bool {
-			return overlaps(prot, Range{ms[i].Start, ms[i].End}) ||
+			return overlaps(prot, Range{Start: ms[i].Start, End: ms[i].End}) ||
 				match[i] >= 0 && anyOverlap(gone, ks[match[i]].Range())
 		}
 		cut := 0
@@ -437,7 +438,7 @@ func (p *Plan) widen(rm *Removal, all, ms, ks []Sentence, r Run, kept Ref, prot 
 	was := rm.Range
 	e := p.edges[kept]
 	free := func(s Sentence) bool {
-		return !s.Match && len(s.Words) > 0 && !overlaps(prot, Range{s.Start, s.End})
+		return !s.Match && len(s.Words) > 0 && !overlaps(prot, Range{Start: s.Start, End: s.End})
 	}
 	if r.First == 0 && r.KeptFirst == 0 {
 		i, _ := slices.BinarySearchFunc(all, ms[0].Start, func(s Sentence, t int) int { return cmp.Compare(s.Start, t) })
@@ -485,7 +486,7 @@ func Ranges(rs []Removal) []Range {
 	for _, r := range rs {
 		out = append(out, r.Range)
 	}
-	return Merge(out)
+	return ranges.Merge(out)
 }
 
 // overlaps reports whether r overlaps one of the sorted, disjoint
@@ -493,20 +494,6 @@ func Ranges(rs []Removal) []Range {
 func overlaps(rs []Range, r Range) bool {
 	i, _ := slices.BinarySearchFunc(rs, r.Start, func(q Range, t int) int { return cmp.Compare(q.End, t+1) })
 	return i < len(rs) && rs[i].Start < r.End && rs[i].End > r.Start
-}
-
-// Merge sorts rs and joins the ranges that overlap or touch.
-func Merge(rs []Range) []Range {
-	slices.SortFunc(rs, func(a, b Range) int { return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End)) })
-	var out []Range
-	for _, r := range rs {
-		if n := len(out); n > 0 && r.Start <= out[n-1].End {
-			out[n-1].End = max(out[n-1].End, r.End)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
 }
 
 // Coordinate adjusts the kept member of each cluster (kept[i] of cs[i],
@@ -558,7 +545,7 @@ func Coordinate(cs []cluster.Cluster, kept []int) []int {
 			continue
 		}
 		for j, m := range c.Members {
-			r := Range{m.CharStart, m.CharEnd}
+			r := Range{Start: m.CharStart, End: m.CharEnd}
 			if j == out[i] {
 				keptAt[m.Doc] = append(keptAt[m.Doc], r)
 			} else {

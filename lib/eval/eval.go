@@ -23,7 +23,7 @@
 package eval
 
 import (
-	"cmp"
+	"github.com/pdc-mr/pdc/lib/ranges"
 	"math"
 	"slices"
 )
@@ -73,17 +73,11 @@ type Score struct {
 // must cover at least this fraction of the shorter of the two ranges.
 const SpanOverlap = 0.5
 
-// rng is a half-open range [lo, hi) of code points.
-type rng struct{ lo, hi int }
-
-func (r rng) len() int { return max(0, r.hi-r.lo) }
-
-func intersect(a, b rng) rng {
-	return rng{max(a.lo, b.lo), min(a.hi, b.hi)}
-}
+// rng is a half-open range of code points.
+type rng = ranges.Range
 
 func (c Case) ranges() (susp, src rng) {
-	return rng{c.SuspStart, c.SuspStart + c.SuspLen}, rng{c.SrcStart, c.SrcStart + c.SrcLen}
+	return rng{Start: c.SuspStart, End: c.SuspStart + c.SuspLen}, rng{Start: c.SrcStart, End: c.SrcStart + c.SrcLen}
 }
 
 // orient returns the detection's ranges in the case's orientation (first in
@@ -92,14 +86,14 @@ func (c Case) ranges() (susp, src rng) {
 // orientations name the same documents (Susp == Src), the straight one is
 // preferred if it overlaps in both documents.
 func orient(c Case, d Detection) (susp, src rng, swapped, ok bool) {
-	a := rng{d.SuspStart, d.SuspStart + d.SuspLen}
-	b := rng{d.SrcStart, d.SrcStart + d.SrcLen}
+	a := rng{Start: d.SuspStart, End: d.SuspStart + d.SuspLen}
+	b := rng{Start: d.SrcStart, End: d.SrcStart + d.SrcLen}
 	cs, cr := c.ranges()
 	straight := d.Susp == c.Susp && d.Src == c.Src
 	reversed := d.Susp == c.Src && d.Src == c.Susp
 	switch {
 	case straight && reversed:
-		if intersect(a, cs).len() > 0 && intersect(b, cr).len() > 0 {
+		if a.Intersect(cs).Len() > 0 && b.Intersect(cr).Len() > 0 {
 			return a, b, false, true
 		}
 		return b, a, true, true
@@ -119,7 +113,7 @@ func Detects(c Case, d Detection) bool {
 		return false
 	}
 	cs, cr := c.ranges()
-	return intersect(ds, cs).len() > 0 && intersect(dr, cr).len() > 0
+	return ds.Intersect(cs).Len() > 0 && dr.Intersect(cr).Len() > 0
 }
 
 // SpanMatches reports whether d matches c under the span-level criterion:
@@ -135,8 +129,8 @@ func SpanMatches(c Case, d Detection) bool {
 }
 
 func enough(a, b rng) bool {
-	ov := intersect(a, b).len()
-	return ov > 0 && float64(ov) >= SpanOverlap*float64(min(a.len(), b.len()))
+	ov := a.Intersect(b).Len()
+	return ov > 0 && float64(ov) >= SpanOverlap*float64(min(a.Len(), b.Len()))
 }
 
 // pairKey identifies an unordered document pair.
@@ -159,21 +153,6 @@ func index(dets []Detection) map[pairKey][]int {
 	return m
 }
 
-// unionLen returns the number of code points covered by the ranges.
-func unionLen(rs []rng) int {
-	rs = slices.DeleteFunc(rs, func(r rng) bool { return r.len() == 0 })
-	slices.SortFunc(rs, func(x, y rng) int { return cmp.Compare(x.lo, y.lo) })
-	n, end := 0, math.MinInt
-	for _, r := range rs {
-		lo := max(r.lo, end)
-		if r.hi > lo {
-			n += r.hi - lo
-			end = r.hi
-		}
-	}
-	return n
-}
-
 // Evaluate scores dets against cases with the PAN macro measures and the
 // span-level measures. See the package comment for the definitions.
 func Evaluate(cases []Case, dets []Detection) Score {
@@ -189,7 +168,7 @@ func Evaluate(cases []Case, dets []Detection) Score {
 	var precSum float64
 	spanDets, hits, outside := 0, 0, 0
 	for i, d := range dets {
-		in := unionLen(t.detA[i]) + unionLen(t.detB[i])
+		in := ranges.Len(t.detA[i]) + ranges.Len(t.detB[i])
 		if total := d.SuspLen + d.SrcLen; total > 0 {
 			precSum += float64(in) / float64(total)
 		}
@@ -237,7 +216,7 @@ func (t *tally) addCase(c Case, dets []Detection, idx []int) {
 		}
 		n++
 		ds, dr, swapped, _ := orient(c, d)
-		is, ir := intersect(cs, ds), intersect(cr, dr)
+		is, ir := cs.Intersect(ds), cr.Intersect(dr)
 		covS, covR = append(covS, is), append(covR, ir)
 		if swapped {
 			is, ir = ir, is
@@ -248,7 +227,7 @@ func (t *tally) addCase(c Case, dets []Detection, idx []int) {
 		}
 	}
 	if total := c.SuspLen + c.SrcLen; total > 0 {
-		t.recSum += float64(unionLen(covS)+unionLen(covR)) / float64(total)
+		t.recSum += float64(ranges.Len(covS)+ranges.Len(covR)) / float64(total)
 	}
 	if n > 0 {
 		t.detected++

@@ -215,25 +215,6 @@ func TestEvaluateByClass(t *testing.T) {
 	}
 }
 
-func TestUnionLen(t *testing.T) {
-	tests := []struct {
-		in   []rng
-		want int
-	}{
-		{nil, 0},
-		{[]rng{{0, 10}}, 10},
-		{[]rng{{5, 15}, {0, 10}}, 15},
-		{[]rng{{0, 10}, {2, 3}, {20, 25}}, 15},
-		{[]rng{{0, 10}, {10, 20}}, 20},
-		{[]rng{{5, 5}, {7, 3}}, 0},
-	}
-	for _, tt := range tests {
-		if got := unionLen(slices.Clone(tt.in)); got != tt.want {
-			t.Errorf("unionLen(%v) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-}
-
 // TestClusters: a passage planted into two targets is whole when one
 // cluster holds the source and both copies, exact when nothing else.
 func TestClusters(t *testing.T) {

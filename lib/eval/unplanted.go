@@ -85,12 +85,12 @@ func inPlanted(planted map[string][]rng, d Detection) bool {
 		doc string
 		r   rng
 	}{
-		{d.Susp, rng{d.SuspStart, d.SuspStart + d.SuspLen}},
-		{d.Src, rng{d.SrcStart, d.SrcStart + d.SrcLen}},
+		{d.Susp, rng{Start: d.SuspStart, End: d.SuspStart + d.SuspLen}},
+		{d.Src, rng{Start: d.SrcStart, End: d.SrcStart + d.SrcLen}},
 	}
 	for _, s := range sides {
 		for _, p := range planted[s.doc] {
-			if intersect(s.r, p).len() > 0 {
+			if s.r.Intersect(p).Len() > 0 {
 				return true
 			}
 		}

@@ -14,20 +14,6 @@ import (
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
-func TestCovered(t *testing.T) {
-	for _, tt := range []struct {
-		rs   [][2]int
-		want int
-	}{
-		{nil, 0}, {[][2]int{{0, 10}}, 10}, {[][2]int{{0, 10}, {5, 15}}, 15}, {[][2]int{{20, 30}, {0, 10}}, 20},
-		{[][2]int{{0, 10}, {2, 3}}, 10}, {[][2]int{{0, 5}, {5, 10}}, 10},
-	} {
-		if got := span.Covered(tt.rs); got != tt.want {
-			t.Errorf("covered(%v) = %d, want %d", tt.rs, got, tt.want)
-		}
-	}
-}
-
 func TestPairsAndTop(t *testing.T) {
 	spans := []span.Span{
 		{DocA: "a", DocB: "b", CharStartA: 0, CharEndA: 10, CharStartB: 0, CharEndB: 10},

@@ -1,10 +1,8 @@
 package span
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/ranges"
 )
 
 // DocPair is a pair of documents and the spans they share.
@@ -16,7 +14,7 @@ type DocPair struct {
 	SharedA, SharedB int
 	// RangesA and RangesB are the character ranges of A and of B that
 	// the pair shares (the spans' ends; with clusters, their members).
-	RangesA, RangesB [][2]int
+	RangesA, RangesB []ranges.Range
 }
 
 // Pairs groups spans in Compare order (as Read and Stream return them) by
@@ -32,33 +30,15 @@ func Pairs(spans []Span) []DocPair {
 	}
 	for i := range pairs {
 		p := &pairs[i]
-		var a, b [][2]int
+		var a, b []ranges.Range
 		for _, s := range p.Spans {
-			a = append(a, [2]int{s.CharStartA, s.CharEndA})
-			b = append(b, [2]int{s.CharStartB, s.CharEndB})
+			a = append(a, ranges.Range{Start: s.CharStartA, End: s.CharEndA})
+			b = append(b, ranges.Range{Start: s.CharStartB, End: s.CharEndB})
 		}
-		p.SharedA, p.SharedB = Covered(a), Covered(b)
+		p.SharedA, p.SharedB = ranges.Len(a), ranges.Len(b)
 		p.RangesA, p.RangesB = a, b
 	}
 	return pairs
-}
-
-// Covered is the length of the union of the ranges [start, end).
-func Covered(rs [][2]int) int {
-	rs = slices.Clone(rs)
-	slices.SortFunc(rs, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
-	n, end := 0, -1
-	for _, r := range rs {
-		switch {
-		case r[0] > end:
-			n += r[1] - r[0]
-			end = r[1]
-		case r[1] > end:
-			n += r[1] - end
-			end = r[1]
-		}
-	}
-	return n
 }
 
 // Measures are how much of two documents a pair's spans cover (the LCS
@@ -98,7 +78,7 @@ func (p DocPair) Measure(lenA, lenB int) Measures {
 // pages look 0.8 alike.
 type Content struct {
 	// Ranges are the content sentences' character ranges, in order.
-	Ranges [][2]int
+	Ranges []ranges.Range
 	// Chars is their length in characters, Sentences their number.
 	Chars, Sentences int
 }
@@ -110,7 +90,7 @@ func ContentOf(a doc.Analysis, minTokens int) Content {
 		if s.NotContent != "" || len(s.Tokens) < minTokens {
 			continue
 		}
-		c.Ranges = append(c.Ranges, [2]int{s.Start, s.End})
+		c.Ranges = append(c.Ranges, ranges.Range{Start: s.Start, End: s.End})
 		c.Chars += s.End - s.Start
 		c.Sentences++
 	}
@@ -118,28 +98,7 @@ func ContentOf(a doc.Analysis, minTokens int) Content {
 }
 
 // Within is the length of the union of the ranges rs inside c's ranges.
-func (c Content) Within(rs [][2]int) int {
-	rs = slices.Clone(rs)
-	slices.SortFunc(rs, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
-	var merged [][2]int
-	for _, r := range rs {
-		if n := len(merged); n > 0 && r[0] <= merged[n-1][1] {
-			merged[n-1][1] = max(merged[n-1][1], r[1])
-			continue
-		}
-		merged = append(merged, r)
-	}
-	n, j := 0, 0
-	for _, cr := range c.Ranges {
-		for j < len(merged) && merged[j][1] <= cr[0] {
-			j++
-		}
-		for k := j; k < len(merged) && merged[k][0] < cr[1]; k++ {
-			n += min(cr[1], merged[k][1]) - max(cr[0], merged[k][0])
-		}
-	}
-	return n
-}
+func (c Content) Within(rs []ranges.Range) int { return ranges.Inside(rs, c.Ranges) }
 
 // MeasureContent computes p's measures over the content of A and B: the
 // shared characters are those of p's ranges inside content sentences,

@@ -2,6 +2,7 @@ package span
 
 import (
 	"bytes"
+	"github.com/pdc-mr/pdc/lib/ranges"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -100,15 +101,7 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-func TestCoveredAndMeasure(t *testing.T) {
-	for _, tt := range []struct {
-		rs   [][2]int
-		want int
-	}{{nil, 0}, {[][2]int{{0, 10}, {5, 15}}, 15}, {[][2]int{{20, 30}, {0, 10}}, 20}, {[][2]int{{0, 10}, {2, 3}}, 10}} {
-		if got := Covered(tt.rs); got != tt.want {
-			t.Errorf("Covered(%v) = %d, want %d", tt.rs, got, tt.want)
-		}
-	}
+func TestMeasure(t *testing.T) {
 	p := DocPair{SharedA: 50, SharedB: 30}
 	if m := p.Measure(100, 60); m.ContainA != 0.5 || m.ContainB != 0.5 || m.Resemblance != 0.5 {
 		t.Errorf("Measure = %+v", m)
@@ -119,17 +112,17 @@ func TestCoveredAndMeasure(t *testing.T) {
 }
 
 func TestContentWithin(t *testing.T) {
-	c := Content{Ranges: [][2]int{{0, 10}, {20, 30}, {40, 50}}, Chars: 30, Sentences: 3}
+	c := Content{Ranges: []ranges.Range{{Start: 0, End: 10}, {Start: 20, End: 30}, {Start: 40, End: 50}}, Chars: 30, Sentences: 3}
 	for _, tc := range []struct {
-		rs   [][2]int
+		rs   []ranges.Range
 		want int
 	}{
 		{nil, 0},
-		{[][2]int{{0, 50}}, 30},
-		{[][2]int{{5, 25}}, 10},
-		{[][2]int{{5, 25}, {8, 22}}, 10}, // overlapping ranges once
-		{[][2]int{{10, 20}}, 0},          // between sentences
-		{[][2]int{{45, 60}, {0, 1}}, 6},
+		{[]ranges.Range{{Start: 0, End: 50}}, 30},
+		{[]ranges.Range{{Start: 5, End: 25}}, 10},
+		{[]ranges.Range{{Start: 5, End: 25}, {Start: 8, End: 22}}, 10}, // overlapping ranges once
+		{[]ranges.Range{{Start: 10, End: 20}}, 0},                      // between sentences
+		{[]ranges.Range{{Start: 45, End: 60}, {Start: 0, End: 1}}, 6},
 	} {
 		if got := c.Within(tc.rs); got != tc.want {
 			t.Errorf("Within(%v) = %d, want %d", tc.rs, got, tc.want)
@@ -138,14 +131,14 @@ func TestContentWithin(t *testing.T) {
 }
 
 func TestMeasureContent(t *testing.T) {
-	a := Content{Ranges: [][2]int{{0, 10}, {11, 21}, {22, 32}}, Chars: 30, Sentences: 3}
-	b := Content{Ranges: [][2]int{{5, 15}, {16, 26}}, Chars: 20, Sentences: 2}
-	p := DocPair{RangesA: [][2]int{{0, 32}}, RangesB: [][2]int{{5, 26}}}
+	a := Content{Ranges: []ranges.Range{{Start: 0, End: 10}, {Start: 11, End: 21}, {Start: 22, End: 32}}, Chars: 30, Sentences: 3}
+	b := Content{Ranges: []ranges.Range{{Start: 5, End: 15}, {Start: 16, End: 26}}, Chars: 20, Sentences: 2}
+	p := DocPair{RangesA: []ranges.Range{{Start: 0, End: 32}}, RangesB: []ranges.Range{{Start: 5, End: 26}}}
 	m, sa, sb := p.MeasureContent(a, b, 3, false)
 	if sa != 30 || sb != 20 || m.ContainA != 1 || m.ContainB != 1 || m.ThinA || !m.ThinB {
 		t.Errorf("got %+v, shared %d %d", m, sa, sb)
 	}
-	p = DocPair{RangesA: [][2]int{{0, 10}}, RangesB: [][2]int{{5, 15}}}
+	p = DocPair{RangesA: []ranges.Range{{Start: 0, End: 10}}, RangesB: []ranges.Range{{Start: 5, End: 15}}}
 	if m, sa, sb = p.MeasureContent(a, b, 2, false); sa != 10 || sb != 10 || m.ContainA != 1.0/3 || m.ContainB != 0.5 || m.ThinB {
 		t.Errorf("got %+v, shared %d %d", m, sa, sb)
 	}

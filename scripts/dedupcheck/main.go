@@ -54,6 +54,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/ranges"
 	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
@@ -366,7 +367,7 @@ func byDoc(cuts []cut) map[string][]dedup.Range {
 		out[c.doc] = append(out[c.doc], dedup.Range{Start: c.start, End: c.end})
 	}
 	for d, rs := range out {
-		out[d] = dedup.Merge(rs)
+		out[d] = ranges.Merge(rs)
 	}
 	return out
 }

@@ -44,6 +44,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/pdc-mr/pdc/lib/ranges"
 )
 
 // Result is the visible text of a page.
@@ -77,7 +79,7 @@ type Result struct {
 }
 
 // Range is a byte range [Start, End) of Result.Text.
-type Range struct{ Start, End int }
+type Range = ranges.Range
 
 // ErrNoMainExtract is ExtractMain's error in a binary built without
 // main-content extraction (see MainAvailable).
@@ -431,7 +433,7 @@ func (e *extractor) addLink(before, sep int) {
 		e.links[n-1].End = len(e.out)
 		return
 	}
-	e.links = append(e.links, Range{start, len(e.out)})
+	e.links = append(e.links, Range{Start: start, End: len(e.out)})
 }
 
 // hasHref reports whether the raw start tag of an <a> element has an href

@@ -2,10 +2,10 @@ package htmltext
 
 import (
 	"bytes"
-	"cmp"
-	"slices"
 
 	"golang.org/x/net/html/atom"
+
+	"github.com/pdc-mr/pdc/lib/ranges"
 )
 
 // Template elements: the parts of a page that its site repeats on every
@@ -95,7 +95,7 @@ func (t *templates) end(a atom.Atom, off int) {
 			continue
 		}
 		if o.from < off {
-			t.ranges = append(t.ranges, Range{o.from, off})
+			t.ranges = append(t.ranges, Range{Start: o.from, End: off})
 		}
 		t.open = append(t.open[:i], t.open[i+1:]...)
 	}
@@ -123,16 +123,7 @@ func (t *templates) finish(n int) []Range {
 			rs = append(rs, r)
 		}
 	}
-	slices.SortFunc(rs, func(a, b Range) int { return cmp.Compare(a.Start, b.Start) })
-	var out []Range
-	for _, r := range rs {
-		if k := len(out); k > 0 && r.Start <= out[k-1].End {
-			out[k-1].End = max(out[k-1].End, r.End)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
+	return ranges.Merge(rs)
 }
 
 func (t *templates) isTemplate(a atom.Atom, raw []byte) bool {

@@ -117,18 +117,3 @@ func (p DocPair) MeasureContent(a, b Content, minSentences int, whole bool) (Mea
 	return m, sa, sb
 }
 
-// PairsOf returns the pairs of pairs that involve one of the documents
-// ids, in the same order.
-func PairsOf(pairs []DocPair, ids []string) []DocPair {
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	var out []DocPair
-	for _, p := range pairs {
-		if want[p.A] || want[p.B] {
-			out = append(out, p)
-		}
-	}
-	return out
-}

@@ -116,4 +116,3 @@ func (p DocPair) MeasureContent(a, b Content, minSentences int, whole bool) (Mea
 	m.ThinA, m.ThinB = a.Sentences < minSentences, b.Sentences < minSentences
 	return m, sa, sb
 }
-

@@ -2,7 +2,7 @@
 # scale.sh: how pdc's cost grows with the input, for the scale model in
 # docs/performance.md ("Scale").
 #
-#   scripts/scale.sh [MB ...]     (default: 100 850 3400)
+#   scripts/scale.sh [--commands] [MB ...]     (default: 100 850 3400)
 #
 # Corpora (cached in ${PDC_DATA:-~/.cache/pdc-data}/bench): the bench
 # corpus of MB megabytes (scripts/corpus.sh bench, hash order, as
@@ -18,10 +18,19 @@
 # reads, the shuffled bytes of a reduce job's input are of that order), the
 # largest posting list (documents), the largest and mean part file of the
 # index and join jobs (reducer skew), the rounds of the components
-# iteration and the counters that matter.
+# iteration and the counters that matter. With --commands it then runs
+# the commands that read a run on its output (pdc pairs, pairs --groups,
+# pairs --expand, clusters --text, report, dedup; output to /dev/null or a
+# scratch directory) and adds each one's seconds and peak RSS MiB
+# ("commands").
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
+commands=0
+if [ "${1:-}" = --commands ]; then
+	commands=1
+	shift
+fi
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(100 850 3400)
 command -v /usr/bin/time >/dev/null || { echo "scale.sh: needs GNU time" >&2; exit 1; }
@@ -67,9 +76,22 @@ for mb in "${sizes[@]}"; do
 	out=$WORK/out-$mb
 	/usr/bin/time -f "%e %M" -o "$WORK/time" "$WORK/pdc" run --input "$f" --output "$out" --overwrite --quiet \
 		--clusters --keep-intermediate 2>"$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
-	python3 - "$mb" "$f" "$out" "$WORK/time" <<'PY'
+	: >"$WORK/commands.tsv"
+	if [ "$commands" = 1 ]; then
+		for c in "pairs" "pairs --groups" "pairs --expand" "clusters --text" "report" "dedup"; do
+			read -r -a cmd <<<"$c"
+			extra=()
+			case $c in report | dedup) extra=(--output "$WORK/cmd-out") ;; esac
+			rm -rf "$WORK/cmd-out"
+			/usr/bin/time -f "%e %M" -o "$WORK/ctime" "$WORK/pdc" "${cmd[@]}" "$out" "${extra[@]}" >/dev/null 2>"$WORK/cerr" ||
+				{ cat "$WORK/cerr" >&2; exit 1; }
+			printf '%s\t%s\n' "$c" "$(tail -1 "$WORK/ctime")" >>"$WORK/commands.tsv"
+		done
+		rm -rf "$WORK/cmd-out"
+	fi
+	python3 - "$mb" "$f" "$out" "$WORK/time" "$WORK/commands.tsv" <<'PY'
 import glob, json, os, sys
-mb, corpus, out, timef = sys.argv[1:]
+mb, corpus, out, timef, cmdf = sys.argv[1:]
 secs, rss = open(timef).read().split()[-2:]
 def du(d):
     return sum(os.path.getsize(p) for p in glob.glob(os.path.join(out, d, "part-*")))
@@ -99,7 +121,9 @@ keys = ["parse.docs.read", "index.postings", "index.lists.over-max-df", "join.hu
 print(json.dumps({"mb": int(mb), "bytes": os.path.getsize(corpus), "seconds": float(secs), "rss_mib": int(rss) // 1024,
                   "jobs": jobs, "written_mb": {d: round(du(d) / 1e6, 2) for d in dirs if os.path.isdir(os.path.join(out, d))},
                   "largest_list": largest, "skew": {"index": skew("index"), "pairs": skew("pairs")},
-                  "counters": {k: c.get(k, 0) for k in keys}}))
+                  "counters": {k: c.get(k, 0) for k in keys},
+                  "commands": {l.split("\t")[0]: {"seconds": float(l.split("\t")[1].split()[0]), "rss_mib": int(l.split("\t")[1].split()[1]) // 1024}
+                               for l in open(cmdf).read().splitlines()}}))
 PY
 	rm -rf "$out"
 done

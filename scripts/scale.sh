@@ -116,7 +116,7 @@ def skew(d):
     s = [os.path.getsize(p) for p in glob.glob(os.path.join(out, d, "part-*"))]
     return round(max(s) / (sum(s) / len(s)), 2) if s and sum(s) else None
 keys = ["parse.docs.read", "index.postings", "index.lists.over-max-df", "join.hub.lists", "join.hub.postings",
-        "join.hub.unmatched", "join.pairs.verified", "match.spans", "extend.spans", "clusters.edges", "clusters.clusters",
+        "join.hub.leftover", "join.hub.leftover.set-partners-capped", "join.pairs.verified", "match.spans", "extend.spans", "clusters.edges", "clusters.clusters",
         "clusters.documents", "clusters.rounds"]
 print(json.dumps({"mb": int(mb), "bytes": os.path.getsize(corpus), "seconds": float(secs), "rss_mib": int(rss) // 1024,
                   "jobs": jobs, "written_mb": {d: round(du(d) / 1e6, 2) for d in dirs if os.path.isdir(os.path.join(out, d))},

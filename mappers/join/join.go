@@ -349,11 +349,7 @@ func (s *joiner) hubPass(ps []Posting, g *grouper) ([]Posting, int, error) {
 			if !ok {
 				continue
 			}
-			x, y := &ps[h], p
-			if bytes.Compare(x.Doc, y.Doc) > 0 {
-				x, y = y, x
-			}
-			if err := g.add(x, y, count); err != nil {
+			if err := s.addPair(&ps[h], p, count, g); err != nil {
 				return nil, 0, err
 			}
 			matched = true

@@ -88,7 +88,7 @@ func Shared(a, b Sketch) float64 {
 		return 1
 	}
 	var inter float64
-	if a.N <= K && b.N <= K {
+	if Exact(a, b) {
 		inter = float64(common(a.Min, b.Min))
 	} else {
 		// The K smallest of the union; one of them is in both sets iff
@@ -113,6 +113,9 @@ func Shared(a, b Sketch) float64 {
 	}
 	return min(1, inter/float64(small))
 }
+
+// Exact reports whether Shared(a, b) is exact: both sets are held whole.
+func Exact(a, b Sketch) bool { return a.N <= K && b.N <= K }
 
 // common counts the values two ascending lists share.
 func common(a, b []uint32) int {

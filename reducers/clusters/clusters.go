@@ -573,7 +573,8 @@ const MaxTexts = 64
 // shares (MinShared of the smaller), else starts a text of its own (when
 // fewer than maxTexts have been started; else it is left alone); a
 // member left the only copy of its text then joins the text it shares the
-// most with, if at least MinAlone. It appends, for each member, the index
+// most with, if at least MinAlone (MinAloneExact when the share is
+// exact). It appends, for each member, the index
 // of its text's first member to at and returns it. Components chain through passages that merely resemble
 // their neighbours (a formula line with other names, a passage edited a
 // little at each hop); a text's members all share its first member's
@@ -609,10 +610,14 @@ func Texts(words []sketch.Sketch, maxTexts int, at []int) []int {
 		if f != i || size[i] > 1 {
 			continue
 		}
-		best, share := -1, MinAlone
+		best, share := -1, 0.0
 		for _, g := range firsts {
 			if g < i && size[g] > 0 { // an earlier text: its first member stays the earliest
-				if sh := sketch.Shared(words[i], words[g]); sh >= share {
+				least := MinAlone
+				if sketch.Exact(words[i], words[g]) {
+					least = MinAloneExact
+				}
+				if sh := sketch.Shared(words[i], words[g]); sh >= least && sh >= share {
 					best, share = g, sh
 				}
 			}
@@ -627,5 +632,12 @@ func Texts(words []sketch.Sketch, maxTexts int, at []int) []int {
 }
 
 // MinAlone is the least share of words with which a member that no other
-// member shares MinShared with joins a text rather than none (Texts).
-const MinAlone = 0.4
+// member shares MinShared with joins a text rather than none (Texts), when
+// the share is estimated (sketch.Exact is false): the margin under one
+// half covers the sketch's error on an edited copy. A share known exactly
+// must be MinAloneExact, one half: a member holding less is not a copy of
+// the text, whatever the sketch of a longer passage would say.
+const (
+	MinAlone      = 0.4
+	MinAloneExact = 0.5
+)

@@ -290,9 +290,9 @@ func seq(from, n int) []int {
 // TestTexts checks Texts on random components of sets of at most
 // sketch.K words (exact shares): the member that stands for a text is its
 // first; every member shares MinShared of the smaller with it, or (a
-// member that would be alone) MinAlone with an earlier text's; no two
+// member that would be alone) MinAloneExact with an earlier text's; no two
 // texts' first members share MinShared, and no member is alone that
-// shares MinAlone with an earlier text (when every member may start a
+// shares MinAloneExact with an earlier text (when every member may start a
 // text); at most maxTexts texts of more than one member are started.
 func TestTexts(t *testing.T) {
 	for seed := range uint64(300) {
@@ -316,11 +316,11 @@ func TestTexts(t *testing.T) {
 			switch {
 			case at[f] != f || f > i:
 				t.Fatalf("seed %d: member %d in the text of %d, which does not stand for it first", seed, i, f)
-			case f != i && share(i, f) < MinShared && share(i, f) < MinAlone:
+			case f != i && share(i, f) < MinShared && share(i, f) < MinAloneExact:
 				t.Fatalf("seed %d: member %d in the text of %d at share %.2f", seed, i, f, share(i, f))
 			case f == i && size[i] == 1 && maxTexts == n:
 				for g := range i {
-					if at[g] == g && share(i, g) >= MinAlone {
+					if at[g] == g && share(i, g) >= MinAloneExact {
 						t.Fatalf("seed %d: member %d alone though it shares %.2f with text %d", seed, i, share(i, g), g)
 					}
 				}
@@ -375,5 +375,33 @@ func TestClustersSplitChain(t *testing.T) {
 	cs, _ := clustersOf(t, in)
 	if got, want := describe(cs), []string{"2: doc0:0-100 doc1:0-100", "2: doc2:0-100 doc3:0-100"}; !slices.Equal(got, want) {
 		t.Errorf("clusters %q, want %q", got, want)
+	}
+}
+
+// TestTextsAlone checks the threshold at which a member that would be alone
+// joins a text: an exact share (both sets of at most sketch.K words) must
+// be one half (MinAloneExact), an estimated one MinAlone.
+func TestTextsAlone(t *testing.T) {
+	mix := func(from, shared, other int) sketch.Sketch {
+		return wordsOf(append(seq(from, shared), seq(1000, other)...)...)
+	}
+	for _, tc := range []struct {
+		name  string
+		a, b  sketch.Sketch
+		joins bool
+	}{
+		{"exact 0.45", wordsOf(seq(0, 20)...), mix(0, 9, 11), false},
+		{"exact 0.50", wordsOf(seq(0, 20)...), mix(0, 10, 10), true},
+		{"estimated 0.4-0.5", wordsOf(seq(0, 200)...), mix(0, 90, 110), true},
+		{"estimated 0.15", wordsOf(seq(0, 200)...), mix(0, 30, 170), false},
+	} {
+		sh := sketch.Shared(tc.a, tc.b)
+		if exact := sketch.Exact(tc.a, tc.b); !exact && tc.joins && (sh < MinAlone || sh >= MinAloneExact) {
+			t.Fatalf("%s: estimated share %.3f, want one in [MinAlone, MinAloneExact) for the case to test", tc.name, sh)
+		}
+		at := Texts([]sketch.Sketch{tc.a, tc.a, tc.b}, MaxTexts, nil)
+		if joins := at[2] == 0; joins != tc.joins {
+			t.Errorf("%s (share %.3f): member joins the text: %v, want %v", tc.name, sh, joins, tc.joins)
+		}
 	}
 }

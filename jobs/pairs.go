@@ -93,11 +93,6 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("pairs %s: %w", out, err)
 	}
-	spans, err := span.Read(fsys, dir)
-	if err != nil {
-		return err
-	}
-	pairs := span.Pairs(spans)
 	rfs, root, err := m.runDir(out)
 	if err != nil {
 		return err
@@ -106,7 +101,6 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("pairs: %w", err)
 	}
-	pairs, exact := copies.Pairs(pairs, cps)
 	var only map[string]bool
 	if len(docs) > 0 {
 		only = map[string]bool{}
@@ -120,7 +114,11 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 			return fmt.Errorf("pairs --expand: %w", err)
 		}
 	}
-	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), out, neededDocs(pairs, cs, only), inputs)
+	need, err := neededDocs(fsys, dir, cps, cs, only)
+	if err != nil {
+		return err
+	}
+	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), out, need, inputs)
 	if err != nil {
 		return err
 	}
@@ -136,6 +134,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	if format == "tsv" && header && !groups {
 		w.WriteString("#doc_a\tdoc_b\tspans\tshared_a\tshared_b\tlen_a\tlen_b\tcontain_a\tcontain_b\tresemblance\tthin\n")
 	}
+	var exact map[[2]string]bool // set below, before the first row
 	row := func(p span.DocPair) error {
 		ms, sa, sb := p.MeasureContent(contents[p.A], contents[p.B], cfg.Lambda, exact[[2]string{p.A, p.B}])
 		if max(ms.ContainA, ms.ContainB) < minContain {
@@ -162,17 +161,27 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		}
 		return writePair(w, enc, r, format)
 	}
-	if expand {
-		err = cluster.ExpandPairs(pairs, cs, only, row)
-	} else {
-		for _, p := range pairs {
-			if only != nil && !only[p.A] && !only[p.B] {
-				continue
-			}
-			if err = row(p); err != nil {
-				break
-			}
+	// The pairs are streamed (span.StreamPairs) through the copies' pairs
+	// (copies.Merger) and, with --expand, the clusters' (cluster.Expander):
+	// none of them holds the pairs.
+	sink, done := func(p span.DocPair) error {
+		if only != nil && !only[p.A] && !only[p.B] {
+			return nil
 		}
+		return row(p)
+	}, func() error { return nil }
+	if expand {
+		ex := cluster.NewExpander(cs, only, row)
+		sink, done = ex.Add, ex.Close
+	}
+	merger := copies.NewMerger(cps, sink)
+	exact = merger.Exact()
+	err = span.StreamPairs(fsys, dir, merger.Add)
+	if err == nil {
+		err = merger.Close()
+	}
+	if err == nil {
+		err = done()
 	}
 	if err == nil {
 		switch {
@@ -194,14 +203,25 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 }
 
 // neededDocs returns the documents whose contents pdc pairs measures: those
-// of pairs and, with clusters (--expand), their members; with only, just
-// those of the pairs of a document in only and of the clusters it is in.
-func neededDocs(pairs []span.DocPair, cs []cluster.Cluster, only map[string]bool) map[string]bool {
+// of the span pairs of the spans directory dir and of the exact copies cps
+// and, with clusters (--expand), their members; with only, just those of
+// the pairs of a document in only and of the clusters it is in.
+func neededDocs(fsys hdfsfs.FS, dir string, cps []copies.Copy, cs []cluster.Cluster, only map[string]bool) (map[string]bool, error) {
 	need := map[string]bool{}
-	for _, p := range pairs {
-		if only == nil || only[p.A] || only[p.B] {
-			need[p.A], need[p.B] = true, true
+	add := func(a, b string) {
+		if only == nil || only[a] || only[b] {
+			need[a], need[b] = true, true
 		}
+	}
+	err := span.StreamPairs(fsys, dir, func(p span.DocPair) error {
+		add(p.A, p.B)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cps {
+		add(c.Doc, c.Of)
 	}
 	for _, c := range cs {
 		if only != nil && !slices.ContainsFunc(c.Members, func(m cluster.Member) bool { return only[m.Doc] }) {
@@ -211,7 +231,7 @@ func neededDocs(pairs []span.DocPair, cs []cluster.Cluster, only map[string]bool
 			need[m.Doc] = true
 		}
 	}
-	return need
+	return need, nil
 }
 
 // pairsColumns is what pdc pairs --help says of its output.

@@ -22,6 +22,7 @@ package copies
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -222,38 +223,91 @@ func Read(fsys hdfsfs.FS, out string) ([]Copy, error) {
 
 // Pairs returns pairs (in span.Pairs order: A before B by escaped id) with
 // each copy's pair, the copy and its group's first document, added where
-// no span links them, still in that order; and the set of exact-copy pairs
-// ({A, B} as in a DocPair).
+// no span links them, still in that order (a Merger given pairs in turn);
+// and the set of exact-copy pairs ({A, B} as in a DocPair).
 func Pairs(pairs []span.DocPair, cs []Copy) ([]span.DocPair, map[[2]string]bool) {
-	exact := map[[2]string]bool{}
+	var out []span.DocPair
+	m := NewMerger(cs, func(p span.DocPair) error { out = append(out, p); return nil })
+	for _, p := range pairs {
+		_ = m.Add(p) // the yield above never fails
+	}
+	_ = m.Close()
+	return out, m.Exact()
+}
+
+// A Merger passes the document pairs of spans, given in span order (A
+// before B by escaped id), to its yield with each copy's pair, the copy
+// and its group's first document, where no span links them, still in that
+// order. It holds the copies' pairs, not the pairs given.
+type Merger struct {
+	exact map[[2]string]bool
+	extra [][2]string // exact pairs, by escaped ids
+	esc   mr.Escapes
+	next  int
+	yield func(span.DocPair) error
+}
+
+// NewMerger returns a Merger of the copies cs that passes the pairs to
+// yield.
+func NewMerger(cs []Copy, yield func(span.DocPair) error) *Merger {
+	m := &Merger{exact: map[[2]string]bool{}, esc: mr.Escapes{}, yield: yield}
 	for _, c := range cs {
 		a, b := c.Doc, c.Of
-		if mr.Escape(a) > mr.Escape(b) {
+		if m.escaped(a) > m.escaped(b) {
 			a, b = b, a
 		}
-		exact[[2]string{a, b}] = true
-	}
-	have := map[[2]string]bool{}
-	for _, p := range pairs {
-		have[[2]string{p.A, p.B}] = true
-	}
-	out := slices.Clone(pairs)
-	added := false
-	for k := range exact {
-		if !have[k] {
-			out = append(out, span.DocPair{A: k[0], B: k[1]})
-			added = true
+		if k := [2]string{a, b}; !m.exact[k] {
+			m.exact[k] = true
+			m.extra = append(m.extra, k)
 		}
 	}
-	if added {
-		slices.SortFunc(out, func(x, y span.DocPair) int {
-			if c := strings.Compare(mr.Escape(x.A), mr.Escape(y.A)); c != 0 {
-				return c
-			}
-			return strings.Compare(mr.Escape(x.B), mr.Escape(y.B))
-		})
+	slices.SortFunc(m.extra, func(x, y [2]string) int { return m.compare(x[0], x[1], y[0], y[1]) })
+	return m
+}
+
+func (m *Merger) escaped(d string) string { return m.esc.Of(d) }
+
+// compare orders the pairs (a1, b1) and (a2, b2) by escaped ids; the
+// documents of the second need not be among the copies.
+func (m *Merger) compare(a1, b1, a2, b2 string) int {
+	e := func(d string) string {
+		if s, ok := m.esc[d]; ok {
+			return s
+		}
+		return mr.Escape(d)
 	}
-	return out, exact
+	return cmp.Or(strings.Compare(e(a1), e(a2)), strings.Compare(e(b1), e(b2)))
+}
+
+// Exact returns the exact-copy pairs ({A, B} as in a DocPair).
+func (m *Merger) Exact() map[[2]string]bool { return m.exact }
+
+// Add passes the copies' pairs before p that no span links, then p.
+func (m *Merger) Add(p span.DocPair) error {
+	for ; m.next < len(m.extra); m.next++ {
+		x := m.extra[m.next]
+		c := m.compare(x[0], x[1], p.A, p.B)
+		if c > 0 {
+			break
+		}
+		if c == 0 {
+			continue // the span pair is the copies' pair
+		}
+		if err := m.yield(span.DocPair{A: x[0], B: x[1]}); err != nil {
+			return err
+		}
+	}
+	return m.yield(p)
+}
+
+// Close passes the copies' pairs after the last pair given.
+func (m *Merger) Close() error {
+	for ; m.next < len(m.extra); m.next++ {
+		if err := m.yield(span.DocPair{A: m.extra[m.next][0], B: m.extra[m.next][1]}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Clusters returns each group of exact copies as a passage cluster whose

@@ -6,6 +6,20 @@ import (
 	"strings"
 )
 
+// Escapes remembers the escaped form of the ids it is given, for code
+// that compares the same ids in escaped order many times.
+type Escapes map[string]string
+
+// Of returns Escape(id), computed once per id.
+func (e Escapes) Of(id string) string {
+	s, ok := e[id]
+	if !ok {
+		s = Escape(id)
+		e[id] = s
+	}
+	return s
+}
+
 // Escape returns s with the bytes that may not appear in a field escaped:
 // backslash as `\\`, TAB as `\t`, LF as `\n` and CR as `\r`. Other bytes,
 // including invalid UTF-8, are kept as they are.

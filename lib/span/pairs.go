@@ -2,6 +2,7 @@ package span
 
 import (
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/ranges"
 )
 
@@ -29,16 +30,49 @@ func Pairs(spans []Span) []DocPair {
 		p.Spans = append(p.Spans, s)
 	}
 	for i := range pairs {
-		p := &pairs[i]
-		var a, b []ranges.Range
-		for _, s := range p.Spans {
-			a = append(a, ranges.Range{Start: s.CharStartA, End: s.CharEndA})
-			b = append(b, ranges.Range{Start: s.CharStartB, End: s.CharEndB})
-		}
-		p.SharedA, p.SharedB = ranges.Len(a), ranges.Len(b)
-		p.RangesA, p.RangesB = a, b
+		pairs[i].measure()
 	}
 	return pairs
+}
+
+// StreamPairs calls f with the document pairs of a spans directory in
+// Pairs' order, holding one pair's spans (Stream).
+func StreamPairs(fsys hdfsfs.FS, dir string, f func(DocPair) error) error {
+	var p DocPair
+	flush := func() error {
+		if len(p.Spans) == 0 {
+			return nil
+		}
+		p.measure()
+		err := f(p)
+		p = DocPair{}
+		return err
+	}
+	err := Stream(fsys, dir, func(s *Span) error {
+		if len(p.Spans) > 0 && (p.A != s.DocA || p.B != s.DocB) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		p.A, p.B = s.DocA, s.DocB
+		p.Spans = append(p.Spans, *s)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// measure sets p's shared characters and ranges from its spans.
+func (p *DocPair) measure() {
+	var a, b []ranges.Range
+	for _, s := range p.Spans {
+		a = append(a, ranges.Range{Start: s.CharStartA, End: s.CharEndA})
+		b = append(b, ranges.Range{Start: s.CharStartB, End: s.CharEndB})
+	}
+	p.SharedA, p.SharedB = ranges.Len(a), ranges.Len(b)
+	p.RangesA, p.RangesB = a, b
 }
 
 // Measures are how much of two documents a pair's spans cover (the LCS

@@ -52,8 +52,13 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 		return usagef("report: --top-pairs, --top-boilerplate and --top-clusters must be >= 0, --max-text >= 1")
 	}
 	out := fs.Arg(0)
-	run, spans, err := m.readRun(out)
+	run, err := m.readRun(out)
 	if err != nil {
+		return err
+	}
+	// The pairs are streamed: the report holds the top ones and counts.
+	tally := report.NewTally(opts.TopPairs)
+	if err := m.streamRunPairs(out, func(p span.DocPair) error { tally.Add(p); return nil }); err != nil {
 		return err
 	}
 	if len(inputs) == 0 {
@@ -67,8 +72,7 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	all := report.Pairs(spans)
-	top := report.Top(all, opts.TopPairs)
+	top := tally.Top()
 	need := map[string]bool{}
 	for _, p := range top {
 		need[p.A], need[p.B] = true, true
@@ -102,10 +106,10 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	site := &report.Site{Opts: opts, Generated: time.Now(), Create: func(name string) (io.WriteCloser, error) {
 		return hdfsfs.CreateAtomic(hdfsfs.Local(), filepath.Join(output, name))
 	}}
-	if err := site.Write(run, all, top, docs); err != nil {
+	if err := site.Write(run, tally, docs); err != nil {
 		return err
 	}
-	fmt.Fprintf(m.Stderr, "pdc: report of %s in %s/index.html (%d document pairs, %d with a page)\n", out, output, len(all), len(top))
+	fmt.Fprintf(m.Stderr, "pdc: report of %s in %s/index.html (%d document pairs, %d with a page)\n", out, output, tally.Pairs(), len(top))
 	return nil
 }
 
@@ -136,17 +140,17 @@ func prepareReportDir(dir string, overwrite bool) error {
 	return nil
 }
 
-// readRun reads what the report shows of the run in out: counters, jobs,
-// parameters, boilerplate report and spans.
-func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
+// readRun reads what the report shows of the run in out but its pairs:
+// counters, jobs, parameters, boilerplate report and clusters.
+func (m *Main) readRun(out string) (report.Run, error) {
 	fsys, root, err := m.runDir(out)
 	if err != nil {
-		return report.Run{}, nil, err
+		return report.Run{}, err
 	}
 	run := report.Run{Out: strings.TrimSuffix(out, "/")}
 	man, err := pipeline.ReadManifest(fsys, root)
 	if err != nil {
-		return run, nil, fmt.Errorf("report: %s is not the output of pdc run: %w", out, hdfsfs.UnwrapPath(err))
+		return run, fmt.Errorf("report: %s is not the output of pdc run: %w", out, hdfsfs.UnwrapPath(err))
 	}
 	run.Inputs = man.Inputs
 	for _, kv := range man.Env {
@@ -156,7 +160,7 @@ func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
 		}
 	}
 	if run.Counters, err = pipeline.ReadCounters(fsys, root+"/counters.tsv"); err != nil {
-		return run, nil, fmt.Errorf("report: %s: the run did not finish (rerun pdc run to resume): %w", out, hdfsfs.UnwrapPath(err))
+		return run, fmt.Errorf("report: %s: the run did not finish (rerun pdc run to resume): %w", out, hdfsfs.UnwrapPath(err))
 	}
 	if jobs, err := pipeline.ReadJobs(fsys, root); err == nil {
 		for _, j := range jobs {
@@ -170,7 +174,7 @@ func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
 	if data, err := hdfsfs.ReadFile(fsys, root+"/boilerplate.tsv"); err == nil {
 		rows, err := boilerplate.Read(bytes.NewReader(data))
 		if err != nil {
-			return run, nil, fmt.Errorf("report: %s: %w", out, err)
+			return run, fmt.Errorf("report: %s: %w", out, err)
 		}
 		for _, r := range rows {
 			run.Boilerplate = append(run.Boilerplate, report.Boilerplate{Row: r})
@@ -178,15 +182,21 @@ func (m *Main) readRun(out string) (report.Run, []span.Span, error) {
 	}
 	if _, err := fsys.Stat(root + "/clusters/_SUCCESS"); err == nil {
 		if run.Clusters, err = cluster.Read(fsys, root+"/clusters"); err != nil {
-			return run, nil, fmt.Errorf("report: %w", err)
+			return run, fmt.Errorf("report: %w", err)
 		}
 		if run.Clusters == nil {
 			run.Clusters = []cluster.Cluster{}
 		}
 	}
-	spans, err := span.Read(fsys, root)
+	return run, nil
+}
+
+// streamRunPairs calls f with the document pairs of the spans of the run
+// in out, in span order (span.StreamPairs).
+func (m *Main) streamRunPairs(out string, f func(span.DocPair) error) error {
+	fsys, root, err := m.runDir(out)
 	if err != nil {
-		return run, nil, err
+		return err
 	}
-	return run, spans, nil
+	return span.StreamPairs(fsys, root, f)
 }

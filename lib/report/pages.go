@@ -54,11 +54,11 @@ type topRow struct {
 	Passage            string
 }
 
-func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
+func (s *Site) index(run Run, t *Tally, top []Pair, docs map[string]Doc) indexPage {
 	c := run.Counters
 	p := indexPage{Generated: s.Generated.Format("2006-01-02 15:04 MST"), Out: run.Out,
 		Read: c["parse.docs.read"], OK: c["parse.docs.ok"], Spans: finalCount(c, "spans"), DocPairs: finalCount(c, "doc-pairs.with-spans"),
-		Jobs: run.Jobs, Params: run.Params, Inputs: run.Inputs, LeftOut: len(all) - len(top)}
+		Jobs: run.Jobs, Params: run.Params, Inputs: run.Inputs, LeftOut: t.Pairs() - len(top)}
 	for _, k := range slices.Sorted(maps.Keys(c)) {
 		if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && c[k] > 0 {
 			p.Skipped = append(p.Skipped, Param{r, fmt.Sprint(c[k])})
@@ -71,15 +71,8 @@ func (s *Site) index(run Run, all, top []Pair, docs map[string]Doc) indexPage {
 	for _, j := range run.Jobs {
 		p.Seconds += max(j.Seconds, 0)
 	}
-	var lengths, scores []float64
-	for _, pr := range all {
-		for _, sp := range pr.Spans {
-			lengths = append(lengths, float64(sp.Length))
-			scores = append(scores, sp.Score)
-		}
-	}
-	p.LengthHist = histogram("span length (duplicated sentence pairs)", lengths, []float64{3, 4, 6, 10, 20, 50, 100}, "%.0f")
-	p.ScoreHist = histogram("span score (mean Jaccard)", scores, []float64{0.75, 0.8, 0.85, 0.9, 0.95, 0.99}, "%.2f")
+	p.LengthHist = histogram("span length (duplicated sentence pairs)", t.lengths, lengthBounds, "%.0f")
+	p.ScoreHist = histogram("span score (mean Jaccard)", t.scores, scoreBounds, "%.2f")
 	for i, pr := range top {
 		row := topRow{N: i + 1, Page: pairPage(i), A: pr.A, B: pr.B, Spans: len(pr.Spans), SharedA: pr.SharedA, SharedB: pr.SharedB,
 			URLA: safeURL(docs[pr.A].URL), URLB: safeURL(docs[pr.B].URL)}
@@ -222,13 +215,25 @@ func runeSlice(s string, start, end int) string {
 	return string(r[start:end])
 }
 
-// histogram draws values in buckets cut at bounds as an inline SVG bar
-// chart. Only numbers and the fixed title reach the markup.
-func histogram(title string, values []float64, bounds []float64, format string) template.HTML {
-	counts := make([]int, len(bounds)+1)
-	for _, v := range values {
-		i, _ := slices.BinarySearchFunc(bounds, v, func(b, v float64) int { return cmp.Compare(b, v+1e-12) })
-		counts[i]++
+// The bounds of the buckets of the span histograms.
+var (
+	lengthBounds = []float64{3, 4, 6, 10, 20, 50, 100}
+	scoreBounds  = []float64{0.75, 0.8, 0.85, 0.9, 0.95, 0.99}
+)
+
+// bin returns the bucket of v among buckets cut at bounds: 0 below the
+// first, len(bounds) at or above the last.
+func bin(bounds []float64, v float64) int {
+	i, _ := slices.BinarySearchFunc(bounds, v, func(b, v float64) int { return cmp.Compare(b, v+1e-12) })
+	return i
+}
+
+// histogram draws the counts of the buckets cut at bounds (bin) as an
+// inline SVG bar chart. Only numbers and the fixed title reach the markup.
+func histogram(title string, counts []int, bounds []float64, format string) template.HTML {
+	total := 0
+	for _, c := range counts {
+		total += c
 	}
 	labels := make([]string, len(counts))
 	for i := range counts {
@@ -255,7 +260,7 @@ func histogram(title string, values []float64, bounds []float64, format string) 
 		fmt.Fprintf(&b, `<text x="%d" y="%d" class="n">%d</text>`, x+bar/2, h-bh+10, c)
 		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`, x+bar/2, h+30, template.HTMLEscapeString(labels[i]))
 	}
-	fmt.Fprintf(&b, "</svg><figcaption>%s, %d spans</figcaption></figure>", template.HTMLEscapeString(title), len(values))
+	fmt.Fprintf(&b, "</svg><figcaption>%s, %d spans</figcaption></figure>", template.HTMLEscapeString(title), total)
 	return template.HTML(b.String()) // numbers and fixed labels only
 }
 

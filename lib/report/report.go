@@ -22,6 +22,7 @@ package report
 
 import (
 	"cmp"
+	"container/heap"
 	"fmt"
 	"io"
 	"net/url"
@@ -129,11 +130,81 @@ type Doc struct {
 
 // Top returns the n pairs that share the most characters (ties by ids).
 func Top(pairs []Pair, n int) []Pair {
-	top := slices.Clone(pairs)
-	slices.SortStableFunc(top, func(x, y Pair) int {
-		return cmp.Or(cmp.Compare(y.SharedA+y.SharedB, x.SharedA+x.SharedB), strings.Compare(x.A, y.A), strings.Compare(x.B, y.B))
+	t := NewTally(n)
+	for _, p := range pairs {
+		t.Add(p)
+	}
+	return t.Top()
+}
+
+// A Tally gathers, one document pair at a time, what the index page says
+// of all of a run's pairs: their number, the histograms of their spans'
+// lengths and scores, and the n pairs that share the most characters
+// (Top). It holds those n pairs, never the others.
+type Tally struct {
+	n, pairs        int
+	top             topHeap
+	lengths, scores []int // histogram counts over lengthBounds, scoreBounds
+}
+
+// NewTally returns a Tally that keeps the top n pairs.
+func NewTally(n int) *Tally {
+	return &Tally{n: n, lengths: make([]int, len(lengthBounds)+1), scores: make([]int, len(scoreBounds)+1)}
+}
+
+// Add counts p.
+func (t *Tally) Add(p Pair) {
+	t.pairs++
+	for _, s := range p.Spans {
+		t.lengths[bin(lengthBounds, float64(s.Length))]++
+		t.scores[bin(scoreBounds, s.Score)]++
+	}
+	switch {
+	case t.n == 0:
+	case len(t.top) < t.n:
+		heap.Push(&t.top, p)
+	case better(p, t.top[0]):
+		t.top[0] = p
+		heap.Fix(&t.top, 0)
+	}
+}
+
+// Pairs returns the number of pairs added.
+func (t *Tally) Pairs() int { return t.pairs }
+
+// Top returns the n pairs added that share the most characters (ties by
+// ids), best first.
+func (t *Tally) Top() []Pair {
+	top := slices.Clone([]Pair(t.top))
+	slices.SortFunc(top, func(x, y Pair) int {
+		if better(x, y) {
+			return -1
+		}
+		if better(y, x) {
+			return 1
+		}
+		return 0
 	})
-	return top[:min(n, len(top))]
+	return top
+}
+
+// better reports whether x shares more characters than y (ties: by ids).
+func better(x, y Pair) bool {
+	return cmp.Or(cmp.Compare(y.SharedA+y.SharedB, x.SharedA+x.SharedB), strings.Compare(x.A, y.A), strings.Compare(x.B, y.B)) < 0
+}
+
+// topHeap holds the best pairs, the worst of them first.
+type topHeap []Pair
+
+func (h topHeap) Len() int           { return len(h) }
+func (h topHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h topHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *topHeap) Push(x any)        { *h = append(*h, x.(Pair)) }
+func (h *topHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // Site is a report being written: files are created with Create.
@@ -145,14 +216,15 @@ type Site struct {
 }
 
 // Write writes the report of run: index.html, style.css, and one page per
-// pair of top (with the documents' texts from docs, by id; a document
-// missing there is shown without text). all is the number of document
-// pairs of the run, spans its spans (for the histograms).
-func (s *Site) Write(run Run, all []Pair, top []Pair, docs map[string]Doc) error {
+// pair of t's top (with the documents' texts from docs, by id; a document
+// missing there is shown without text); t has every document pair of the
+// run.
+func (s *Site) Write(run Run, t *Tally, docs map[string]Doc) error {
+	top := t.Top()
 	if err := s.file("style.css", func(w io.Writer) error { _, err := io.WriteString(w, styleCSS); return err }); err != nil {
 		return err
 	}
-	idx := s.index(run, all, top, docs)
+	idx := s.index(run, t, top, docs)
 	if err := s.file("index.html", func(w io.Writer) error { return pages.ExecuteTemplate(w, "index", idx) }); err != nil {
 		return err
 	}

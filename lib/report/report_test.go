@@ -2,8 +2,12 @@ package report
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +111,11 @@ func TestWriteEscapes(t *testing.T) {
 	sp := []span.Span{{DocA: `<b>a</b>`, DocB: `b"'`, CharStartA: 0, CharEndA: 8, CharStartB: 0, CharEndB: 8, Score: 1}}
 	pairs := Pairs(sp)
 	docs := map[string]Doc{`<b>a</b>`: analyzed(t, "<script>x</script> is a tag we show.", "javascript:x"), `b"'`: analyzed(t, "<i>y</i> is a tag we show.", "https://b.example/")}
-	if err := site.Write(Run{Out: "out", Counters: map[string]int64{"match.spans": 1}}, pairs, pairs, docs); err != nil {
+	tally := NewTally(len(pairs))
+	for _, p := range pairs {
+		tally.Add(p)
+	}
+	if err := site.Write(Run{Out: "out", Counters: map[string]int64{"match.spans": 1}}, tally, docs); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"index.html", "pair-0001.html", "style.css"} {
@@ -132,3 +140,46 @@ func TestWriteEscapes(t *testing.T) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// TestTallyModel checks a Tally against the reference (every pair sorted,
+// every span binned) on random pairs.
+func TestTallyModel(t *testing.T) {
+	for seed := range uint64(50) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		var pairs []Pair
+		for range rng.IntN(60) {
+			p := Pair{A: fmt.Sprint(rng.IntN(9)), B: fmt.Sprint(rng.IntN(9)), SharedA: rng.IntN(20), SharedB: rng.IntN(20)}
+			if slices.ContainsFunc(pairs, func(q Pair) bool { return q.A == p.A && q.B == p.B }) {
+				continue
+			}
+			for range rng.IntN(4) {
+				p.Spans = append(p.Spans, span.Span{Length: rng.IntN(120), Score: rng.Float64()})
+			}
+			pairs = append(pairs, p)
+		}
+		n := rng.IntN(10)
+		ref := slices.Clone(pairs)
+		slices.SortStableFunc(ref, func(x, y Pair) int {
+			return cmp.Or(cmp.Compare(y.SharedA+y.SharedB, x.SharedA+x.SharedB), strings.Compare(x.A, y.A), strings.Compare(x.B, y.B))
+		})
+		ref = ref[:min(n, len(ref))]
+		tally := NewTally(n)
+		lengths := make([]int, len(lengthBounds)+1)
+		for _, p := range pairs {
+			tally.Add(p)
+			for _, s := range p.Spans {
+				i := 0
+				for i < len(lengthBounds) && float64(s.Length) >= lengthBounds[i] {
+					i++
+				}
+				lengths[i]++
+			}
+		}
+		if got := tally.Top(); !reflect.DeepEqual(got, ref) && (len(got) > 0 || len(ref) > 0) {
+			t.Fatalf("seed %d: top %d = %+v, want %+v", seed, n, got, ref)
+		}
+		if tally.Pairs() != len(pairs) || !slices.Equal(tally.lengths, lengths) {
+			t.Fatalf("seed %d: %d pairs, lengths %v; want %d, %v", seed, tally.Pairs(), tally.lengths, len(pairs), lengths)
+		}
+	}
+}

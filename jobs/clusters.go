@@ -129,27 +129,35 @@ func (m *Main) orderByDate(cs []cluster.Cluster, inputs []string, field string) 
 	return nil
 }
 
-// clusterTexts fills the members' passages from the documents.
+// clusterTexts fills the members' passages from the documents, reading
+// each document once and holding only the passages, not the documents.
 func (m *Main) clusterTexts(cs []cluster.Cluster, inputs []string, an *doc.Analyzer) error {
-	need := map[string]bool{}
+	at := map[string][]*cluster.Member{} // a document's members
 	for _, c := range cs {
-		for _, mem := range c.Members {
-			need[mem.Doc] = true
+		for i := range c.Members {
+			mem := &c.Members[i]
+			at[mem.Doc] = append(at[mem.Doc], mem)
 		}
 	}
-	texts, _, err := m.docTexts(need, inputs, an)
+	need := make(map[string]bool, len(at))
+	for d := range at {
+		need[d] = true
+	}
+	err := m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
+		for _, mem := range at[d.ID] {
+			s := strings.Clone(runeSlice(a.Text, mem.CharStart, mem.CharEnd))
+			mem.Text = &s
+		}
+		delete(at, d.ID)
+	})
 	if err != nil {
 		return err
 	}
 	for _, c := range cs {
-		for i := range c.Members {
-			mem := &c.Members[i]
-			t, ok := texts[mem.Doc]
-			if !ok {
+		for _, mem := range c.Members {
+			if mem.Text == nil {
 				return fmt.Errorf("clusters --text: document %q is not in --input %s (give the run's documents)", mem.Doc, strings.Join(inputs, ","))
 			}
-			s := runeSlice(t, mem.CharStart, mem.CharEnd)
-			mem.Text = &s
 		}
 	}
 	return nil

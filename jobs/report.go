@@ -52,7 +52,7 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 		return usagef("report: --top-pairs, --top-boilerplate and --top-clusters must be >= 0, --max-text >= 1")
 	}
 	out := fs.Arg(0)
-	run, err := m.readRun(out)
+	run, err := m.readRun(out, opts.TopClusters)
 	if err != nil {
 		return err
 	}
@@ -141,8 +141,9 @@ func prepareReportDir(dir string, overwrite bool) error {
 }
 
 // readRun reads what the report shows of the run in out but its pairs:
-// counters, jobs, parameters, boilerplate report and clusters.
-func (m *Main) readRun(out string) (report.Run, error) {
+// counters, jobs, parameters, boilerplate report and the topClusters
+// largest clusters.
+func (m *Main) readRun(out string, topClusters int) (report.Run, error) {
 	fsys, root, err := m.runDir(out)
 	if err != nil {
 		return report.Run{}, err
@@ -181,7 +182,7 @@ func (m *Main) readRun(out string) (report.Run, error) {
 		}
 	}
 	if _, err := fsys.Stat(root + "/clusters/_SUCCESS"); err == nil {
-		if run.Clusters, err = cluster.Read(fsys, root+"/clusters"); err != nil {
+		if run.Clusters, run.ClusterCount, err = cluster.Top(fsys, root+"/clusters", topClusters); err != nil {
 			return run, fmt.Errorf("report: %w", err)
 		}
 		if run.Clusters == nil {

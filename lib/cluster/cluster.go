@@ -84,98 +84,130 @@ var ErrNotFinished = fmt.Errorf("no finished clusters (no clusters/_SUCCESS): ru
 // Read reads every cluster of the clusters job's output dir, largest
 // first (then by id).
 func Read(fsys hdfsfs.FS, dir string) ([]Cluster, error) {
+	var out []Cluster
+	err := each(fsys, dir, func(c Cluster) error { out = append(out, c); return nil })
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, compare)
+	return out, nil
+}
+
+// compare orders clusters as Read returns them: largest first, then by id.
+func compare(a, b Cluster) int { return cmp.Or(cmp.Compare(b.Size, a.Size), strings.Compare(a.ID, b.ID)) }
+
+// Top returns the first n clusters of dir in Read's order and the number
+// of all of them, holding no more than n clusters and one part file's.
+func Top(fsys hdfsfs.FS, dir string, n int) ([]Cluster, int, error) {
+	var top []Cluster
+	total := 0
+	cut := func() {
+		slices.SortFunc(top, compare)
+		top = top[:min(n, len(top))]
+	}
+	err := each(fsys, dir, func(c Cluster) error {
+		total++
+		if top = append(top, c); len(top) > 2*n+64 {
+			cut()
+		}
+		return nil
+	})
+	cut()
+	return slices.Clip(top), total, err
+}
+
+// each calls f with each cluster of the part files of dir in turn.
+func each(fsys hdfsfs.FS, dir string, f func(Cluster) error) error {
 	if _, err := fsys.Stat(dir + "/_SUCCESS"); err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, ErrNotFinished)
+		return fmt.Errorf("%s: %w", dir, ErrNotFinished)
 	}
 	ents, err := fsys.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("clusters: %w", err)
+		return fmt.Errorf("clusters: %w", err)
 	}
-	var out []Cluster
 	for _, e := range ents {
 		if !strings.HasPrefix(e.Name(), "part-") {
 			continue
 		}
 		p := dir + "/" + e.Name()
-		f, err := fsys.Open(p)
+		rc, err := fsys.Open(p)
 		if err != nil {
-			return nil, fmt.Errorf("clusters: %w", err)
+			return fmt.Errorf("clusters: %w", err)
 		}
-		cs, err := read(bufio.NewReaderSize(f, 1<<16))
-		f.Close()
+		err = read(bufio.NewReaderSize(rc, 1<<16), f)
+		rc.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+			return fmt.Errorf("%s: %w", p, err)
 		}
-		out = append(out, cs...)
 	}
-	slices.SortFunc(out, func(a, b Cluster) int { return cmp.Or(cmp.Compare(b.Size, a.Size), strings.Compare(a.ID, b.ID)) })
-	return out, nil
+	return nil
 }
 
-// read parses one part file.
-func read(r *bufio.Reader) ([]Cluster, error) {
-	var out []Cluster
+// read parses one part file and calls yield with each cluster.
+func read(r *bufio.Reader, yield func(Cluster) error) error {
 	var cur *Cluster
 	lr := mr.NewReader(r)
 	for lr.Next() {
 		f := strings.Split(string(lr.Line()), "\t")
 		fail := func(msg string) error { return fmt.Errorf("line %d: %s", lr.LineNumber(), msg) }
 		if len(f) < 2 {
-			return nil, fail("malformed cluster record")
+			return fail("malformed cluster record")
 		}
 		if cur == nil || cur.ID != f[0] {
 			if cur != nil {
-				return nil, fail("cluster " + cur.ID + " has no summary line")
+				return fail("cluster " + cur.ID + " has no summary line")
 			}
-			out = append(out, Cluster{ID: f[0]})
-			cur = &out[len(out)-1]
+			cur = &Cluster{ID: f[0]}
 		}
 		switch f[1] {
 		case "M":
 			if len(f) != 8 {
-				return nil, fail("want a member of 8 fields")
+				return fail("want a member of 8 fields")
 			}
 			m := Member{Srcpos: f[2]}
 			var err error
 			if m.Doc, err = mr.Unescape(f[3]); err != nil {
-				return nil, fail(err.Error())
+				return fail(err.Error())
 			}
 			if f[4] != "-" {
 				if m.URL, err = mr.Unescape(f[4]); err != nil {
-					return nil, fail(err.Error())
+					return fail(err.Error())
 				}
 			}
 			for i, p := range []*int{&m.CharStart, &m.CharEnd, &m.Sentence} {
 				n, ok := mr.Atoi([]byte(f[5+i]))
 				if !ok {
-					return nil, fail(fmt.Sprintf("bad number %q", f[5+i]))
+					return fail(fmt.Sprintf("bad number %q", f[5+i]))
 				}
 				*p = n
 			}
 			if m.CharEnd < m.CharStart {
-				return nil, fail("member ends before it starts")
+				return fail("member ends before it starts")
 			}
 			m.Length = m.CharEnd - m.CharStart
 			cur.Members = append(cur.Members, m)
 		case "S":
 			if len(f) != 4 {
-				return nil, fail("want a summary of 4 fields")
+				return fail("want a summary of 4 fields")
 			}
 			n, ok := mr.Atoi([]byte(f[2]))
 			if !ok || len(cur.Members) == 0 {
-				return nil, fail("bad summary")
+				return fail("bad summary")
 			}
 			cur.Size = n
+			if err := yield(*cur); err != nil {
+				return err
+			}
 			cur = nil
 		default:
-			return nil, fail(fmt.Sprintf("unknown record kind %q", f[1]))
+			return fail(fmt.Sprintf("unknown record kind %q", f[1]))
 		}
 	}
 	if err := lr.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	if cur != nil {
-		return nil, fmt.Errorf("cluster %s has no summary line (truncated file?)", cur.ID)
+		return fmt.Errorf("cluster %s has no summary line (truncated file?)", cur.ID)
 	}
-	return out, nil
+	return nil
 }

@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/ranges"
 	"github.com/pdc-mr/pdc/lib/span"
@@ -130,6 +133,45 @@ func TestExpandPairsModel(t *testing.T) {
 		}
 		if want := expandModel(pairs, cs); !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: got\n%+v\nwant\n%+v", round, got, want)
+		}
+	}
+}
+
+// TestTop checks Top against the first clusters that Read returns, on
+// random clusters in two part files.
+func TestTop(t *testing.T) {
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		dir := t.TempDir()
+		var parts [2][]byte
+		for i := range rng.IntN(300) {
+			cid := []byte(fmt.Sprintf("c%016x", rng.Uint64()))
+			p := &parts[i%2]
+			docs := 2 + rng.IntN(5)
+			for d := range docs {
+				*p = AppendMember(*p, cid, []byte("s"), []byte(fmt.Sprint("d", d)), []byte("-"), 0, 10, 0)
+			}
+			*p = AppendSummary(*p, cid, int64(docs), int64(docs))
+		}
+		for i, b := range parts {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%05d", i)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "_SUCCESS"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		all, err := Read(hdfsfs.Local(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := rng.IntN(60)
+		top, total, err := Top(hdfsfs.Local(), dir, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := all[:min(n, len(all))]; total != len(all) || len(top) != len(want) || len(want) > 0 && !reflect.DeepEqual(top, want) {
+			t.Fatalf("seed %d: Top(%d) gave %d of %d clusters, want %d of %d", seed, n, len(top), total, len(want), len(all))
 		}
 	}
 }

@@ -89,7 +89,7 @@ func (s *Site) index(run Run, t *Tally, top []Pair, docs map[string]Doc) indexPa
 	}
 	p.HasClusters = run.Clusters != nil
 	listed := s.Opts.ListedClusters(run.Clusters)
-	p.ClustersLeftOut = len(run.Clusters) - len(listed)
+	p.ClustersLeftOut = max(run.ClusterCount, len(run.Clusters)) - len(listed)
 	for i, c := range listed {
 		e := c.Earliest()
 		row := clusterRow{N: i + 1, Size: c.Size, Members: len(c.Members), ID: c.ID, Earliest: e.Doc, URL: safeURL(e.URL)}

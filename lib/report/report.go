@@ -69,9 +69,11 @@ type Run struct {
 	Inputs   []string
 	// Boilerplate are OUT/boilerplate.tsv's rows, most frequent first.
 	Boilerplate []Boilerplate
-	// Clusters are the run's passage clusters, largest first (nil: the run
-	// has none, made without --clusters).
-	Clusters []cluster.Cluster
+	// Clusters are the run's largest passage clusters, largest first, at
+	// least those listed (nil: the run has none, made without --clusters),
+	// and ClusterCount the number of all of them.
+	Clusters     []cluster.Cluster
+	ClusterCount int
 }
 
 // ListedClusters returns the clusters the report lists: the first

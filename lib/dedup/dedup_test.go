@@ -465,3 +465,29 @@ func analyzeTexts(t *testing.T, texts map[string]string) (map[string]doc.Analysi
 	}
 	return analyses, at
 }
+
+// TestRuneIndex checks slicing by rune offsets against []rune, on texts
+// with multi-byte and invalid UTF-8 around the index's steps.
+func TestRuneIndex(t *testing.T) {
+	pieces := []string{"a", "é", "語", "😀", "\xff", " ", "b\xe2\x82"}
+	for seed := range uint64(40) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		var b strings.Builder
+		for range rng.IntN(400) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		runes := []rune(s)
+		x := newRuneIndex(s)
+		if x.n != len(runes) {
+			t.Fatalf("seed %d: %d runes, want %d", seed, x.n, len(runes))
+		}
+		for range 50 {
+			i := rng.IntN(len(runes) + 1)
+			j := i + rng.IntN(len(runes)-i+1)
+			if got := []rune(x.slice(i, j)); !slices.Equal(got, runes[i:j]) {
+				t.Fatalf("seed %d: slice(%d, %d) = %q, want %q", seed, i, j, string(got), string(runes[i:j]))
+			}
+		}
+	}
+}

@@ -145,7 +145,7 @@ func (p *Plan) KeptOf(tok *sentence.Tokenizer, d string, a doc.Analysis) KeptDoc
 		return k
 	}
 	all := Sentences(a, tok, p.MinWords)
-	runes := []rune(a.Text)
+	idx := newRuneIndex(a.Text)
 	for _, ref := range refs {
 		k.sents = append(k.sents, slices.Clone(Within(all, ref.Start, ref.End)))
 		e := Edges(all, ref.Start, ref.End)
@@ -157,11 +157,11 @@ func (p *Plan) KeptOf(tok *sentence.Tokenizer, d string, a doc.Analysis) KeptDoc
 		if n := len(e[1]); n > 0 {
 			ext.End = e[1][n-1].End
 		}
-		var t []rune
-		if ext.End <= len(runes) {
-			t = slices.Clone(runes[ext.Start:ext.End])
+		var t keptSpan
+		if ext.End <= idx.n {
+			t = keptSpan{ext: ext, text: newRuneIndex(strings.Clone(idx.slice(ext.Start, ext.End))), ok: true}
 		}
-		k.texts = append(k.texts, keptSpan{ext, t})
+		k.texts = append(k.texts, t)
 		k.whole = append(k.whole, holdsAll(all, ref.Range))
 	}
 	return k
@@ -180,7 +180,7 @@ func (p *Plan) AddKept(k KeptDoc) {
 		if k.whole[i] {
 			p.whole[ref] = true
 		}
-		if k.texts[i].runes != nil {
+		if k.texts[i].ok {
 			p.texts[ref] = k.texts[i]
 			if ext := k.texts[i].ext; ext != ref.Range {
 				p.guarded[k.doc] = append(p.guarded[k.doc], ext)
@@ -189,11 +189,51 @@ func (p *Plan) AddKept(k KeptDoc) {
 	}
 }
 
-// keptSpan is the text of a kept member with its edges: range ext.
+// keptSpan is the text of a kept member with its edges: range ext (ok:
+// the document holds it).
 type keptSpan struct {
-	ext   Range
-	runes []rune
+	ext  Range
+	text runeIndex
+	ok   bool
 }
+
+// runeIndex is a text that is sliced by rune offsets: it holds the byte
+// offset of every runeStep-th rune, not the runes (a fourth of the memory
+// of []rune on ASCII).
+type runeIndex struct {
+	s  string
+	n  int     // runes
+	at []int32 // at[i]: the byte offset of rune i*runeStep
+}
+
+const runeStep = 64
+
+func newRuneIndex(s string) runeIndex {
+	x := runeIndex{s: s}
+	for b := range s {
+		if x.n%runeStep == 0 {
+			x.at = append(x.at, int32(b))
+		}
+		x.n++
+	}
+	return x
+}
+
+// byteAt returns the byte offset of rune i (0 <= i <= n).
+func (x runeIndex) byteAt(i int) int {
+	if i >= x.n {
+		return len(x.s)
+	}
+	b := int(x.at[i/runeStep])
+	for k := i % runeStep; k > 0; k-- {
+		_, size := utf8.DecodeRuneInString(x.s[b:])
+		b += size
+	}
+	return b
+}
+
+// slice returns the runes [start, end) of the text.
+func (x runeIndex) slice(start, end int) string { return x.s[x.byteAt(start):x.byteAt(end)] }
 
 // keptText returns the text of range r of a kept member (its edges
 // included), if a kept member read by Keep holds it.
@@ -201,7 +241,7 @@ func (p *Plan) keptText(r Ref) (string, bool) {
 	for _, ref := range p.keptBy[r.Doc] {
 		t, ok := p.texts[ref]
 		if ok && t.ext.Start <= r.Start && r.End <= t.ext.End {
-			return string(t.runes[r.Start-t.ext.Start : r.End-t.ext.Start]), true
+			return t.text.slice(r.Start-t.ext.Start, r.End-t.ext.Start), true
 		}
 	}
 	return "", false

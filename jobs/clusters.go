@@ -12,10 +12,12 @@ package jobs
 // earliest member's passage with --text}.
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,16 +84,18 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	var texts *passages
 	if text {
 		an, err := m.runAnalyzer(ctx, fs.Arg(0), append([]string{"clusters"}, args...))
 		if err != nil {
 			return err
 		}
-		if err := m.clusterTexts(cs, inputs, an); err != nil {
+		if texts, err = m.clusterTexts(cs, inputs, an); err != nil {
 			return err
 		}
+		defer texts.close()
 	}
-	return writeClusters(m.Stdout, cs, format, header, text)
+	return writeClusters(m.Stdout, cs, format, header, texts)
 }
 
 // orderByDate orders each cluster's members by the date field of their
@@ -129,41 +133,105 @@ func (m *Main) orderByDate(cs []cluster.Cluster, inputs []string, field string) 
 	return nil
 }
 
-// clusterTexts fills the members' passages from the documents, reading
-// each document once and holding only the passages, not the documents.
-func (m *Main) clusterTexts(cs []cluster.Cluster, inputs []string, an *doc.Analyzer) error {
-	at := map[string][]*cluster.Member{} // a document's members
-	for _, c := range cs {
-		for i := range c.Members {
-			mem := &c.Members[i]
-			at[mem.Doc] = append(at[mem.Doc], mem)
+// passages are the members' passages, kept in a temporary file rather
+// than in memory (they may be most of the corpus's text): member j of
+// cluster i is at[base[i]+j] (offset, length).
+type passages struct {
+	f    *os.File
+	base []int
+	at   [][2]int64
+}
+
+// fill sets the passages of the members of cluster i, c (read back from
+// the file); dropTexts drops them again.
+func (p *passages) fill(i int, c *cluster.Cluster) error {
+	for j := range c.Members {
+		o := p.at[p.base[i]+j]
+		b := make([]byte, o[1])
+		if _, err := p.f.ReadAt(b, o[0]); err != nil {
+			return fmt.Errorf("clusters --text: read back %s: %w", p.f.Name(), err)
 		}
-	}
-	need := make(map[string]bool, len(at))
-	for d := range at {
-		need[d] = true
-	}
-	err := m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
-		for _, mem := range at[d.ID] {
-			s := strings.Clone(runeSlice(a.Text, mem.CharStart, mem.CharEnd))
-			mem.Text = &s
-		}
-		delete(at, d.ID)
-	})
-	if err != nil {
-		return err
-	}
-	for _, c := range cs {
-		for _, mem := range c.Members {
-			if mem.Text == nil {
-				return fmt.Errorf("clusters --text: document %q is not in --input %s (give the run's documents)", mem.Doc, strings.Join(inputs, ","))
-			}
-		}
+		s := string(b)
+		c.Members[j].Text = &s
 	}
 	return nil
 }
 
-func writeClusters(w io.Writer, cs []cluster.Cluster, format string, header, text bool) error {
+func dropTexts(c *cluster.Cluster) {
+	for j := range c.Members {
+		c.Members[j].Text = nil
+	}
+}
+
+func (p *passages) close() {
+	p.f.Close()
+	os.Remove(p.f.Name())
+}
+
+// clusterTexts reads the members' passages from the documents, each
+// document once, into a temporary file (passages).
+func (m *Main) clusterTexts(cs []cluster.Cluster, inputs []string, an *doc.Analyzer) (*passages, error) {
+	type ref struct{ cluster, member int }
+	at := map[string][]ref{} // a document's members
+	p := &passages{base: make([]int, len(cs))}
+	n := 0
+	for i, c := range cs {
+		p.base[i] = n
+		for j, mem := range c.Members {
+			at[mem.Doc] = append(at[mem.Doc], ref{i, j})
+			n++
+		}
+	}
+	p.at = make([][2]int64, n)
+	need := make(map[string]bool, len(at))
+	for d := range at {
+		need[d] = true
+	}
+	f, err := os.CreateTemp("", "pdc-clusters-*.txt")
+	if err != nil {
+		return nil, fmt.Errorf("clusters --text: %w", err)
+	}
+	p.f = f
+	w := bufio.NewWriterSize(f, 1<<16)
+	var off int64
+	var werr error
+	err = m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
+		for _, r := range at[d.ID] {
+			mem := &cs[r.cluster].Members[r.member]
+			s := runeSlice(a.Text, mem.CharStart, mem.CharEnd)
+			if _, err := w.WriteString(s); err != nil && werr == nil {
+				werr = err
+			}
+			p.at[p.base[r.cluster]+r.member] = [2]int64{off, int64(len(s))}
+			off += int64(len(s))
+		}
+		delete(at, d.ID)
+	})
+	if werr == nil {
+		werr = w.Flush()
+	}
+	if err == nil && werr != nil {
+		err = fmt.Errorf("clusters --text: write %s: %w", f.Name(), werr)
+	}
+	if err != nil {
+		p.close()
+		return nil, err
+	}
+	for _, c := range cs {
+		for _, mem := range c.Members {
+			if _, missing := at[mem.Doc]; missing {
+				p.close()
+				return nil, fmt.Errorf("clusters --text: document %q is not in --input %s (give the run's documents)", mem.Doc, strings.Join(inputs, ","))
+			}
+		}
+	}
+	return p, nil
+}
+
+// writeClusters writes cs in format, with the members' passages when
+// texts is not nil.
+func writeClusters(w io.Writer, cs []cluster.Cluster, format string, header bool, texts *passages) error {
+	text := texts != nil
 	bw := &byteCounter{w: w}
 	var err error
 	put := func(b []byte) {
@@ -181,6 +249,11 @@ func writeClusters(w io.Writer, cs []cluster.Cluster, format string, header, tex
 	var b []byte
 	for i := range cs {
 		c := &cs[i]
+		if text {
+			if ferr := texts.fill(i, c); ferr != nil {
+				return ferr
+			}
+		}
 		if format == "jsonl" {
 			row := clusterRow{Cluster: c, Earliest: c.Earliest().Doc, Text: c.Earliest().Text}
 			line, jerr := json.Marshal(row)
@@ -188,6 +261,7 @@ func writeClusters(w io.Writer, cs []cluster.Cluster, format string, header, tex
 				return fmt.Errorf("clusters: %w", jerr)
 			}
 			put(append(line, '\n'))
+			dropTexts(c)
 			continue
 		}
 		for _, mem := range c.Members {
@@ -208,6 +282,7 @@ func writeClusters(w io.Writer, cs []cluster.Cluster, format string, header, tex
 			}
 			put(append(b, '\n'))
 		}
+		dropTexts(c)
 	}
 	if err != nil {
 		return fmt.Errorf("write: %w", err)

@@ -157,6 +157,30 @@ func TestClusters(t *testing.T) {
 	if n != want || n == 0 {
 		t.Errorf("--min-size 3: %d clusters, want %d", n, want)
 	}
+	// jsonl with --text carries every member's passage, as tsv does.
+	jsonl, _, code = runPDC(t, "clusters", out, "--format", "jsonl", "--text")
+	if code != 0 {
+		t.Fatal("clusters --format jsonl --text failed")
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(jsonl, "\n"), "\n") {
+		var c cluster.Cluster
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range c.Members {
+			if tm := byCluster[c.ID][i]; m.Text == nil || *m.Text != tm.text {
+				t.Fatalf("cluster %s member %d: jsonl text differs from tsv's %q", c.ID, i, tm.text)
+			}
+		}
+	}
+	// A member's document missing from --input is named.
+	one := filepath.Join(t.TempDir(), "one.jsonl")
+	if err := os.WriteFile(one, []byte(`{"id":"nobody","text":"Nothing here."}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runPDC(t, "clusters", out, "--text", "--input", one); code != 1 || !strings.Contains(stderr, "is not in --input "+one) {
+		t.Errorf("clusters --text with a member's document missing: exit %d\n%s", code, stderr)
+	}
 }
 
 func unescapeT(t *testing.T, s string) string {

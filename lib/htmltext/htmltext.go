@@ -143,6 +143,7 @@ type extractor struct {
 	skipDepth int       // open skipAtom elements; 0 when not skipping
 	pre       int       // open preformatted elements
 	link      int       // open <a href> elements
+	heading   int       // open h1-h6 elements
 	links     []Range   // link text in out
 	tmpl      templates
 	pageURL   pageURL
@@ -152,7 +153,7 @@ type extractor struct {
 func (e *extractor) reset() {
 	e.out, e.space, e.brk = e.out[:0], false, false
 	e.skipAtom, e.skipDepth, e.pre = 0, 0, 0
-	e.link, e.links = 0, e.links[:0]
+	e.link, e.heading, e.links = 0, 0, e.links[:0]
 	e.tmpl.reset()
 	e.pageURL = pageURL{}
 }
@@ -175,8 +176,15 @@ func (e *extractor) run(src []byte) error {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			a := e.atoms.tag(z.Raw())
 			if e.skipDepth == 0 {
-				if a == atom.A && tt == html.StartTagToken && hasHref(z.Raw()) {
-					e.link++
+				if a == atom.A && tt == html.StartTagToken {
+					// A link within the page counts but in a heading
+					// (its permalink, the heading itself).
+					if href, inPage := hasHref(z.Raw()); href && (!inPage || e.heading == 0) {
+						e.link++
+					}
+				}
+				if isHeading(a) && tt == html.StartTagToken {
+					e.heading++
 				}
 				e.tmpl.start(a, tt == html.SelfClosingTagToken, z.Raw(), len(e.out))
 				switch a {
@@ -190,6 +198,9 @@ func (e *extractor) run(src []byte) error {
 			if e.skipDepth == 0 {
 				if a == atom.A && e.link > 0 {
 					e.link--
+				}
+				if isHeading(a) && e.heading > 0 {
+					e.heading--
 				}
 				e.tmpl.end(a, len(e.out))
 			}
@@ -436,11 +447,22 @@ func (e *extractor) addLink(before, sep int) {
 	e.links = append(e.links, Range{Start: start, End: len(e.out)})
 }
 
-// hasHref reports whether the raw start tag of an <a> element has an href
-// attribute to another page: anchors without one (<a name=...>) and links
-// within the page (href="#...") are not links. It looks for "href"
-// followed by optional spaces and '=', outside quoted values.
-func hasHref(raw []byte) bool {
+// isHeading tells whether a is a heading element, h1 to h6.
+func isHeading(a atom.Atom) bool {
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+// hasHref reports whether the raw start tag of an <a> element has a
+// non-empty href attribute (anchors without one, <a name=...>, are not
+// links), and whether it links within the page (href="#..."): a one-page
+// manual's navigation lines, table of contents and index are such links.
+// It looks for "href" followed by optional spaces and '=', outside quoted
+// values.
+func hasHref(raw []byte) (href, inPage bool) {
 	var quote byte
 	for i := 2; i < len(raw); i++ {
 		c := raw[i]
@@ -457,16 +479,16 @@ func hasHref(raw []byte) bool {
 				j++
 			}
 			if j < len(raw) && raw[j] == '=' {
-				// A link to a place in the same page (a heading's
-				// permalink, an in-page table of contents) is not
-				// navigation away from the text.
 				for j++; j < len(raw) && (raw[j] == ' ' || raw[j] == '\t' || raw[j] == '\n' || raw[j] == '\r' || raw[j] == '\f' || raw[j] == '"' || raw[j] == '\''); j++ {
 				}
-				return j < len(raw) && raw[j] != '#' && raw[j] != '>'
+				if j >= len(raw) || raw[j] == '>' {
+					return false, false
+				}
+				return true, raw[j] == '#'
 			}
 		}
 	}
-	return false
+	return false, false
 }
 
 func isSpaceOrTagStart(c byte) bool {

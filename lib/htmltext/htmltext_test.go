@@ -292,7 +292,7 @@ func TestTagAtom(t *testing.T) {
 // TestLinks: link text (inside <a href>, not <a name>) is reported as byte
 // ranges of the text; a space inside one link belongs to it, a block break
 // between two links ends the range, and links inside skipped elements are
-// not counted.
+// not counted; a link within the page counts, but in a heading.
 func TestLinks(t *testing.T) {
 	tests := []struct {
 		page string
@@ -305,7 +305,8 @@ func TestLinks(t *testing.T) {
 		{`<p><a href=x>Home</a> <a href=y>Docs</a></p>`, []string{"Home Docs"}},
 		{`<a href=x><script>var a</script>in</a> out`, []string{"in"}},
 		{`<p>plain</p>`, nil},
-		{`<h2><a href="#usage">Usage</a></h2><p><a href='#x'>x</a> <a href= "other.html#x">y</a></p>`, []string{"y"}},
+		{`<h2><a href="#usage">Usage</a></h2><p><a href='#x'>x</a> <a href= "other.html#x">y</a></p>`, []string{"x y"}},
+		{`<h3 id=s>Setup <a class=headerlink href="#s">link</a></h3><ul><li><a href="#s">Setup</a></li></ul>`, []string{"Setup"}},
 		{`<a href=>empty</a>`, nil},
 	}
 	for _, tt := range tests {

@@ -20,6 +20,9 @@ import (
 //     the page frame: navigation, banner, contentinfo, complementary,
 //     search, menu, menubar, toolbar, and of dialogs (dialog,
 //     alertdialog);
+//   - a div, section or table whose class or id is, or has the token,
+//     "header" (not "page-header"), outside an <article>, <main> or
+//     <section>, as <header> is (Texinfo's node navigation line);
 //   - a div, ul, ol, section or table whose class or id has a template
 //     word as one of its parts (parts split at spaces, '-' and
 //     '_'): footer, nav, navbar, navigation, menu, sidebar, breadcrumb(s),
@@ -152,6 +155,9 @@ func (t *templates) isTemplate(a atom.Atom, raw []byte) bool {
 		v, ok := attr(raw, name)
 		if !ok {
 			continue
+		}
+		if t.section == 0 && a != atom.Ul && a != atom.Ol && hasToken(v, "header") {
+			tmpl = true // the page's header, as <header> outside a section
 		}
 		for len(v) > 0 {
 			k := 0

@@ -44,6 +44,9 @@ func TestTemplateElements(t *testing.T) {
 		{"template inside a dropped one", `<div class="menu">` + big + `<nav>inner</nav></div>`, []string{"inner"}},
 		{"footer of a short page", `<p>Short.</p><div class="footer">A footer longer than the page's own text.</div>`, []string{"A footer longer than the page's own text."}},
 		{"unknown class", `<div class="navy-blue">Kept</div>` + body, nil},
+		{"header class", `<div class="header"><p>Next: Intro, Up: Top</p></div>` + body, []string{"Next: Intro, Up: Top"}},
+		{"header class in a section", `<section><div class="header">Kept</div>` + body + `</section>`, nil},
+		{"header as a part is not", `<div class="page-header">Kept</div><div id="header-x">Kept too</div>` + body, nil},
 		{"skipped element", `<script>var nav = 1</script><nav>N</nav>` + body, []string{"N"}},
 	}
 	for _, tt := range tests {

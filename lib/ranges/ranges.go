@@ -6,6 +6,7 @@ package ranges
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 )
 
@@ -48,12 +49,18 @@ func Len(rs []Range) int {
 
 // Inside is the length of the union of rs inside in, sorted disjoint
 // ranges (as Merge returns them); rs is left as it is.
-func Inside(rs, in []Range) int {
+func Inside(rs, in []Range) int { return InsideSeq(rs, slices.Values(in)) }
+
+// InsideSeq is Inside with the ranges in given in turn.
+func InsideSeq(rs []Range, in iter.Seq[Range]) int {
 	merged := Merge(slices.Clone(rs))
 	n, j := 0, 0
-	for _, cr := range in {
+	for cr := range in {
 		for j < len(merged) && merged[j].End <= cr.Start {
 			j++
+		}
+		if j == len(merged) {
+			break // past the last of rs: in need not be read further
 		}
 		for k := j; k < len(merged) && merged[k].Start < cr.End; k++ {
 			n += max(0, min(cr.End, merged[k].End)-max(cr.Start, merged[k].Start))

@@ -1,6 +1,10 @@
 package span
 
 import (
+	"encoding/binary"
+	"iter"
+	"slices"
+
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/ranges"
@@ -111,10 +115,53 @@ func (p DocPair) Measure(lenA, lenB int) Measures {
 // copied: navigation and menus, never shared, do not make two identical
 // pages look 0.8 alike.
 type Content struct {
-	// Ranges are the content sentences' character ranges, in order.
-	Ranges []ranges.Range
+	// enc holds the content sentences' character ranges, in order, as
+	// varints: each range's start after the previous end, then its length
+	// (3 bytes a sentence where []ranges.Range takes 16: a run's commands
+	// hold the content of every document they measure).
+	enc  []byte
+	last int // the end of the last range
 	// Chars is their length in characters, Sentences their number.
 	Chars, Sentences int
+}
+
+// NewContent returns the content of the sentences of ranges rs, sorted
+// and disjoint.
+func NewContent(rs []ranges.Range) Content {
+	var c Content
+	for _, r := range rs {
+		c.add(r)
+	}
+	return c
+}
+
+func (c *Content) add(r ranges.Range) {
+	end := 0
+	if c.Sentences > 0 {
+		end = c.last
+	}
+	c.enc = binary.AppendUvarint(c.enc, uint64(r.Start-end))
+	c.enc = binary.AppendUvarint(c.enc, uint64(r.End-r.Start))
+	c.last = r.End
+	c.Chars += r.End - r.Start
+	c.Sentences++
+}
+
+// Ranges returns the content sentences' character ranges, in order.
+func (c Content) Ranges() iter.Seq[ranges.Range] {
+	return func(yield func(ranges.Range) bool) {
+		b, end := c.enc, 0
+		for len(b) > 0 {
+			gap, n := binary.Uvarint(b)
+			length, m := binary.Uvarint(b[n:])
+			b = b[n+m:]
+			r := ranges.Range{Start: end + int(gap), End: end + int(gap) + int(length)}
+			if !yield(r) {
+				return
+			}
+			end = r.End
+		}
+	}
 }
 
 // ContentOf returns the content of an analysed document.
@@ -124,15 +171,14 @@ func ContentOf(a doc.Analysis, minTokens int) Content {
 		if s.NotContent != "" || len(s.Tokens) < minTokens {
 			continue
 		}
-		c.Ranges = append(c.Ranges, ranges.Range{Start: s.Start, End: s.End})
-		c.Chars += s.End - s.Start
-		c.Sentences++
+		c.add(ranges.Range{Start: s.Start, End: s.End})
 	}
+	c.enc = slices.Clip(c.enc)
 	return c
 }
 
 // Within is the length of the union of the ranges rs inside c's ranges.
-func (c Content) Within(rs []ranges.Range) int { return ranges.Inside(rs, c.Ranges) }
+func (c Content) Within(rs []ranges.Range) int { return ranges.InsideSeq(rs, c.Ranges()) }
 
 // MeasureContent computes p's measures over the content of A and B: the
 // shared characters are those of p's ranges inside content sentences,

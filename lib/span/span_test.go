@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"github.com/pdc-mr/pdc/lib/ranges"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +113,10 @@ func TestMeasure(t *testing.T) {
 }
 
 func TestContentWithin(t *testing.T) {
-	c := Content{Ranges: []ranges.Range{{Start: 0, End: 10}, {Start: 20, End: 30}, {Start: 40, End: 50}}, Chars: 30, Sentences: 3}
+	c := NewContent([]ranges.Range{{Start: 0, End: 10}, {Start: 20, End: 30}, {Start: 40, End: 50}})
+	if c.Chars != 30 || c.Sentences != 3 || !slices.Equal(slices.Collect(c.Ranges()), []ranges.Range{{Start: 0, End: 10}, {Start: 20, End: 30}, {Start: 40, End: 50}}) {
+		t.Fatalf("NewContent: %d characters, %d sentences, ranges %v", c.Chars, c.Sentences, slices.Collect(c.Ranges()))
+	}
 	for _, tc := range []struct {
 		rs   []ranges.Range
 		want int
@@ -131,8 +135,8 @@ func TestContentWithin(t *testing.T) {
 }
 
 func TestMeasureContent(t *testing.T) {
-	a := Content{Ranges: []ranges.Range{{Start: 0, End: 10}, {Start: 11, End: 21}, {Start: 22, End: 32}}, Chars: 30, Sentences: 3}
-	b := Content{Ranges: []ranges.Range{{Start: 5, End: 15}, {Start: 16, End: 26}}, Chars: 20, Sentences: 2}
+	a := NewContent([]ranges.Range{{Start: 0, End: 10}, {Start: 11, End: 21}, {Start: 22, End: 32}})
+	b := NewContent([]ranges.Range{{Start: 5, End: 15}, {Start: 16, End: 26}})
 	p := DocPair{RangesA: []ranges.Range{{Start: 0, End: 32}}, RangesB: []ranges.Range{{Start: 5, End: 26}}}
 	m, sa, sb := p.MeasureContent(a, b, 3, false)
 	if sa != 30 || sb != 20 || m.ContainA != 1 || m.ContainB != 1 || m.ThinA || !m.ThinB {

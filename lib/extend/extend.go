@@ -46,6 +46,8 @@ package extend
 import (
 	"cmp"
 	"slices"
+
+	"github.com/pdc-mr/pdc/lib/signature"
 )
 
 // Sentence is one sentence of a window: its rune offsets in the document's
@@ -562,19 +564,7 @@ func jaccard(a, b []uint32) (float64, int) {
 	if len(a) == 0 || len(b) == 0 {
 		return 0, 0
 	}
-	in := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			in++
-			i++
-			j++
-		}
-	}
+	in := signature.Overlap(a, b)
 	return float64(in) / float64(len(a)+len(b)-in), in
 }
 

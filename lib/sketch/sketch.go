@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/pdc-mr/pdc/lib/signature"
 )
 
 // K is the number of hashes a sketch keeps: a passage of at most K
@@ -89,7 +91,7 @@ func Shared(a, b Sketch) float64 {
 	}
 	var inter float64
 	if Exact(a, b) {
-		inter = float64(common(a.Min, b.Min))
+		inter = float64(signature.Overlap(a.Min, b.Min))
 	} else {
 		// The K smallest of the union; one of them is in both sets iff
 		// it is in both sketches.
@@ -116,21 +118,3 @@ func Shared(a, b Sketch) float64 {
 
 // Exact reports whether Shared(a, b) is exact: both sets are held whole.
 func Exact(a, b Sketch) bool { return a.N <= K && b.N <= K }
-
-// common counts the values two ascending lists share.
-func common(a, b []uint32) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case b[j] < a[i]:
-			j++
-		default:
-			n++
-			i++
-			j++
-		}
-	}
-	return n
-}

@@ -22,11 +22,13 @@
 # the commands that read a run on its output (pdc pairs, pairs --groups,
 # pairs --expand, clusters --text, report, dedup; output to /dev/null or a
 # scratch directory) and adds each one's seconds and peak RSS MiB
-# ("commands").
+# ("commands"); a command still running after PDC_SCALE_TIMEOUT seconds
+# (default 1800) is stopped, and its seconds are a lower bound.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA=${PDC_DATA:-$HOME/.cache/pdc-data}
 commands=0
+limit=${PDC_SCALE_TIMEOUT:-1800} # seconds a command may take
 if [ "${1:-}" = --commands ]; then
 	commands=1
 	shift
@@ -83,8 +85,13 @@ for mb in "${sizes[@]}"; do
 			extra=()
 			case $c in report | dedup) extra=(--output "$WORK/cmd-out") ;; esac
 			rm -rf "$WORK/cmd-out"
-			/usr/bin/time -f "%e %M" -o "$WORK/ctime" "$WORK/pdc" "${cmd[@]}" "$out" "${extra[@]}" >/dev/null 2>"$WORK/cerr" ||
-				{ cat "$WORK/cerr" >&2; exit 1; }
+			rc=0
+			/usr/bin/time -f "%e %M" -o "$WORK/ctime" timeout "$limit" "$WORK/pdc" "${cmd[@]}" "$out" "${extra[@]}" >/dev/null 2>"$WORK/cerr" || rc=$?
+			case $rc in
+			0) ;;
+			124) echo "scale.sh: $c stopped after ${limit} s (PDC_SCALE_TIMEOUT): its time is a lower bound" >&2 ;;
+			*) cat "$WORK/cerr" >&2; exit 1 ;;
+			esac
 			printf '%s\t%s\n' "$c" "$(tail -1 "$WORK/ctime")" >>"$WORK/commands.tsv"
 		done
 		rm -rf "$WORK/cmd-out"

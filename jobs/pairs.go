@@ -108,15 +108,28 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 			only[d] = true
 		}
 	}
-	var cs []cluster.Cluster
-	if expand {
-		if cs, err = cluster.Read(rfs, root+"/clusters"); err != nil {
-			return fmt.Errorf("pairs --expand: %w", err)
-		}
-	}
-	need, err := neededDocs(fsys, dir, cps, cs, only)
+	need, err := neededDocs(fsys, dir, cps, only)
 	if err != nil {
 		return err
+	}
+	// With --expand, the clusters are read one at a time into an
+	// Expander, which holds their members' documents and ranges only.
+	var row func(span.DocPair) error // set below
+	var ex *cluster.Expander
+	if expand {
+		ex = cluster.NewExpander(nil, only, func(p span.DocPair) error { return row(p) })
+		err := cluster.Each(rfs, root+"/clusters", func(c cluster.Cluster) error {
+			if only == nil || slices.ContainsFunc(c.Members, func(m cluster.Member) bool { return only[m.Doc] }) {
+				for _, m := range c.Members {
+					need[m.Doc] = true
+				}
+			}
+			ex.AddCluster(c)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("pairs --expand: %w", err)
+		}
 	}
 	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), out, need, inputs)
 	if err != nil {
@@ -135,7 +148,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		w.WriteString("#doc_a\tdoc_b\tspans\tshared_a\tshared_b\tlen_a\tlen_b\tcontain_a\tcontain_b\tresemblance\tthin\n")
 	}
 	var exact map[[2]string]bool // set below, before the first row
-	row := func(p span.DocPair) error {
+	row = func(p span.DocPair) error {
 		ms, sa, sb := p.MeasureContent(contents[p.A], contents[p.B], cfg.Lambda, exact[[2]string{p.A, p.B}])
 		if max(ms.ContainA, ms.ContainB) < minContain {
 			return nil
@@ -171,7 +184,6 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		return row(p)
 	}, func() error { return nil }
 	if expand {
-		ex := cluster.NewExpander(cs, only, row)
 		sink, done = ex.Add, ex.Close
 	}
 	merger := copies.NewMerger(cps, sink)
@@ -203,10 +215,9 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 }
 
 // neededDocs returns the documents whose contents pdc pairs measures: those
-// of the span pairs of the spans directory dir and of the exact copies cps
-// and, with clusters (--expand), their members; with only, just those of
-// the pairs of a document in only and of the clusters it is in.
-func neededDocs(fsys hdfsfs.FS, dir string, cps []copies.Copy, cs []cluster.Cluster, only map[string]bool) (map[string]bool, error) {
+// of the span pairs of the spans directory dir and of the exact copies cps;
+// with only, just those of the pairs of a document in only.
+func neededDocs(fsys hdfsfs.FS, dir string, cps []copies.Copy, only map[string]bool) (map[string]bool, error) {
 	need := map[string]bool{}
 	add := func(a, b string) {
 		if only == nil || only[a] || only[b] {
@@ -222,14 +233,6 @@ func neededDocs(fsys hdfsfs.FS, dir string, cps []copies.Copy, cs []cluster.Clus
 	}
 	for _, c := range cps {
 		add(c.Doc, c.Of)
-	}
-	for _, c := range cs {
-		if only != nil && !slices.ContainsFunc(c.Members, func(m cluster.Member) bool { return only[m.Doc] }) {
-			continue
-		}
-		for _, m := range c.Members {
-			need[m.Doc] = true
-		}
 	}
 	return need, nil
 }

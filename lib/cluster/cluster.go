@@ -85,7 +85,7 @@ var ErrNotFinished = fmt.Errorf("no finished clusters (no clusters/_SUCCESS): ru
 // first (then by id).
 func Read(fsys hdfsfs.FS, dir string) ([]Cluster, error) {
 	var out []Cluster
-	err := each(fsys, dir, func(c Cluster) error { out = append(out, c); return nil })
+	err := Each(fsys, dir, func(c Cluster) error { out = append(out, c); return nil })
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,9 @@ func Read(fsys hdfsfs.FS, dir string) ([]Cluster, error) {
 }
 
 // compare orders clusters as Read returns them: largest first, then by id.
-func compare(a, b Cluster) int { return cmp.Or(cmp.Compare(b.Size, a.Size), strings.Compare(a.ID, b.ID)) }
+func compare(a, b Cluster) int {
+	return cmp.Or(cmp.Compare(b.Size, a.Size), strings.Compare(a.ID, b.ID))
+}
 
 // Top returns the first n clusters of dir in Read's order and the number
 // of all of them, holding no more than n clusters and one part file's.
@@ -105,7 +107,7 @@ func Top(fsys hdfsfs.FS, dir string, n int) ([]Cluster, int, error) {
 		slices.SortFunc(top, compare)
 		top = top[:min(n, len(top))]
 	}
-	err := each(fsys, dir, func(c Cluster) error {
+	err := Each(fsys, dir, func(c Cluster) error {
 		total++
 		if top = append(top, c); len(top) > 2*n+64 {
 			cut()
@@ -116,8 +118,9 @@ func Top(fsys hdfsfs.FS, dir string, n int) ([]Cluster, int, error) {
 	return slices.Clip(top), total, err
 }
 
-// each calls f with each cluster of the part files of dir in turn.
-func each(fsys hdfsfs.FS, dir string, f func(Cluster) error) error {
+// Each calls f with each cluster of the clusters job's output dir, in
+// part-file order (not Read's), holding one cluster at a time.
+func Each(fsys hdfsfs.FS, dir string, f func(Cluster) error) error {
 	if _, err := fsys.Stat(dir + "/_SUCCESS"); err != nil {
 		return fmt.Errorf("%s: %w", dir, ErrNotFinished)
 	}

@@ -34,10 +34,11 @@ type Expander struct {
 	only    map[string]bool
 	yield   func(span.DocPair) error
 	esc     mr.Escapes
-	members [][]docRanges    // by cluster, its documents in member order
-	in      map[string][]int // document -> its clusters
-	docs    []string         // the clusters' documents, by escaped id
-	next    int              // the first of docs not yet done
+	ids     map[string]string // the clusters' document ids, held once
+	members [][]docRanges     // by cluster, its documents in member order
+	in      map[string][]int  // document -> its clusters
+	docs    []string          // the clusters' documents, by escaped id
+	next    int               // the first of docs not yet done
 
 	cur      string // the document A whose partners are gathered
 	started  bool
@@ -56,29 +57,55 @@ type shared struct {
 	a, b  []ranges.Range
 }
 
-// NewExpander returns an Expander of the clusters cs that passes the pairs
-// to yield.
+// NewExpander returns an Expander of the clusters cs (more may be given
+// with AddCluster before the first pair) that passes the pairs to yield.
 func NewExpander(cs []Cluster, only map[string]bool, yield func(span.DocPair) error) *Expander {
-	e := &Expander{only: only, yield: yield, esc: mr.Escapes{}, members: make([][]docRanges, len(cs)),
-		in: map[string][]int{}, partners: map[string]*shared{}}
-	for ci, c := range cs {
-		at := map[string]int{}
-		for _, m := range c.Members {
-			i, ok := at[m.Doc]
-			if !ok {
-				i = len(e.members[ci])
-				at[m.Doc] = i
-				e.members[ci] = append(e.members[ci], docRanges{doc: m.Doc})
-				e.in[m.Doc] = append(e.in[m.Doc], ci)
-			}
-			e.members[ci][i].ranges = append(e.members[ci][i].ranges, ranges.Range{Start: m.CharStart, End: m.CharEnd})
-		}
+	e := &Expander{only: only, yield: yield, esc: mr.Escapes{}, ids: map[string]string{}, in: map[string][]int{}, partners: map[string]*shared{}}
+	for _, c := range cs {
+		e.AddCluster(c)
 	}
+	return e
+}
+
+// AddCluster adds cluster c; it holds its members' documents and ranges
+// only. Clusters are added before the first pair.
+func (e *Expander) AddCluster(c Cluster) {
+	ci := len(e.members)
+	e.members = append(e.members, nil)
+	at := map[string]int{}
+	for _, m := range c.Members {
+		i, ok := at[m.Doc]
+		if !ok {
+			i = len(e.members[ci])
+			at[m.Doc] = i
+			d := e.intern(m.Doc)
+			e.members[ci] = append(e.members[ci], docRanges{doc: d})
+			e.in[d] = append(e.in[d], ci)
+		}
+		e.members[ci][i].ranges = append(e.members[ci][i].ranges, ranges.Range{Start: m.CharStart, End: m.CharEnd})
+	}
+}
+
+// intern returns the one copy of the id d that the Expander holds.
+func (e *Expander) intern(d string) string {
+	if k, ok := e.ids[d]; ok {
+		return k
+	}
+	d = strings.Clone(d)
+	e.ids[d] = d
+	return d
+}
+
+// ready orders the clusters' documents, once, before the first pair.
+func (e *Expander) ready() {
+	if e.docs != nil || len(e.in) == 0 {
+		return
+	}
+	e.docs = make([]string, 0, len(e.in))
 	for d := range e.in {
 		e.docs = append(e.docs, d)
 	}
 	slices.SortFunc(e.docs, func(x, y string) int { return strings.Compare(e.escaped(x), e.escaped(y)) })
-	return e
 }
 
 // escaped returns the escaped id of document d.
@@ -86,6 +113,7 @@ func (e *Expander) escaped(d string) string { return e.esc.Of(d) }
 
 // Add adds the pair p of span pairs; pairs must come in span order.
 func (e *Expander) Add(p span.DocPair) error {
+	e.ready()
 	if !e.started || p.A != e.cur {
 		if e.started && e.escaped(p.A) < e.escaped(e.cur) {
 			return fmt.Errorf("expand pairs: the pairs are not in span order (at %s %s)", p.A, p.B)
@@ -113,6 +141,7 @@ func (e *Expander) Add(p span.DocPair) error {
 // Close passes the pairs still held: those of the last document given and
 // of the clusters' documents after it.
 func (e *Expander) Close() error {
+	e.ready()
 	if err := e.flush(); err != nil {
 		return err
 	}

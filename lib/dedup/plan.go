@@ -202,8 +202,8 @@ type keptSpan struct {
 // of []rune on ASCII).
 type runeIndex struct {
 	s  string
-	n  int     // runes
-	at []int32 // at[i]: the byte offset of rune i*runeStep
+	n  int   // runes
+	at []int // at[i]: the byte offset of rune i*runeStep
 }
 
 const runeStep = 64
@@ -212,7 +212,7 @@ func newRuneIndex(s string) runeIndex {
 	x := runeIndex{s: s}
 	for b := range s {
 		if x.n%runeStep == 0 {
-			x.at = append(x.at, int32(b))
+			x.at = append(x.at, b)
 		}
 		x.n++
 	}
@@ -224,7 +224,7 @@ func (x runeIndex) byteAt(i int) int {
 	if i >= x.n {
 		return len(x.s)
 	}
-	b := int(x.at[i/runeStep])
+	b := x.at[i/runeStep]
 	for k := i % runeStep; k > 0; k-- {
 		_, size := utf8.DecodeRuneInString(x.s[b:])
 		b += size

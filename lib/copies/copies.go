@@ -28,6 +28,7 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -256,11 +257,9 @@ func NewMerger(cs []Copy, yield func(span.DocPair) error) *Merger {
 		if m.escaped(a) > m.escaped(b) {
 			a, b = b, a
 		}
-		if k := [2]string{a, b}; !m.exact[k] {
-			m.exact[k] = true
-			m.extra = append(m.extra, k)
-		}
+		m.exact[[2]string{a, b}] = true
 	}
+	m.extra = slices.Collect(maps.Keys(m.exact))
 	slices.SortFunc(m.extra, func(x, y [2]string) int { return m.compare(x[0], x[1], y[0], y[1]) })
 	return m
 }

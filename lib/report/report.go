@@ -165,7 +165,7 @@ func (t *Tally) Add(p Pair) {
 	case t.n == 0:
 	case len(t.top) < t.n:
 		heap.Push(&t.top, p)
-	case better(p, t.top[0]):
+	case rank(p, t.top[0]) < 0:
 		t.top[0] = p
 		heap.Fix(&t.top, 0)
 	}
@@ -178,28 +178,21 @@ func (t *Tally) Pairs() int { return t.pairs }
 // ids), best first.
 func (t *Tally) Top() []Pair {
 	top := slices.Clone([]Pair(t.top))
-	slices.SortFunc(top, func(x, y Pair) int {
-		if better(x, y) {
-			return -1
-		}
-		if better(y, x) {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(top, rank)
 	return top
 }
 
-// better reports whether x shares more characters than y (ties: by ids).
-func better(x, y Pair) bool {
-	return cmp.Or(cmp.Compare(y.SharedA+y.SharedB, x.SharedA+x.SharedB), strings.Compare(x.A, y.A), strings.Compare(x.B, y.B)) < 0
+// rank orders pairs by the characters they share, most first (ties: by
+// ids).
+func rank(x, y Pair) int {
+	return cmp.Or(cmp.Compare(y.SharedA+y.SharedB, x.SharedA+x.SharedB), strings.Compare(x.A, y.A), strings.Compare(x.B, y.B))
 }
 
 // topHeap holds the best pairs, the worst of them first.
 type topHeap []Pair
 
 func (h topHeap) Len() int           { return len(h) }
-func (h topHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h topHeap) Less(i, j int) bool { return rank(h[j], h[i]) < 0 }
 func (h topHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *topHeap) Push(x any)        { *h = append(*h, x.(Pair)) }
 func (h *topHeap) Pop() any {

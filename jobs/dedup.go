@@ -444,11 +444,20 @@ type dedupStats struct {
 
 // writeClean writes CLEAN's files: every document of in (the first of its
 // id) without what p cuts from it, and the cuts. It reads the input twice:
-// first the documents that hold kept members, for their sentences.
+// first the documents that hold kept members, for their passages, kept in
+// a temporary file (in $TMPDIR, about the size of the kept text) until
+// every document is cut.
 func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, dir string, o dedupOptions) (dedupStats, error) {
 	w := &cleanWriter{an: an, p: p, written: map[string]bool{}, dropEmpty: o.dropEmpty}
 	w.st.clusterDocs = len(p.Need())
 	workers := runtime.GOMAXPROCS(0)
+	spill, err := os.CreateTemp("", "pdc-dedup-kept-*")
+	if err != nil {
+		return w.st, fmt.Errorf("dedup: the kept passages' file: %w", err)
+	}
+	defer os.Remove(spill.Name())
+	defer spill.Close()
+	p.Spill(spill)
 	keep := func(c *cleanDoc, wk *worker) {
 		if a, err := wk.an.Analyze(&c.d); err == nil {
 			c.kept = p.KeptOf(&wk.tok, c.d.ID, a)
@@ -461,7 +470,6 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
 	w.verify = dedup.NewVerifier(p)
-	var err error
 	if w.docs, err = hdfsfs.CreateAtomic(fsys, dir+"/"+dedupDocs); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
@@ -477,6 +485,9 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 	all := func(string) bool { return true }
 	if w.st.Counts, w.st.dups, err = ordered(in, workers, an, all, true, w.process, w.write); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
+	}
+	if err := p.Err(); err != nil {
+		return w.st, fmt.Errorf("dedup: the kept passages' file %s: %w", spill.Name(), err)
 	}
 	w.verify.Done()
 	w.st.verified, w.st.violations, w.st.firstViolation = w.verify.Ranges, w.verify.Violations, w.verify.First

@@ -3,12 +3,16 @@ package dedup
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
 // sents makes sentences from word lists: "a b c" is one sentence of three
@@ -490,4 +494,86 @@ func TestRuneIndex(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRecordRoundTrip: a kept member's record, written to a store (memory
+// or a file) and read back, gives the very sentences, words included, that
+// Sentences gives for its range and edges, for real pages and for text
+// with accents, CJK, emoji and invalid UTF-8; only its text without a
+// tokenizer.
+func TestRecordRoundTrip(t *testing.T) {
+	var docs []doc.Doc
+	b, err := os.ReadFile("../../testdata/sample/pages.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		d, err := doc.ParseJSON([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	if len(docs) < 20 {
+		t.Fatalf("want sample pages, have %d", len(docs))
+	}
+	docs = append(docs, doc.Doc{ID: "mixed", Text: "Café au lait, s'il vous plaît, très bien. 東京は日本の首都です。 Emoji 😀 here and there again.\n\nBad \xff bytes in this one sentence here. Short.\n\nThe last sentence of it all is here now."})
+	var tok sentence.Tokenizer
+	for _, spill := range []bool{false, true} {
+		var an doc.Analyzer
+		for _, d := range docs {
+			a, err := an.Analyze(&d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := Sentences(a, &tok, 3)
+			if len(all) < 3 {
+				continue
+			}
+			n := utf8.RuneCountInString(a.Text)
+			for _, r := range []Range{{Start: all[1].Start, End: all[len(all)-2].End}, {Start: all[0].Start, End: n}, {Start: all[len(all)/2].Start, End: all[len(all)/2].End}} {
+				ref := Ref{d.ID, r}
+				p := &Plan{MinWords: 3, stored: map[Ref]keptLoc{ref: {n: -1}}, store: &memStore{}, whole: map[Ref]bool{}, guarded: map[string][]Range{}, keptBy: map[string][]Ref{d.ID: {ref}}}
+				if spill {
+					f, err := os.CreateTemp(t.TempDir(), "kept")
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer f.Close()
+					p.Spill(f)
+				}
+				p.AddKept(p.KeptOf(&tok, d.ID, a))
+				k, ok := p.record(&tok, ref)
+				if !ok || p.Err() != nil {
+					t.Fatalf("%s %v: no record (%v)", d.ID, r, p.Err())
+				}
+				e := Edges(all, r.Start, r.End)
+				for i, pair := range [][2][]Sentence{{k.sents, Within(all, r.Start, r.End)}, {k.edges[0], e[0]}, {k.edges[1], e[1]}} {
+					if msg := sentenceDiff(pair[0], pair[1]); msg != "" {
+						t.Fatalf("%s %v (spill %v), group %d after the round trip: %s", d.ID, r, spill, i, msg)
+					}
+				}
+				text, ok := p.keptText(p.records(nil), ref)
+				if want := newRuneIndex(a.Text).slice(r.Start, r.End); !ok || text != want {
+					t.Fatalf("%s %v: keptText %q (%v), want %q", d.ID, r, text, ok, want)
+				}
+				if got := p.keptWithin(p.records(&tok), ref); !reflect.DeepEqual(got, Within(all, r.Start, r.End)) {
+					t.Fatalf("%s %v: keptWithin differs", d.ID, r)
+				}
+			}
+		}
+	}
+}
+
+// sentenceDiff describes the first difference of got from want, or "".
+func sentenceDiff(got, want []Sentence) string {
+	for i := range min(len(got), len(want)) {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			return fmt.Sprintf("sentence %d is %v, want %v", i, got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d sentences, want %d", len(got), len(want))
+	}
+	return ""
 }

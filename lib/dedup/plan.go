@@ -47,19 +47,22 @@ type Plan struct {
 	// (the run's --min-tokens).
 	MinWords int
 
-	cuts      map[string][]member     // removed members, by document
-	protected map[string][]Range      // kept members, by document, merged
-	kept      map[Ref][]Sentence      // kept members' sentences, once read
-	edges     map[Ref][2][]Sentence   // the sentences just outside them that go with a run (Edges)
-	guarded   map[string][]Range      // kept members with those sentences, by document (AddKept)
+	cuts      map[string][]member // removed members, by document
+	protected map[string][]Range  // kept members, by document, merged
+	stored    map[Ref]keptLoc     // kept members' records in store, once read (AddKept)
+	store     Store               // their texts and sentences (memory, or a file: Spill)
+	size      int64               // bytes written to store
+	buf       []byte
+	guarded   map[string][]Range      // kept members with the sentences just outside them that go with a run (Edges), by document
 	inner     map[docMember][]Removal // cuts inside kept members, by removed member (settle)
 	innerAt   map[string][]Range      // their ranges, by document
 	whole     map[Ref]bool            // kept members that hold their document's every matching sentence
 	settled   sync.Once
-	texts     map[Ref]keptSpan  // kept members' texts, once read (Verifier)
 	keptBy    map[string][]Ref  // kept members, by document
 	need      map[string]string // every member's document: a cluster of it
 	tok       sentence.Tokenizer
+	errMu     sync.Mutex
+	err       error // the store's first error (Err)
 }
 
 // NewPlan plans to keep member kept[i] of cs[i] and to cut from the
@@ -67,7 +70,7 @@ type Plan struct {
 // clusters that hold it (Coordinate).
 func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 	p := &Plan{MinWords: minWords, cuts: map[string][]member{}, protected: map[string][]Range{},
-		kept: map[Ref][]Sentence{}, edges: map[Ref][2][]Sentence{}, whole: map[Ref]bool{}, guarded: map[string][]Range{}, texts: map[Ref]keptSpan{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
+		stored: map[Ref]keptLoc{}, store: &memStore{}, whole: map[Ref]bool{}, guarded: map[string][]Range{}, keptBy: map[string][]Ref{}, need: map[string]string{}}
 	for i, c := range cs {
 		if kept[i] < 0 {
 			for _, m := range c.Members {
@@ -80,8 +83,8 @@ func NewPlan(cs []cluster.Cluster, kept []int, minWords int) *Plan {
 		k := c.Members[kept[i]]
 		ref := Ref{k.Doc, Range{Start: k.CharStart, End: k.CharEnd}}
 		p.protected[k.Doc] = append(p.protected[k.Doc], ref.Range)
-		if _, ok := p.kept[ref]; !ok {
-			p.kept[ref] = nil
+		if _, ok := p.stored[ref]; !ok {
+			p.stored[ref] = keptLoc{n: -1}
 			p.keptBy[k.Doc] = append(p.keptBy[k.Doc], ref)
 		}
 		for j, m := range c.Members {
@@ -130,9 +133,7 @@ func (p *Plan) Keep(d string, a doc.Analysis) { p.AddKept(p.KeptOf(&p.tok, d, a)
 // recorded by AddKept.
 type KeptDoc struct {
 	doc   string
-	sents [][]Sentence
-	edges [][2][]Sentence
-	texts []keptSpan
+	recs  []keptRecord
 	whole []bool
 }
 
@@ -147,21 +148,16 @@ func (p *Plan) KeptOf(tok *sentence.Tokenizer, d string, a doc.Analysis) KeptDoc
 	all := Sentences(a, tok, p.MinWords)
 	idx := newRuneIndex(a.Text)
 	for _, ref := range refs {
-		k.sents = append(k.sents, slices.Clone(Within(all, ref.Start, ref.End)))
-		e := Edges(all, ref.Start, ref.End)
-		k.edges = append(k.edges, e)
-		ext := ref.Range
-		if n := len(e[0]); n > 0 {
-			ext.Start = e[0][n-1].Start
+		r := keptRecord{sents: Within(all, ref.Start, ref.End), edges: Edges(all, ref.Start, ref.End), ext: ref.Range}
+		if n := len(r.edges[0]); n > 0 {
+			r.ext.Start = r.edges[0][n-1].Start
 		}
-		if n := len(e[1]); n > 0 {
-			ext.End = e[1][n-1].End
+		if n := len(r.edges[1]); n > 0 {
+			r.ext.End = r.edges[1][n-1].End
 		}
-		var t keptSpan
-		if ext.End <= idx.n {
-			t = keptSpan{ext: ext, text: newRuneIndex(strings.Clone(idx.slice(ext.Start, ext.End))), ok: true}
-		}
-		k.texts = append(k.texts, t)
+		r.ok = r.ext.End <= idx.n
+		r.text = idx.slice(min(r.ext.Start, idx.n), min(r.ext.End, idx.n))
+		k.recs = append(k.recs, r)
 		k.whole = append(k.whole, holdsAll(all, ref.Range))
 	}
 	return k
@@ -172,29 +168,18 @@ func (p *Plan) KeptOf(tok *sentence.Tokenizer, d string, a doc.Analysis) KeptDoc
 // AddKept runs, not Cut.
 func (p *Plan) AddKept(k KeptDoc) {
 	for i, ref := range p.keptBy[k.doc] {
-		if i >= len(k.sents) {
+		if i >= len(k.recs) {
 			return
 		}
-		p.kept[ref] = k.sents[i]
-		p.edges[ref] = k.edges[i]
+		r := k.recs[i]
+		p.put(ref, r)
 		if k.whole[i] {
 			p.whole[ref] = true
 		}
-		if k.texts[i].ok {
-			p.texts[ref] = k.texts[i]
-			if ext := k.texts[i].ext; ext != ref.Range {
-				p.guarded[k.doc] = append(p.guarded[k.doc], ext)
-			}
+		if r.ok && r.ext != ref.Range {
+			p.guarded[k.doc] = append(p.guarded[k.doc], r.ext)
 		}
 	}
-}
-
-// keptSpan is the text of a kept member with its edges: range ext (ok:
-// the document holds it).
-type keptSpan struct {
-	ext  Range
-	text runeIndex
-	ok   bool
 }
 
 // runeIndex is a text that is sliced by rune offsets: it holds the byte
@@ -237,12 +222,16 @@ func (x runeIndex) slice(start, end int) string { return x.s[x.byteAt(start):x.b
 
 // keptText returns the text of range r of a kept member (its edges
 // included), if a kept member read by Keep holds it.
-func (p *Plan) keptText(r Ref) (string, bool) {
+func (p *Plan) keptText(rec *records, r Ref) (string, bool) {
 	for _, ref := range p.keptBy[r.Doc] {
-		t, ok := p.texts[ref]
-		if ok && t.ext.Start <= r.Start && r.End <= t.ext.End {
-			return t.text.slice(r.Start-t.ext.Start, r.End-t.ext.Start), true
+		if !p.stored[ref].holds(r.Range) {
+			continue
 		}
+		k, ok := rec.get(ref)
+		if !ok {
+			return "", false
+		}
+		return k.idx.slice(r.Start-k.ext.Start, r.End-k.ext.Start), true
 	}
 	return "", false
 }
@@ -298,6 +287,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 	}
 	var all []Sentence // the document's, once a member needs them
 	n := -1
+	rec := p.records(tok)
 	for _, mem := range p.cuts[d] {
 		if n < 0 {
 			n = utf8.RuneCountInString(a.Text)
@@ -308,7 +298,8 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		}
 		o.Members++
 		ms := Within(all, mem.Start, mem.End)
-		ks := p.kept[mem.kept]
+		kr, _ := rec.get(mem.kept)
+		ks := kr.sents
 		match := Align(ms, ks)
 		gone := p.innerAt[mem.kept.Doc] // kept text cut from its document
 		stop := func(i int) bool {
@@ -326,8 +317,8 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 				o.NotHeld++
 				continue
 			}
-			if p.widen(&rm, all, ms, ks, r, mem.kept, prot) {
-				rm.Held = Held(Within(all, rm.Start, rm.End), p.keptWithin(rm.Kept))
+			if p.widen(&rm, all, ms, ks, r, kr.edges, prot) {
+				rm.Held = Held(Within(all, rm.Start, rm.End), p.keptWithin(rec, rm.Kept))
 			}
 			if anyOverlap(gone, rm.Kept.Range) {
 				continue
@@ -340,7 +331,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 	slices.SortFunc(o.Removals, func(a, b Removal) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Cluster, b.Cluster))
 	})
-	return o, nil
+	return o, p.Err()
 }
 
 // settle decides, once every kept member is recorded (AddKept), what is
@@ -380,6 +371,7 @@ func (p *Plan) settle() {
 	}
 	never := func(int) bool { return false }
 	for _, d := range docs {
+		rec := p.records(&p.tok)
 		for _, mem := range p.cuts[d] {
 			if mem.kept.Doc == d || !overlaps(p.protected[d], mem.Range) {
 				continue
@@ -387,11 +379,16 @@ func (p *Plan) settle() {
 			var ms []Sentence
 			for _, ref := range p.keptBy[d] {
 				if ref.Start <= mem.Start && mem.End <= ref.End && !p.whole[ref] && p.alsoCopies(relyOn[ref], inCluster[mem.cluster], d) {
-					ms = Within(p.kept[ref], mem.Start, mem.End)
+					k, _ := rec.get(ref)
+					ms = Within(k.sents, mem.Start, mem.End)
 					break
 				}
 			}
-			ks := p.kept[mem.kept]
+			var ks []Sentence
+			if len(ms) > 0 {
+				k, _ := rec.get(mem.kept)
+				ks = k.sents
+			}
 			if len(ms) == 0 || len(ks) == 0 {
 				continue
 			}
@@ -465,18 +462,18 @@ func Edges(ss []Sentence, start, end int) [2][]Sentence {
 }
 
 // widen extends rm, a run r of a removed member (its sentences ms, those
-// of the document all) aligned to kept member kept (its sentences ks),
+// of the document all) aligned to a kept member (its sentences ks, and e
+// the sentences just outside it: Edges),
 // over the sentences too short to match just outside the member when the
 // run reaches its edge, the kept run reaches the kept member's, and the
 // kept member has a sentence with the very same words at the same place
 // (a heading, a word the source broke off a sentence): they are copies
 // too, and would otherwise stay in every copy.
-func (p *Plan) widen(rm *Removal, all, ms, ks []Sentence, r Run, kept Ref, prot []Range) bool {
+func (p *Plan) widen(rm *Removal, all, ms, ks []Sentence, r Run, e [2][]Sentence, prot []Range) bool {
 	if len(ms) == 0 || len(ks) == 0 {
 		return false
 	}
 	was := rm.Range
-	e := p.edges[kept]
 	free := func(s Sentence) bool {
 		return !s.Match && len(s.Words) > 0 && !overlaps(prot, Range{Start: s.Start, End: s.End})
 	}
@@ -505,16 +502,15 @@ func (p *Plan) widen(rm *Removal, all, ms, ks []Sentence, r Run, kept Ref, prot 
 
 // keptWithin returns the sentences of kept range r (inside a kept member
 // and its edges).
-func (p *Plan) keptWithin(r Ref) []Sentence {
+func (p *Plan) keptWithin(rec *records, r Ref) []Sentence {
 	for _, ref := range p.keptBy[r.Doc] {
-		t, ok := p.texts[ref]
-		if !ok || r.Start < t.ext.Start || r.End > t.ext.End {
+		if !p.stored[ref].holds(r.Range) {
 			continue
 		}
-		e := p.edges[ref]
-		ss := slices.Clone(e[0])
+		k, _ := rec.get(ref)
+		ss := slices.Clone(k.edges[0])
 		slices.Reverse(ss)
-		ss = slices.Concat(ss, p.kept[ref], e[1])
+		ss = slices.Concat(ss, k.sents, k.edges[1])
 		return Within(ss, r.Start, r.End)
 	}
 	return nil

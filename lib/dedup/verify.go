@@ -51,11 +51,12 @@ type Checker struct {
 func (c *Checker) Check(p *Plan, d, text string, o Outcome) []string {
 	var bad []string
 	var runes []rune
+	rec := p.records(nil)
 	for _, rm := range o.Removals {
 		if runes == nil {
 			runes = []rune(text)
 		}
-		kept, ok := p.keptText(rm.Kept)
+		kept, ok := p.keptText(rec, rm.Kept)
 		if !ok || rm.End > len(runes) {
 			bad = append(bad, fmt.Sprintf("%s %d-%d: kept range %s %d-%d is not inside a kept member", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End))
 			continue

@@ -173,7 +173,7 @@ func (m *Main) dedupClusters(out string) ([]cluster.Cluster, error) {
 	if _, err := fsys.Stat(dir); err != nil {
 		return nil, fmt.Errorf("dedup: run output %s: %w", out, hdfsfs.UnwrapPath(err))
 	}
-	cs, err := cluster.Read(fsys, dir+"/clusters")
+	cs, err := cluster.ReadPlaces(fsys, dir+"/clusters")
 	if errors.Is(err, cluster.ErrNotFinished) {
 		return nil, fmt.Errorf("dedup: %s has no passage clusters: run it with them (pdc run --input DOCS --output %s --clusters --overwrite)", out, out)
 	}

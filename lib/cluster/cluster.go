@@ -93,6 +93,36 @@ func Read(fsys hdfsfs.FS, dir string) ([]Cluster, error) {
 	return out, nil
 }
 
+// ReadPlaces is Read without what locates a member beyond its document
+// and range (URL, Srcpos): ids are copied out of the lines they were read
+// from and each document id is held once, so that every cluster of a large
+// run fits in a fraction of Read's memory (pdc dedup).
+func ReadPlaces(fsys hdfsfs.FS, dir string) ([]Cluster, error) {
+	var out []Cluster
+	ids := map[string]string{}
+	intern := func(s string) string {
+		if t, ok := ids[s]; ok {
+			return t
+		}
+		s = strings.Clone(s)
+		ids[s] = s
+		return s
+	}
+	err := Each(fsys, dir, func(c Cluster) error {
+		ms := make([]Member, len(c.Members))
+		for i, m := range c.Members {
+			ms[i] = Member{Doc: intern(m.Doc), CharStart: m.CharStart, CharEnd: m.CharEnd, Sentence: m.Sentence, Length: m.Length}
+		}
+		out = append(out, Cluster{ID: strings.Clone(c.ID), Size: c.Size, Members: ms})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, compare)
+	return out, nil
+}
+
 // compare orders clusters as Read returns them: largest first, then by id.
 func compare(a, b Cluster) int {
 	return cmp.Or(cmp.Compare(b.Size, a.Size), strings.Compare(a.ID, b.ID))

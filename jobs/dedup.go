@@ -598,13 +598,19 @@ func (w *cleanWriter) write(c *cleanDoc) error {
 	return nil
 }
 
+// inFlight is how many documents per worker ordered reads ahead of the
+// one it writes next.
+const inFlight = 8
+
 // errStopped stops the reader of ordered after a failure.
 var errStopped = errors.New("stopped")
 
 // ordered reads the documents of in (the first of each id) that want
 // accepts, with their records when keepRaw, has workers process them, and
 // hands them to write in input order. It returns the input's counts and
-// the documents skipped as repeated ids.
+// the documents skipped as repeated ids. At most inFlight documents per
+// worker are read and not yet written, so that a slow document does not
+// leave every later one waiting in memory.
 func ordered(in *input.Set, workers int, an *doc.Analyzer, want func(id string) bool, keepRaw bool,
 	process func(c *cleanDoc, wk *worker), write func(c *cleanDoc) error) (input.Counts, int64, error) {
 	jobs, results := make(chan *cleanDoc, 2*workers), make(chan *cleanDoc, 2*workers)
@@ -625,6 +631,7 @@ func ordered(in *input.Set, workers int, an *doc.Analyzer, want func(id string) 
 		close(results)
 	}()
 	stop := make(chan struct{})
+	window := make(chan struct{}, inFlight*workers)
 	type read struct {
 		counts input.Counts
 		dups   int64
@@ -650,6 +657,11 @@ func ordered(in *input.Set, workers int, an *doc.Analyzer, want func(id string) 
 			}
 			seq++
 			select {
+			case window <- struct{}{}:
+			case <-stop:
+				return errStopped
+			}
+			select {
 			case jobs <- c:
 				return nil
 			case <-stop:
@@ -666,6 +678,7 @@ func ordered(in *input.Set, workers int, an *doc.Analyzer, want func(id string) 
 		for c := pending[next]; c != nil; c = pending[next] {
 			delete(pending, next)
 			next++
+			<-window
 			if err == nil {
 				if err = write(c); err != nil {
 					close(stop)

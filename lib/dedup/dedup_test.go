@@ -287,18 +287,27 @@ func TestVerifier(t *testing.T) {
 		// fails too)
 		{"kept range cut from its document", honest, Outcome{Removals: []Removal{{Range: Range{Start: k.Start, End: k.Start + 20}, Kept: Ref{"k", Range{Start: k.Start, End: k.Start + 20}}}}}, "is cut from k too"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			v := NewVerifier(p)
-			v.Doc("k", texts["k"], tc.k)
-			v.Doc("c", texts["c"], tc.c)
-			v.Done()
-			switch {
-			case tc.wrong == "" && v.Violations != 0:
-				t.Errorf("%d violations (first: %s), want none", v.Violations, v.First)
-			case tc.wrong != "" && (v.Violations == 0 || !strings.Contains(v.First, tc.wrong)):
-				t.Errorf("%d violations (first: %q), want one with %q", v.Violations, v.First, tc.wrong)
-			}
-		})
+		// The kept document recorded before the cut one (checked at once)
+		// and after it (checked in Done).
+		for _, keptFirst := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/kept first %v", tc.name, keptFirst), func(t *testing.T) {
+				v := NewVerifier(p)
+				if keptFirst {
+					v.Doc("k", texts["k"], tc.k)
+				}
+				v.Doc("c", texts["c"], tc.c)
+				if !keptFirst {
+					v.Doc("k", texts["k"], tc.k)
+				}
+				v.Done()
+				switch {
+				case tc.wrong == "" && v.Violations != 0:
+					t.Errorf("%d violations (first: %s), want none", v.Violations, v.First)
+				case tc.wrong != "" && (v.Violations == 0 || !strings.Contains(v.First, tc.wrong)):
+					t.Errorf("%d violations (first: %q), want one with %q", v.Violations, v.First, tc.wrong)
+				}
+			})
+		}
 	}
 }
 

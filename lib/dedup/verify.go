@@ -22,8 +22,9 @@ type Verifier struct {
 
 	p     *Plan
 	c     Checker
-	refs  []keptUse          // kept ranges used, checked in Done
+	refs  []keptUse          // kept ranges of documents not recorded yet, checked in Done
 	cutOf map[string][]Range // merged cuts of documents holding kept members
+	done  map[string]bool    // documents holding kept members, recorded
 }
 
 type keptUse struct {
@@ -34,7 +35,9 @@ type keptUse struct {
 
 // NewVerifier returns a Verifier of p's cuts; p must have been given the
 // kept documents (Keep).
-func NewVerifier(p *Plan) *Verifier { return &Verifier{p: p, cutOf: map[string][]Range{}} }
+func NewVerifier(p *Plan) *Verifier {
+	return &Verifier{p: p, cutOf: map[string][]Range{}, done: map[string]bool{}}
+}
 
 // Doc checks the removals o of document d, whose extracted text is text.
 func (v *Verifier) Doc(d, text string, o Outcome) { v.Record(d, o, v.c.Check(v.p, d, text, o)) }
@@ -69,17 +72,23 @@ func (c *Checker) Check(p *Plan, d, text string, o Outcome) []string {
 }
 
 // Record adds the removals o of document d and what Check found wrong
-// with them.
+// with them. A kept range of a document recorded before is checked now,
+// the others in Done.
 func (v *Verifier) Record(d string, o Outcome, bad []string) {
-	if len(o.Removals) == 0 {
-		return
-	}
 	if v.p.HoldsKept(d) {
-		v.cutOf[d] = Ranges(o.Removals)
+		v.done[d] = true
+		if len(o.Removals) > 0 {
+			v.cutOf[d] = Ranges(o.Removals)
+		}
 	}
 	for _, rm := range o.Removals {
 		v.Ranges++
-		v.refs = append(v.refs, keptUse{d, rm.Range, rm.Kept})
+		u := keptUse{d, rm.Range, rm.Kept}
+		if v.done[rm.Kept.Doc] {
+			v.check(u)
+		} else {
+			v.refs = append(v.refs, u)
+		}
 	}
 	for _, b := range bad {
 		v.fail(b)
@@ -89,11 +98,17 @@ func (v *Verifier) Record(d string, o Outcome, bad []string) {
 // Done checks that no kept range was cut from its own document.
 func (v *Verifier) Done() {
 	for _, u := range v.refs {
-		if overlaps(v.cutOf[u.Doc], u.Range) {
-			v.fail(fmt.Sprintf("%s %d-%d: its kept range %s %d-%d is cut from %s too", u.by, u.cut.Start, u.cut.End, u.Doc, u.Start, u.End, u.Doc))
-		}
+		v.check(u)
 	}
 	v.refs = nil
+}
+
+// check checks that u's kept range is not cut from its document, once
+// that document is recorded.
+func (v *Verifier) check(u keptUse) {
+	if overlaps(v.cutOf[u.Doc], u.Range) {
+		v.fail(fmt.Sprintf("%s %d-%d: its kept range %s %d-%d is cut from %s too", u.by, u.cut.Start, u.cut.End, u.Doc, u.Start, u.End, u.Doc))
+	}
 }
 
 func (v *Verifier) fail(what string) {

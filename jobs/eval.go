@@ -37,7 +37,6 @@ package jobs
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -45,7 +44,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -149,7 +147,7 @@ type naturalSpan struct {
 }
 
 func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error {
-	cases, err := readTruth(o.truth)
+	cases, err := eval.ReadTruth(o.truth)
 	if err != nil {
 		return err
 	}
@@ -267,56 +265,6 @@ func head(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n]) + "…"
-}
-
-// readTruth reads the cases of a PAN XML file or directory or a truth JSON
-// Lines file.
-func readTruth(path string) ([]eval.Case, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("truth %s: %w", path, hdfsfs.UnwrapPath(err))
-	}
-	if fi.IsDir() {
-		return readPANDir(path)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("truth %s: %w", path, hdfsfs.UnwrapPath(err))
-	}
-	var cases []eval.Case
-	if isPAN(path, b) {
-		cases, err = eval.ReadPANXML(path)
-	} else {
-		cases, err = eval.ReadTruthJSONL(bytes.NewReader(b))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("truth %s: %w", path, err)
-	}
-	return cases, nil
-}
-
-func isPAN(path string, b []byte) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".xml":
-		return true
-	case ".jsonl", ".json", ".ndjson":
-		return false
-	}
-	return bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n\ufeff"), []byte("<"))
-}
-
-// readPANDir reads a PAN XML directory, which must hold some *.xml files.
-func readPANDir(dir string) ([]eval.Case, error) {
-	top, _ := filepath.Glob(filepath.Join(dir, "*.xml"))
-	sub, _ := filepath.Glob(filepath.Join(dir, "*", "*.xml"))
-	if len(top)+len(sub) == 0 {
-		return nil, fmt.Errorf("truth %s: no PAN *.xml files in the directory", dir)
-	}
-	cases, err := eval.ReadPANXML(dir)
-	if err != nil {
-		return nil, fmt.Errorf("truth %s: %w", dir, err)
-	}
-	return cases, nil
 }
 
 // evalSpans reads a spans TSV file, or the spans of a run's output directory

@@ -95,8 +95,8 @@ var spelled = []string{"zero", "one", "two", "three", "four", "five", "six", "se
 // above it; nothing in the product imports scripts/ (the planted corpus's
 // generator, scripts/plant, among them), and only the CLI's pdc eval
 // imports lib/eval. Tests are left out (a test may run any
-// program). The one exception, listed: tools under scripts/ read a run's
-// counters and manifest with jobs/pipeline's readers.
+// program). The one exception, listed: scripts/dedupcheck reads a run's
+// manifest with jobs/pipeline's reader.
 func TestImports(t *testing.T) {
 	const module = "github.com/pdc-mr/pdc/"
 	imports := map[string][]string{} // package dir -> module packages it imports
@@ -130,7 +130,6 @@ func TestImports(t *testing.T) {
 		return p == "lib/eval"
 	}
 	allowed := map[string]bool{
-		"scripts/badinputs -> jobs/pipeline":  true, // counters.tsv
 		"scripts/dedupcheck -> jobs/pipeline": true, // _pdc.json
 	}
 	var broken []string

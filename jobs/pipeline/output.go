@@ -166,30 +166,12 @@ func writeFile(fsys hdfsfs.FS, name string, data []byte) error {
 	return nil
 }
 
-// Counters file: one `name TAB value` line per counter, sorted by name.
-func formatCounters(c map[string]int64) string {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(c)) {
-		fmt.Fprintf(&b, "%s\t%d\n", k, c[k])
-	}
-	return b.String()
-}
-
-// ParseCounters parses a counters file.
-func ParseCounters(s string) map[string]int64 {
-	c := map[string]int64{}
-	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
-		k, v, ok := strings.Cut(line, "\t")
-		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil {
-			c[k] = n
-		}
-	}
-	return c
-}
+// ParseCounters parses a counters file (lib/mr ParseCounters).
+func ParseCounters(s string) map[string]int64 { return mr.ParseCounters(s) }
 
 // WriteCounters writes a counters file.
 func WriteCounters(fsys hdfsfs.FS, name string, c map[string]int64) error {
-	return writeFile(fsys, name, []byte(formatCounters(c)))
+	return writeFile(fsys, name, []byte(mr.FormatCounters(c)))
 }
 
 // ReadCounters reads a counters file.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,4 +144,29 @@ func isJavaSpace(r rune) bool { return r <= ' ' }
 // IsStatusLine reports whether line is a `reporter:status:` line.
 func IsStatusLine(line []byte) bool {
 	return bytes.HasPrefix(line, []byte(statusPrefix))
+}
+
+// Counters file (OUT/counters.tsv, and each job directory's
+// _counters.tsv): one `name TAB value` line per counter, sorted by name.
+
+// FormatCounters renders c as a counters file.
+func FormatCounters(c map[string]int64) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		fmt.Fprintf(&b, "%s\t%d\n", k, c[k])
+	}
+	return b.String()
+}
+
+// ParseCounters parses a counters file; lines that are not `name TAB
+// integer` are skipped.
+func ParseCounters(s string) map[string]int64 {
+	c := map[string]int64{}
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		k, v, ok := strings.Cut(line, "\t")
+		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil {
+			c[k] = n
+		}
+	}
+	return c
 }

@@ -29,9 +29,9 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/pdc-mr/pdc/jobs/pipeline"
+
 	"github.com/pdc-mr/pdc/lib/avroio"
-	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // badCase is one hostile input: make writes it under dir and returns the
@@ -317,7 +317,8 @@ func main() {
 		}
 		msg := firstMessage(stderr.String(), code != 0)
 		read, parsed, skipped := "", "", ""
-		if counters, err := pipeline.ReadCounters(hdfsfs.Local(), filepath.Join(out, "counters.tsv")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(out, "counters.tsv")); err == nil {
+			counters := mr.ParseCounters(string(b))
 			var reasons []string
 			var n int64
 			for _, k := range slices.Sorted(mapsKeys(counters)) {

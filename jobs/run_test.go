@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/avroio"
+	"github.com/pdc-mr/pdc/lib/boilerplate"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
 
@@ -47,13 +49,13 @@ func TestRunSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := strings.Split(strings.TrimSpace(string(report)), "\n")[1:]
-	if len(rows) == 0 {
-		t.Error("empty boilerplate report")
+	rows, err := boilerplate.Read(bytes.NewReader(report))
+	if err != nil || len(rows) == 0 {
+		t.Errorf("boilerplate report: %d rows, %v", len(rows), err)
 	}
 	for _, row := range rows {
-		if f := strings.Split(row, "\t"); len(f) != 7 || !strings.HasPrefix(f[3], "rust/") && !strings.HasPrefix(f[3], "python/") {
-			t.Errorf("boilerplate row %q: want 7 fields with a document id", row)
+		if !strings.HasPrefix(row.Doc, "rust/") && !strings.HasPrefix(row.Doc, "python/") || row.Sentences < 1 || row.CharEnd <= row.CharStart {
+			t.Errorf("boilerplate row %+v: want a document id, a range and its sentences", row)
 			break
 		}
 	}

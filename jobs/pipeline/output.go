@@ -293,7 +293,7 @@ func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error
 
 // boilerplateReport collects the index job's B and T records
 // (reducers/index) as OUT/boilerplate.tsv (lib/boilerplate: one row per
-// kind and example sentence, most frequent first).
+// kind and block of example sentences, most frequent first).
 func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 	parts, err := PartFiles(fsys, dir)
 	if err != nil {
@@ -320,7 +320,7 @@ func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 		}
 	}
 	var b bytes.Buffer
-	if err := boilerplate.Write(&b, boilerplate.Dedupe(rows)); err != nil {
+	if err := boilerplate.Write(&b, boilerplate.Blocks(boilerplate.Dedupe(rows))); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -113,7 +113,7 @@ func TestRunResumes(t *testing.T) {
 		}
 	}
 	report, err := os.ReadFile(filepath.Join(out, "boilerplate.tsv"))
-	if err != nil || !strings.Contains(string(report), "7\tmax-df\tsig1\tdoc,1\t12\t3\t40\n") {
+	if err != nil || !strings.Contains(string(report), "7\tmax-df\tsig1\tdoc,1\t12\t3\t40\t1\n") {
 		t.Errorf("boilerplate.tsv (%v):\n%s", err, report)
 	}
 	if _, err := os.Stat(filepath.Join(out, "index")); !os.IsNotExist(err) {

@@ -1,8 +1,8 @@
 // Package boilerplate is OUT/boilerplate.tsv, what a run kept out of
 // matching, with its one writer and reader: a header line, then one line
-// per sentence and reason, most frequent first,
+// per block and reason, most frequent first,
 //
-//	df TAB kind TAB signature TAB example_doc TAB sentence TAB char_start TAB char_end
+//	df TAB kind TAB signature TAB example_doc TAB sentence TAB char_start TAB char_end TAB sentences
 //
 // kind is max-df (a posting list over --max-df; df counts its sentences)
 // or site-template (the sentence is in more than --max-site-df pages of
@@ -12,6 +12,12 @@
 // text) name one sentence it stands for. The index job writes a record per
 // posting list (reducers/index), and a sentence is in the list of each of
 // its prefix tokens: Dedupe keeps one row per kind and example sentence.
+// Blocks then joins the rows of one kind whose example sentences follow
+// each other in one document (a footer, a menu: at most MaxBlockGap
+// sentences between them) into one row: sentence is the block's first,
+// char_start and char_end span it, sentences counts the rows joined, df
+// and signature are those of its most frequent row. A file without the
+// sentences column (pdc before it) reads as one sentence per row.
 package boilerplate
 
 import (
@@ -31,13 +37,15 @@ const (
 )
 
 // Header is the file's first line.
-const Header = "# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end"
+const Header = "# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end\tsentences"
 
 // Row is one line of the file.
 type Row struct {
 	DF                           int64
 	Kind, Signature, Doc         string
 	Sentence, CharStart, CharEnd int
+	// Sentences is the number of sentences the row stands for (Blocks).
+	Sentences int
 }
 
 // Dedupe returns rows with one row per kind and example sentence (the
@@ -64,6 +72,43 @@ func Dedupe(rows []Row) []Row {
 	return out
 }
 
+// MaxBlockGap is the most sentences between two rows of a block: a
+// sentence too short to be indexed (a "|" or a two-word link) does not
+// split a footer.
+const MaxBlockGap = 1
+
+// Blocks joins rows (Dedupe's: one per kind and example sentence) into one
+// row per block of consecutive example sentences of one kind and document,
+// most frequent first.
+func Blocks(rows []Row) []Row {
+	rows = slices.Clone(rows)
+	slices.SortFunc(rows, func(a, b Row) int {
+		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Doc, b.Doc), cmp.Compare(a.Sentence, b.Sentence))
+	})
+	var out []Row
+	for i := 0; i < len(rows); {
+		b := rows[i]
+		b.Sentences = max(b.Sentences, 1)
+		last := b.Sentence
+		j := i + 1
+		for ; j < len(rows); j++ {
+			r := rows[j]
+			if r.Kind != b.Kind || r.Doc != b.Doc || r.Sentence-last > MaxBlockGap+1 || r.CharStart < b.CharEnd {
+				break
+			}
+			if r.DF > b.DF || r.DF == b.DF && r.Signature < b.Signature {
+				b.DF, b.Signature = r.DF, r.Signature
+			}
+			b.CharEnd, last = r.CharEnd, r.Sentence
+			b.Sentences += max(r.Sentences, 1)
+		}
+		out = append(out, b)
+		i = j
+	}
+	Sort(out)
+	return out
+}
+
 // Sort orders rows most frequent first, then by their line.
 func Sort(rows []Row) {
 	slices.SortStableFunc(rows, func(a, b Row) int {
@@ -77,7 +122,7 @@ func Write(w io.Writer, rows []Row) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, Header)
 	for _, r := range rows {
-		fmt.Fprintf(bw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\n", r.DF, r.Kind, r.Signature, r.Doc, r.Sentence, r.CharStart, r.CharEnd)
+		fmt.Fprintf(bw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", r.DF, r.Kind, r.Signature, r.Doc, r.Sentence, r.CharStart, r.CharEnd, max(r.Sentences, 1))
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write boilerplate.tsv: %w", err)
@@ -97,18 +142,21 @@ func Read(r io.Reader) ([]Row, error) {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 7 {
-			return nil, fmt.Errorf("boilerplate.tsv line %d: want 7 fields, got %d", n, len(f))
+		if len(f) == 7 {
+			f = append(f, "1") // written before the sentences column
 		}
-		var nums [4]int64
-		for i, j := range []int{0, 4, 5, 6} {
+		if len(f) != 8 {
+			return nil, fmt.Errorf("boilerplate.tsv line %d: want 8 fields, got %d", n, len(f))
+		}
+		var nums [5]int64
+		for i, j := range []int{0, 4, 5, 6, 7} {
 			v, err := strconv.ParseInt(f[j], 10, 64)
 			if err != nil || v < 0 {
 				return nil, fmt.Errorf("boilerplate.tsv line %d: field %d: want a count or offset, got %q", n, j+1, f[j])
 			}
 			nums[i] = v
 		}
-		rows = append(rows, Row{DF: nums[0], Kind: f[1], Signature: f[2], Doc: f[3], Sentence: int(nums[1]), CharStart: int(nums[2]), CharEnd: int(nums[3])})
+		rows = append(rows, Row{DF: nums[0], Kind: f[1], Signature: f[2], Doc: f[3], Sentence: int(nums[1]), CharStart: int(nums[2]), CharEnd: int(nums[3]), Sentences: int(nums[4])})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read boilerplate.tsv: %w", err)

@@ -11,10 +11,10 @@ import (
 // and example sentence, the most frequent, most frequent first.
 func TestRoundTrip(t *testing.T) {
 	rows := []Row{
-		{DF: 7, Kind: SiteTemplate, Signature: "0000beef", Doc: "a.html", Sentence: 3, CharStart: 10, CharEnd: 40},
-		{DF: 9, Kind: SiteTemplate, Signature: "0000abcd", Doc: "a.html", Sentence: 3, CharStart: 10, CharEnd: 40}, // the same sentence through another token
-		{DF: 200000, Kind: MaxDF, Signature: "00001234", Doc: `x\ty`, Sentence: 0, CharStart: 0, CharEnd: 12},
-		{DF: 9, Kind: MaxDF, Signature: "0000abcd", Doc: "a.html", Sentence: 3, CharStart: 10, CharEnd: 40}, // another kind
+		{DF: 7, Kind: SiteTemplate, Signature: "0000beef", Doc: "a.html", Sentence: 3, CharStart: 10, CharEnd: 40, Sentences: 1},
+		{DF: 9, Kind: SiteTemplate, Signature: "0000abcd", Doc: "a.html", Sentence: 3, CharStart: 10, CharEnd: 40, Sentences: 1}, // the same sentence through another token
+		{DF: 200000, Kind: MaxDF, Signature: "00001234", Doc: `x\ty`, Sentence: 0, CharStart: 0, CharEnd: 12, Sentences: 1},
+		{DF: 9, Kind: MaxDF, Signature: "0000abcd", Doc: "a.html", Sentence: 3, CharStart: 10, CharEnd: 40, Sentences: 1}, // another kind
 	}
 	got := Dedupe(rows)
 	want := []Row{rows[2], rows[3], rows[1]}
@@ -25,16 +25,51 @@ func TestRoundTrip(t *testing.T) {
 	if err := Write(&b, got); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(b.String(), Header+"\n200000\tmax-df\t00001234\tx\\ty\t0\t0\t12\n") {
+	if !strings.HasPrefix(b.String(), Header+"\n200000\tmax-df\t00001234\tx\\ty\t0\t0\t12\t1\n") {
 		t.Errorf("written:\n%s", b.String())
 	}
 	back, err := Read(&b)
 	if err != nil || !reflect.DeepEqual(back, got) {
 		t.Errorf("read back %+v, %v", back, err)
 	}
-	for _, bad := range []string{"1\tmax-df\tsig\tdoc\t1\t2\n", "x\tmax-df\tsig\tdoc\t1\t2\t3\n", "1\tmax-df\tsig\tdoc\t1\t-2\t3\n"} {
+	old, err := Read(strings.NewReader("# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end\n9\tmax-df\t0000abcd\ta.html\t3\t10\t40\n"))
+	if err != nil || !reflect.DeepEqual(old, []Row{rows[3]}) {
+		t.Errorf("a file without the sentences column: %+v, %v", old, err)
+	}
+	for _, bad := range []string{"1\tmax-df\tsig\tdoc\t1\t2\n", "x\tmax-df\tsig\tdoc\t1\t2\t3\t1\n", "1\tmax-df\tsig\tdoc\t1\t-2\t3\t1\n", "1\tmax-df\tsig\tdoc\t1\t2\t3\tx\n"} {
 		if _, err := Read(strings.NewReader(Header + "\n" + bad)); err == nil || !strings.Contains(err.Error(), "line 2") {
 			t.Errorf("Read(%q): %v", bad, err)
 		}
+	}
+}
+
+// TestBlocks: rows of one kind and document whose sentences follow each
+// other (at most MaxBlockGap between) are one row spanning them, with the
+// df and signature of the most frequent; another kind, another document, a
+// wider gap or an overlap start another block.
+func TestBlocks(t *testing.T) {
+	row := func(df int64, kind, sig, doc string, sentence, start, end int) Row {
+		return Row{DF: df, Kind: kind, Signature: sig, Doc: doc, Sentence: sentence, CharStart: start, CharEnd: end, Sentences: 1}
+	}
+	for _, tc := range []struct {
+		name string
+		rows []Row
+		want []Row
+	}{
+		{"one", []Row{row(9, SiteTemplate, "a", "d", 3, 10, 40)}, []Row{row(9, SiteTemplate, "a", "d", 3, 10, 40)}},
+		{"a footer of three", []Row{row(9, SiteTemplate, "b", "d", 5, 60, 80), row(12, SiteTemplate, "c", "d", 4, 41, 59), row(9, SiteTemplate, "a", "d", 3, 10, 40)},
+			[]Row{{DF: 12, Kind: SiteTemplate, Signature: "c", Doc: "d", Sentence: 3, CharStart: 10, CharEnd: 80, Sentences: 3}}},
+		{"one sentence between", []Row{row(9, SiteTemplate, "a", "d", 3, 10, 40), row(9, SiteTemplate, "b", "d", 5, 60, 80)},
+			[]Row{{DF: 9, Kind: SiteTemplate, Signature: "a", Doc: "d", Sentence: 3, CharStart: 10, CharEnd: 80, Sentences: 2}}},
+		{"two sentences between", []Row{row(9, SiteTemplate, "a", "d", 3, 10, 40), row(8, SiteTemplate, "b", "d", 6, 60, 80)},
+			[]Row{row(9, SiteTemplate, "a", "d", 3, 10, 40), row(8, SiteTemplate, "b", "d", 6, 60, 80)}},
+		{"other kinds and documents", []Row{row(9, SiteTemplate, "a", "d", 3, 10, 40), row(9, MaxDF, "b", "d", 4, 41, 59), row(7, SiteTemplate, "c", "e", 4, 41, 59)},
+			[]Row{row(9, MaxDF, "b", "d", 4, 41, 59), row(9, SiteTemplate, "a", "d", 3, 10, 40), row(7, SiteTemplate, "c", "e", 4, 41, 59)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Blocks(tc.rows); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Blocks =\n%+v\nwant\n%+v", got, tc.want)
+			}
+		})
 	}
 }

@@ -107,7 +107,7 @@ type Job struct {
 type Param struct{ Name, Value string }
 
 // Boilerplate is a row of OUT/boilerplate.tsv (lib/boilerplate) with the
-// text of its example sentence ("" when its document was not read).
+// text of its example sentences ("" when its document was not read).
 type Boilerplate struct {
 	boilerplate.Row
 	Text string

@@ -51,8 +51,8 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
 {{if .ClustersLeftOut}}<p class="more">{{.ClustersLeftOut}} more clusters are not listed (pdc report --top-clusters, or pdc clusters).</p>{{end}}
 </section>{{end}}
 <section id="boilerplate"><h2>Boilerplate and templates left out</h2>
-<table class="list"><thead><tr><th>documents</th><th>kind</th><th>example document</th><th>its sentence</th><th>sentence: characters</th></tr></thead><tbody>
-{{range .Boiler}}<tr><td>{{.DF}}</td><td>{{.Kind}}</td><td>{{.Doc}}</td><td class="passage">{{.Text}}</td><td>{{.Sentence}}: {{.CharStart}}–{{.CharEnd}}</td></tr>
+<table class="list"><thead><tr><th>documents</th><th>kind</th><th>example document</th><th>its text</th><th>first sentence: characters</th></tr></thead><tbody>
+{{range .Boiler}}<tr><td>{{.DF}}</td><td>{{.Kind}}</td><td>{{.Doc}}</td><td class="passage">{{.Text}}</td><td>{{.Sentence}}{{if gt .Sentences 1}} ({{.Sentences}} sentences){{end}}: {{.CharStart}}–{{.CharEnd}}</td></tr>
 {{else}}<tr><td colspan="5">none</td></tr>{{end}}</tbody></table>
 {{if .BoilerLeftOut}}<p class="more">{{.BoilerLeftOut}} more in boilerplate.tsv.</p>{{end}}
 </section>

@@ -26,7 +26,7 @@ func ParseBoilerplate(line []byte) (boilerplate.Row, bool) {
 	if len(pf) != 6 {
 		return boilerplate.Row{}, false
 	}
-	row := boilerplate.Row{Kind: boilerplate.MaxDF, Signature: f[0], Doc: pf[5]}
+	row := boilerplate.Row{Kind: boilerplate.MaxDF, Signature: f[0], Doc: pf[5], Sentences: 1}
 	if f[1] == "T" {
 		row.Kind = boilerplate.SiteTemplate
 	}

@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -585,4 +586,43 @@ func sentenceDiff(got, want []Sentence) string {
 		return fmt.Sprintf("%d sentences, want %d", len(got), len(want))
 	}
 	return ""
+}
+
+// brokenStore keeps what is written but cannot read it back.
+type brokenStore struct{ memStore }
+
+func (b *brokenStore) ReadAt(p []byte, off int64) (int, error) { return 0, errors.New("disk gone") }
+
+// TestStoreError: a kept member that cannot be read back fails the cut of
+// a document that relies on it, with an error naming the kept member.
+func TestStoreError(t *testing.T) {
+	var an doc.Analyzer
+	passage := "The harbour board met on Monday to discuss the new quay. Members asked for a survey of the old wall. The chair said the work would start in spring."
+	texts := map[string]string{"k": passage + " Own words of the kept page here.", "c": "A line of its own here and now. " + passage}
+	analyses := map[string]doc.Analysis{}
+	for id, text := range texts {
+		a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Sentences, a.Spans = slices.Clone(a.Sentences), slices.Clone(a.Spans)
+		analyses[id] = a
+	}
+	n := utf8.RuneCountInString(passage)
+	c0 := utf8.RuneCountInString("A line of its own here and now. ")
+	cs := []cluster.Cluster{{ID: "c1", Members: []cluster.Member{{Doc: "k", CharStart: 0, CharEnd: n}, {Doc: "c", CharStart: c0, CharEnd: c0 + n}}}}
+	for _, broken := range []bool{false, true} {
+		p := NewPlan(cs, []int{0}, 3)
+		if broken {
+			p.Spill(&brokenStore{})
+		}
+		p.Keep("k", analyses["k"])
+		o, err := p.Cut("c", analyses["c"])
+		switch {
+		case !broken && (err != nil || len(o.Removals) != 1):
+			t.Fatalf("Cut: %+v, %v; want one removal", o, err)
+		case broken && (err == nil || !strings.Contains(err.Error(), "read kept member k 0-") || !strings.Contains(err.Error(), "disk gone")):
+			t.Fatalf("Cut with a broken store: %v", err)
+		}
+	}
 }

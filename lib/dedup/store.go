@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -166,8 +167,8 @@ func (p *Plan) record(tok *sentence.Tokenizer, ref Ref) (keptRecord, bool) {
 		return keptRecord{}, false
 	}
 	b := make([]byte, loc.n)
-	if _, err := p.store.ReadAt(b, loc.off); err != nil && (!errors.Is(err, io.EOF) || loc.n > 0) {
-		p.fail(fmt.Errorf("read kept member %s %d-%d: %w", ref.Doc, ref.Start, ref.End, err))
+	if n, err := p.store.ReadAt(b, loc.off); n < len(b) { // a full read may come with io.EOF
+		p.fail(fmt.Errorf("read kept member %s %d-%d: %w", ref.Doc, ref.Start, ref.End, cmp.Or(err, io.ErrUnexpectedEOF)))
 		return keptRecord{}, false
 	}
 	k, err := decodeRecord(b, tok)

@@ -596,21 +596,9 @@ func (b *brokenStore) ReadAt(p []byte, off int64) (int, error) { return 0, error
 // TestStoreError: a kept member that cannot be read back fails the cut of
 // a document that relies on it, with an error naming the kept member.
 func TestStoreError(t *testing.T) {
-	var an doc.Analyzer
 	passage := "The harbour board met on Monday to discuss the new quay. Members asked for a survey of the old wall. The chair said the work would start in spring."
-	texts := map[string]string{"k": passage + " Own words of the kept page here.", "c": "A line of its own here and now. " + passage}
-	analyses := map[string]doc.Analysis{}
-	for id, text := range texts {
-		a, err := an.Analyze(&doc.Doc{ID: id, Text: text})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.Sentences, a.Spans = slices.Clone(a.Sentences), slices.Clone(a.Spans)
-		analyses[id] = a
-	}
-	n := utf8.RuneCountInString(passage)
-	c0 := utf8.RuneCountInString("A line of its own here and now. ")
-	cs := []cluster.Cluster{{ID: "c1", Members: []cluster.Member{{Doc: "k", CharStart: 0, CharEnd: n}, {Doc: "c", CharStart: c0, CharEnd: c0 + n}}}}
+	analyses, at := analyzeTexts(t, map[string]string{"k": passage + " Own words of the kept page here.", "c": "A line of its own here and now. " + passage})
+	cs := []cluster.Cluster{{ID: "c1", Members: []cluster.Member{at("k", passage), at("c", passage)}}}
 	for _, broken := range []bool{false, true} {
 		p := NewPlan(cs, []int{0}, 3)
 		if broken {

@@ -469,6 +469,9 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 	}); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
+	if err := p.Err(); err != nil {
+		return w.st, fmt.Errorf("dedup: the kept passages' file %s: %w", spill.Name(), err)
+	}
 	w.verify = dedup.NewVerifier(p)
 	if w.docs, err = hdfsfs.CreateAtomic(fsys, dir+"/"+dedupDocs); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
@@ -558,7 +561,11 @@ func (w *cleanWriter) process(c *cleanDoc, wk *worker) {
 	if c.cut, err = w.p.CutWith(&wk.tok, c.d.ID, a); err == nil {
 		c.text, c.n, err = cutText(a.Text, dedup.Ranges(c.cut.Removals))
 	}
-	if err != nil {
+	switch {
+	case err != nil && w.p.Err() != nil: // the kept passages' file, not the document
+		c.err = fmt.Errorf("document %q (%s): the kept passages' file: %w", c.d.ID, c.where, err)
+		return
+	case err != nil:
 		c.err = fmt.Errorf("document %q (%s): %w: give the run's documents with --input", c.d.ID, c.where, err)
 		return
 	}

@@ -87,6 +87,16 @@ func TestDedup(t *testing.T) {
 		t.Fatalf("clusters' documents: %q, want %q", docsOf, want)
 	}
 	orig := dedupTexts(t, out, in)
+	// The kept passages go to a temporary file: without a temporary
+	// directory, a one-line error and no output.
+	noTmp := filepath.Join(t.TempDir(), "clean-no-tmp")
+	_, stderr, code := runPDCEnv(t, []string{"TMPDIR=" + filepath.Join(t.TempDir(), "missing")}, "dedup", out, "--output", noTmp)
+	if code != 1 || !strings.Contains(stderr, "dedup: the kept passages' file: ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("dedup without $TMPDIR: exit %d %q, want 1 and one line about the kept passages' file", code, stderr)
+	}
+	if ents, _ := os.ReadDir(noTmp); len(ents) != 0 {
+		t.Errorf("dedup without $TMPDIR left %d files in %s", len(ents), noTmp)
+	}
 	for _, tc := range []struct {
 		keep    []string
 		kept    []string // of the clusters P and Q

@@ -18,6 +18,7 @@ import (
 	"github.com/pdc-mr/pdc/jobs/hadoop"
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // These tests run the pipeline on a real Hadoop cluster (HDFS + YARN +
@@ -97,13 +98,13 @@ func TestHadoopMatchesLocal(t *testing.T) {
 	}
 	hc, _, _ := runPDCEnv(t, env, "fs", "cat", out+"/counters.tsv")
 	lc, _ := os.ReadFile(filepath.Join(local, "counters.tsv"))
-	if !reflect.DeepEqual(pipeline.ParseCounters(hc), pipeline.ParseCounters(string(lc))) {
+	if !reflect.DeepEqual(mr.ParseCounters(hc), mr.ParseCounters(string(lc))) {
 		t.Errorf("counters differ:\nhadoop:\n%s\nlocal:\n%s", hc, lc)
 	}
 	// The run extended spans (the extend job's windows went through the
 	// shuffle, and its side input through -files), so the equality above
 	// covers extension.
-	if c := pipeline.ParseCounters(string(lc)); c["extend.spans.extended"] == 0 || c["extend.windows"] == 0 {
+	if c := mr.ParseCounters(string(lc)); c["extend.spans.extended"] == 0 || c["extend.windows"] == 0 {
 		t.Errorf("the sample's run extended no span: extend.spans.extended %d, extend.windows %d", c["extend.spans.extended"], c["extend.windows"])
 	}
 	// Clusters, document pairs and a pair side by side are the same too.
@@ -232,7 +233,7 @@ func TestHadoopConvertedInputs(t *testing.T) {
 	}
 	hc, _, _ := runPDCEnv(t, env, "fs", "cat", out+"/counters.tsv")
 	lc, _ := os.ReadFile(filepath.Join(local, "counters.tsv"))
-	hcs, lcs := pipeline.ParseCounters(hc), pipeline.ParseCounters(string(lc))
+	hcs, lcs := mr.ParseCounters(hc), mr.ParseCounters(string(lc))
 	if !reflect.DeepEqual(hcs, lcs) || hcs["parse.site.input"] != 6 {
 		t.Errorf("counters differ or the tree has no site:\nhadoop:\n%s\nlocal:\n%s", hc, lc)
 	}

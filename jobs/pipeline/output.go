@@ -166,9 +166,6 @@ func writeFile(fsys hdfsfs.FS, name string, data []byte) error {
 	return nil
 }
 
-// ParseCounters parses a counters file (lib/mr ParseCounters).
-func ParseCounters(s string) map[string]int64 { return mr.ParseCounters(s) }
-
 // WriteCounters writes a counters file.
 func WriteCounters(fsys hdfsfs.FS, name string, c map[string]int64) error {
 	return writeFile(fsys, name, []byte(mr.FormatCounters(c)))
@@ -180,7 +177,7 @@ func ReadCounters(fsys hdfsfs.FS, name string) (map[string]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseCounters(string(b)), nil
+	return mr.ParseCounters(string(b)), nil
 }
 
 // PrintCounters prints counters as an aligned table, sorted by name.

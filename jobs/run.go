@@ -73,6 +73,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.IntVar(&cfg.Lambda, "lambda", cfg.Lambda, "minimum span length in duplicated sentence pairs")
 	fs.IntVar(&cfg.Gap, "gap", cfg.Gap, "sentences a span may skip on either side (0: exact diagonals)")
 	fs.Float64Var(&cfg.ExtendTau, "extend-tau", cfg.ExtendTau, "extend spans over neighbouring sentences (1:1, merged or split) with token Jaccard at least this (0: no extension)")
+	fs.IntVar(&cfg.MinEvidence, "min-evidence", cfg.MinEvidence, "words: a span's sentence pairs must share this many words in all (identical pairs count twice; one identical pair of a quarter of them, or one at Jaccard 0.8 sharing half, is enough; 0: none needed)")
 	fs.IntVar(&cfg.MinTokens, "min-tokens", cfg.MinTokens, "sentences with fewer tokens are not matched (a gap can cross them)")
 	fs.IntVar(&cfg.MaxDF, "max-df", cfg.MaxDF, "posting lists longer than this are not joined (boilerplate report; bounds one list's memory)")
 	fs.IntVar(&cfg.HubDF, "hub-df", cfg.HubDF, "posting lists of more documents than this pair each sentence with the first similar one (a hub), not with all: linear in copies (0: all pairs)")
@@ -114,11 +115,11 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.outputText, "output-text", false, "with --output-format avro, include the duplicated passages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the local run to this file (go tool pprof)")
 	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
-	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 --extend-tau 0 (other flags given with it still apply)")
+	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 --extend-tau 0 --min-evidence 0 (other flags given with it still apply)")
 	addJobFlags(fs.FlagSet, &cfg, &o.idfRange)
 	fs.groups = []flagGroup{
 		{"Input", []string{"input", "include", "exclude", "list-inputs", "extract", "max-doc-bytes", "site-from", "site-field", "strict"}},
-		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
+		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-evidence", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "principal", "keytab", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
 		{"Output", []string{"output", "clusters", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose", "allow-empty"}},
@@ -548,6 +549,7 @@ func paperWith(cfg jobconf.Config, fs *flag.FlagSet) jobconf.Config {
 	keep("gap", func() { p.Gap = cfg.Gap })
 	keep("extend-tau", func() { p.ExtendTau = cfg.ExtendTau })
 	keep("min-tokens", func() { p.MinTokens = cfg.MinTokens })
+	keep("min-evidence", func() { p.MinEvidence = cfg.MinEvidence })
 	keep("max-site-df", func() { p.MaxSiteDF = cfg.MaxSiteDF })
 	p.Signature.ShingleN, p.Signature.Antecedents = cfg.Signature.ShingleN, cfg.Signature.Antecedents
 	p.Signature.SpotChain, p.Signature.SpotDistance = cfg.Signature.SpotChain, cfg.Signature.SpotDistance

@@ -24,6 +24,9 @@ import (
 type Pair struct {
 	A, B  int
 	Score float64
+	// Evidence is the caller's measure of what the pair says of a
+	// run (lib/signature Evidence); runs add up theirs.
+	Evidence int
 	// Tag is the caller's, carried through (e.g. an index into its own
 	// per-pair data).
 	Tag int
@@ -33,10 +36,11 @@ type Pair struct {
 // first document match StartB..EndB of the second (inclusive). Length is
 // the number of pairs in the run; without gaps EndA = StartA+Length-1.
 // First and Last are its first and last pairs; Score is the mean score of
-// its pairs.
+// its pairs, Evidence the sum of theirs.
 type Run struct {
 	StartA, StartB, EndA, EndB int
 	Length                     int
+	Evidence                   int
 	First, Last                Pair
 	Score                      float64
 }
@@ -98,7 +102,7 @@ func find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Ru
 			continue
 		}
 		used[i] = true
-		r := Run{StartA: pairs[i].A, StartB: pairs[i].B, First: pairs[i], Length: 1, Score: pairs[i].Score}
+		r := Run{StartA: pairs[i].A, StartB: pairs[i].B, First: pairs[i], Length: 1, Score: pairs[i].Score, Evidence: pairs[i].Evidence}
 		cur, ci := pairs[i], i
 	extend:
 		for {
@@ -109,6 +113,7 @@ func find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Ru
 					cur, ci = pairs[j], j
 					r.Length++
 					r.Score += cur.Score
+					r.Evidence += cur.Evidence
 					continue extend
 				}
 			}
@@ -194,6 +199,7 @@ func joinShort(pairs []Pair, at *locator, rest []Run, first []int, gap int) []Ru
 			nr := rest[j-1]
 			r.EndA, r.EndB, r.Last = nr.EndA, nr.EndB, nr.Last
 			r.Length += nr.Length
+			r.Evidence += nr.Evidence
 			sum += nr.Score * float64(nr.Length)
 		}
 		if r.Length >= 2 {
@@ -382,6 +388,7 @@ func joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, int) {
 			nr := runs[j-1]
 			r.EndA, r.EndB, r.Last = nr.EndA, nr.EndB, nr.Last
 			r.Length += nr.Length
+			r.Evidence += nr.Evidence
 			sum += nr.Score * float64(nr.Length)
 			ok = ok || counts[j-1] || r.Length >= max(minLen, 1)
 			n++

@@ -76,6 +76,9 @@ type Seed struct {
 	// Span tells a run the match reports as a span; otherwise the seed is
 	// a candidate.
 	Span bool
+	// Evidence is the sum of its pairs' evidence (lib/signature
+	// Evidence): a span needs Params.MinEvidence.
+	Evidence int
 }
 
 // Single reports a candidate of one pair: not extended by itself, it is a
@@ -102,6 +105,11 @@ type Params struct {
 	// MinChars is the least extent, in runes on each side, of a span made
 	// of candidates.
 	MinChars int
+	// MinEvidence is the evidence (signature.Evidence) every span needs
+	// from its seeds' pairs and the pairs of the join its steps align; a
+	// step of other sentences counts only when it is an anchor (0: none
+	// needed).
+	MinEvidence int
 }
 
 // Counts says what Extend did.
@@ -114,8 +122,9 @@ type Counts struct {
 	Steps, Merges, Splits int
 	// Extended counts the spans that grew; New the spans made of
 	// candidates only; Joined the seeds merged into another; Covered the
-	// results dropped inside another; Out the spans returned.
-	Extended, New, Joined, Covered, Out int
+	// results dropped inside another; Unanchored the results left out for
+	// want of evidence (Params.MinEvidence); Out the spans returned.
+	Extended, New, Joined, Covered, Unanchored, Out int
 	// Edge counts extensions stopped by the end of a window (the window
 	// sent was too short to tell whether the run goes on).
 	Edge int
@@ -132,7 +141,13 @@ func Spans(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 	if p.Tau > 0 {
 		return Extend(seeds, a, b, p, c)
 	}
-	seeds = slices.DeleteFunc(slices.Clone(seeds), func(s Seed) bool { return !s.Span })
+	seeds = slices.DeleteFunc(slices.Clone(seeds), func(s Seed) bool {
+		if s.Span && s.Evidence < p.MinEvidence {
+			c.Unanchored++
+			return true
+		}
+		return !s.Span
+	})
 	slices.SortFunc(seeds, func(u, v Seed) int {
 		return cmp.Or(cmp.Compare(u.StartA, v.StartA), cmp.Compare(u.StartB, v.StartB))
 	})
@@ -156,9 +171,9 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 	for _, s := range seeds {
 		if s.Single() {
 			if x.pairs == nil {
-				x.pairs = map[[2]int]bool{}
+				x.pairs = map[[2]int]int{}
 			}
-			x.pairs[[2]int{s.StartA, s.StartB}] = true
+			x.pairs[[2]int{s.StartA, s.StartB}] = s.Evidence
 			c.Pairs++
 			continue
 		}
@@ -207,6 +222,7 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 			used[j] = true
 			c.Joined++
 			cur.Length += n.Length
+			cur.Evidence += n.Evidence
 			cur.sum += n.sum
 			cur.strong += n.strong
 			cur.grown = cur.grown || n.grown
@@ -216,6 +232,8 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		}
 		out = append(out, cur)
 	}
+	// A result without evidence enough is no span, and covers none.
+	unanchored := func(r grown) bool { return r.Evidence < p.MinEvidence }
 	var res []Seed
 	for i, r := range out {
 		// Lambda pairs, or 2 pairs grown over lambda sentences of one side
@@ -225,10 +243,14 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 			r.CharEndA-r.CharStartA < p.MinChars || r.CharEndB-r.CharStartB < p.MinChars) {
 			continue
 		}
+		if unanchored(r) {
+			c.Unanchored++
+			continue
+		}
 		covered := false
 		for j, o := range out {
 			same := o.StartA == r.StartA && o.EndA == r.EndA && o.StartB == r.StartB && o.EndB == r.EndB
-			if j != i && o.StartA <= r.StartA && o.EndA >= r.EndA && o.StartB <= r.StartB && o.EndB >= r.EndB &&
+			if j != i && !unanchored(o) && o.StartA <= r.StartA && o.EndA >= r.EndA && o.StartB <= r.StartB && o.EndB >= r.EndB &&
 				(!same || better(o.Seed, o.sum, j, r.Seed, r.sum, i)) && (o.span || !r.span) {
 				covered = true
 				break
@@ -274,11 +296,11 @@ type extender struct {
 	p            Params
 	c            *Counts
 	scratch      []uint32
-	usedA, usedB map[int]int     // sentences aligned by a seed or a step: its number + 1
-	owner        int             // the seed being extended, + 1
-	seeds        []Seed          // by owner number - 1, as given
-	pairs        map[[2]int]bool // the join's pairs given as single seeds
-	absorbed     int             // sentences taken into a pair (absorb)
+	usedA, usedB map[int]int    // sentences aligned by a seed or a step: its number + 1
+	owner        int            // the seed being extended, + 1
+	seeds        []Seed         // by owner number - 1, as given
+	pairs        map[[2]int]int // the join's pairs given as single seeds: their evidence
+	absorbed     int            // sentences taken into a pair (absorb)
 }
 
 // use marks sentences from..to of A and of B used.
@@ -309,6 +331,7 @@ func free(used map[int]int, i, n, dir int) bool {
 type step struct {
 	ia, ib, na, nb int
 	score          float64
+	evidence       int // of the step's sentences (signature.Evidence)
 }
 
 // grow extends s after its end (dir 1) or before its start (dir -1) and
@@ -342,6 +365,7 @@ func (x *extender) grow(s *Seed, sum *float64, dir int) int {
 		x.use(min(ea+dir, ia), max(ea+dir, ia), min(eb+dir, ib), max(eb+dir, ib))
 		x.moveEnd(s, ia, ib, dir)
 		s.Length++
+		s.Evidence += st.evidence
 		*sum += st.score
 		n++
 	}
@@ -424,6 +448,7 @@ func (x *extender) fill(s *Seed, sum *float64) int {
 		return 0
 	}
 	s.Length += n
+	s.Evidence += t.Evidence
 	*sum += add
 	return n
 }
@@ -461,11 +486,18 @@ func (x *extender) best(i, j, dir int) (step, bool) {
 			if !x.usable(sa) || !x.usable(sb) {
 				continue
 			}
-			try := func(na, nb int, score float64, shared int) {
+			try := func(na, nb int, score float64, shared, sizeA, sizeB int) {
 				// The step and the sentences it skips must be free.
 				if score >= x.p.Tau && score > best.score && shared >= x.p.MinTokens &&
 					free(x.usedA, i, da+na, dir) && free(x.usedB, j, db+nb, dir) {
-					best = step{ia, ib, na, nb, score}
+					ev := signature.Evidence(shared, sizeA, sizeB, x.p.MinEvidence)
+					if ev < x.p.MinEvidence {
+						ev = 0 // no anchor
+					}
+					if e, given := x.pairs[[2]int{ia, ib}]; given && na == 1 && nb == 1 {
+						ev = e // a pair of the join, as it was scored
+					}
+					best = step{ia, ib, na, nb, score, ev}
 				}
 			}
 			// A pair at least as similar as the join's threshold that is
@@ -474,18 +506,18 @@ func (x *extender) best(i, j, dir int) (step, bool) {
 			// Sizes bound Jaccard (|a|/|b| for |a| <= |b|): most
 			// neighbours are told apart without comparing their sets.
 			j11, in11 := x.jaccard(sa.Tokens, sb.Tokens)
-			if x.joined(j11) && !x.pairs[[2]int{ia, ib}] {
+			if _, given := x.pairs[[2]int{ia, ib}]; x.joined(j11) && !given {
 				continue
 			}
-			try(1, 1, j11, in11)
+			try(1, 1, j11, in11, len(sa.Tokens), len(sb.Tokens))
 			if sa2, ok := x.a[ia+dir]; ok && x.usable(sa2) {
 				if j, in, ok := x.merged(sa.Tokens, sa2.Tokens, sb.Tokens); ok {
-					try(2, 1, j, in)
+					try(2, 1, j, in, len(x.scratch), len(sb.Tokens))
 				}
 			}
 			if sb2, ok := x.b[ib+dir]; ok && x.usable(sb2) {
 				if j, in, ok := x.merged(sb.Tokens, sb2.Tokens, sa.Tokens); ok {
-					try(1, 2, j, in)
+					try(1, 2, j, in, len(sa.Tokens), len(x.scratch))
 				}
 			}
 		}

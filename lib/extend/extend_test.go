@@ -190,11 +190,13 @@ type extendCase struct {
 }
 
 // round4 rounds the scores of seeds to 4 decimals, as the spans TSV
-// writes them.
+// writes them, without their evidence, which it does not write
+// (TestExtendEvidence checks it).
 func round4(seeds []Seed) []Seed {
 	seeds = slices.Clone(seeds)
 	for i := range seeds {
 		seeds[i].Score = math.Round(seeds[i].Score*1e4) / 1e4
+		seeds[i].Evidence = 0
 	}
 	return seeds
 }
@@ -733,5 +735,77 @@ func TestExtendSameExtent(t *testing.T) {
 		if len(got) != 1 || got[0].Length != 5 {
 			t.Errorf("seeds %v: got %+v, want the 5-pair span", order, got)
 		}
+	}
+}
+
+// TestExtendEvidence shows what a span needs with Params.MinEvidence set:
+// evidence from its seeds (joined seeds add theirs up) or from its steps
+// (a merge at 0.8 sharing half of it is an anchor); without it a result
+// is left out and counted, and covers no other.
+func TestExtendEvidence(t *testing.T) {
+	p := defaults
+	p.MinEvidence = 20
+	a := newDoc(ua0, ua1, c1, c2, c3, ua2, ua3)
+	b := newDoc(ub0, ub1, c1, c2, c3, ub2, ub3)
+	ag := newDoc(ua0, c1, c2, ua1, c3, c5, ua2)
+	bg := newDoc(ub0, c1, c2, ub1, c3, c5, ub2)
+	am := newDoc(ua0, ua1, c1, c2, c3, mX, mY, ua2, ua3)
+	bm := newDoc(ub0, ub1, c1, c2, c3, mXY, ub2, ub3)
+	with := func(s Seed, ev int) Seed { s.Evidence = ev; return s }
+	cand := func(a, b testDoc, sa, sb, ea, eb, n int, ev int) Seed {
+		return with(run(a, b, sa, sb, ea, eb, n, 1, false), ev)
+	}
+	for _, tt := range []struct {
+		name  string
+		a, b  testDoc
+		seeds []Seed
+		p     Params
+		want  []Seed // with their evidence
+		c     Counts
+	}{
+		{name: "span without evidence left out", a: a, b: b,
+			seeds: []Seed{with(span(a, b, 2, 2, 4, 4, 3, 0.8), 19)}, p: p,
+			c: Counts{Spans: 1, Unanchored: 1}},
+		{name: "the same with no anchor needed", a: a, b: b,
+			seeds: []Seed{with(span(a, b, 2, 2, 4, 4, 3, 0.8), 19)}, p: defaults,
+			want: []Seed{with(span(a, b, 2, 2, 4, 4, 3, 0.8), 19)},
+			c:    Counts{Spans: 1, Out: 1}},
+		{name: "span with an anchor kept", a: a, b: b,
+			seeds: []Seed{with(span(a, b, 2, 2, 4, 4, 3, 0.8), 20)}, p: p,
+			want: []Seed{with(span(a, b, 2, 2, 4, 4, 3, 0.8), 20)},
+			c:    Counts{Spans: 1, Out: 1}},
+		{name: "joined candidates add up", a: ag, b: bg,
+			seeds: []Seed{cand(ag, bg, 1, 1, 2, 2, 2, 12), cand(ag, bg, 4, 4, 5, 5, 2, 8)}, p: p,
+			want: []Seed{with(span(ag, bg, 1, 1, 5, 5, 4, 1), 20)},
+			c:    Counts{Candidates: 2, Joined: 1, New: 1, Out: 1, Edge: 1}},
+		{name: "joined candidates short of evidence", a: ag, b: bg,
+			seeds: []Seed{cand(ag, bg, 1, 1, 2, 2, 2, 12), cand(ag, bg, 4, 4, 5, 5, 2, 7)}, p: p,
+			c: Counts{Candidates: 2, Joined: 1, Unanchored: 1, Edge: 1}},
+		{name: "a merge step is an anchor", a: am, b: bm,
+			seeds: []Seed{with(span(am, bm, 2, 2, 4, 4, 3, 1), 0)}, p: p,
+			want: []Seed{with(span(am, bm, 2, 2, 6, 5, 4, (3+jm)/4), 20)},
+			c:    Counts{Spans: 1, Steps: 1, Merges: 1, Extended: 1, Out: 1}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var c Counts
+			got := Extend(slices.Clone(tt.seeds), tt.a.side, tt.b.side, tt.p, &c)
+			for i := range got {
+				got[i].Score = math.Round(got[i].Score*1e4) / 1e4
+			}
+			want := slices.Clone(tt.want)
+			for i := range want {
+				want[i].Score = math.Round(want[i].Score*1e4) / 1e4
+			}
+			if len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) || c != tt.c {
+				t.Errorf("Extend\n got %+v %+v\nwant %+v %+v", got, c, want, tt.c)
+			}
+		})
+	}
+	// Spans without extension need the evidence too.
+	var c Counts
+	seeds := []Seed{with(span(a, b, 2, 2, 4, 4, 3, 1), 19), with(span(a, b, 2, 2, 4, 4, 3, 1), 25)}
+	p.Tau = 0
+	if got := Spans(seeds, a.side, b.side, p, &c); len(got) != 1 || got[0].Evidence != 25 || c != (Counts{Unanchored: 1, Out: 1}) {
+		t.Errorf("Spans with Tau 0 = %+v %+v, want the seed with evidence 25, one unanchored", got, c)
 	}
 }

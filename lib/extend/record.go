@@ -16,11 +16,12 @@ import (
 //
 // Seed (the match job's output, OUT/matches):
 //
-//	docA TAB docB TAB kind TAB startA TAB startB TAB endA TAB endB TAB length TAB charStartA TAB charEndA TAB charStartB TAB charEndB TAB score
+//	docA TAB docB TAB kind TAB startA TAB startB TAB endA TAB endB TAB length TAB charStartA TAB charEndA TAB charStartB TAB charEndB TAB score TAB evidence
 //
 // docA < docB as in the spans TSV (lib/span), kind "s" for a run the match
 // reports as a span and "c" for a candidate (Seed.Span), sentence indexes
-// inclusive, the other fields as in the spans TSV.
+// inclusive, evidence the sum of its pairs' (Seed.Evidence), the other
+// fields as in the spans TSV.
 //
 // Window (the extend job's map output):
 //
@@ -47,7 +48,7 @@ const (
 )
 
 // SeedFields is the number of fields of a seed record.
-const SeedFields = 13
+const SeedFields = 14
 
 // AppendSeed appends a seed record (without line end) for the document
 // pair key (`docA TAB docB`, escaped).
@@ -64,7 +65,9 @@ func AppendSeed(b, key []byte, s Seed) []byte {
 		b = strconv.AppendInt(b, int64(x), 10)
 	}
 	b = append(b, '\t')
-	return strconv.AppendFloat(b, s.Score, 'f', 4, 64)
+	b = strconv.AppendFloat(b, s.Score, 'f', 4, 64)
+	b = append(b, '\t')
+	return strconv.AppendInt(b, int64(s.Evidence), 10)
 }
 
 // ParseSeed parses the fields of a seed record after the document pair.
@@ -92,6 +95,11 @@ func ParseSeed(f [][]byte) (Seed, error) {
 	if !ok || score > 1 {
 		return Seed{}, fmt.Errorf("seed: bad score %q", f[10])
 	}
+	evidence, ok := mr.Atoi(f[11])
+	if !ok || evidence < 0 {
+		return Seed{}, fmt.Errorf("seed: bad evidence %q", f[11])
+	}
+	s.Evidence = evidence
 	s.StartA, s.StartB, s.EndA, s.EndB, s.Length = n[0], n[1], n[2], n[3], n[4]
 	s.CharStartA, s.CharEndA, s.CharStartB, s.CharEndB, s.Score = n[5], n[6], n[7], n[8], score
 	if s.EndA < s.StartA || s.EndB < s.StartB || s.CharEndA < s.CharStartA || s.CharEndB < s.CharStartB {

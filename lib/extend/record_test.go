@@ -24,15 +24,15 @@ func TestSeedRoundTrip(t *testing.T) {
 		s    Seed
 		line string
 	}{
-		{"span", Seed{StartA: 1, StartB: 2, EndA: 3, EndB: 4, Length: 3, CharStartA: 10, CharEndA: 20, CharStartB: 30, CharEndB: 40, Score: 0.9123, Span: true},
-			"d1\td2\ts\t1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9123"},
+		{"span", Seed{StartA: 1, StartB: 2, EndA: 3, EndB: 4, Length: 3, CharStartA: 10, CharEndA: 20, CharStartB: 30, CharEndB: 40, Score: 0.9123, Span: true, Evidence: 4},
+			"d1\td2\ts\t1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9123\t4"},
 		{"candidate", Seed{StartA: 7, StartB: 0, EndA: 9, EndB: 1, Length: 2, CharStartA: 500, CharEndA: 612, CharStartB: 0, CharEndB: 98, Score: 0.75},
-			"d1\td2\tc\t7\t0\t9\t1\t2\t500\t612\t0\t98\t0.7500"},
-		{"single pair", Seed{StartA: 4, StartB: 4, EndA: 4, EndB: 4, Length: 1, CharStartA: 1, CharEndA: 2, CharStartB: 3, CharEndB: 4, Score: 1},
-			"d1\td2\tc\t4\t4\t4\t4\t1\t1\t2\t3\t4\t1.0000"},
-		{"zero", Seed{}, "d1\td2\tc\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0.0000"},
-		{"large", Seed{StartA: 123456789, StartB: 1, EndA: 123456799, EndB: 11, Length: 11, CharStartA: 1 << 40, CharEndA: 1<<40 + 5, CharStartB: 9, CharEndB: 99, Score: 0.5, Span: true},
-			"d1\td2\ts\t123456789\t1\t123456799\t11\t11\t1099511627776\t1099511627781\t9\t99\t0.5000"},
+			"d1\td2\tc\t7\t0\t9\t1\t2\t500\t612\t0\t98\t0.7500\t0"},
+		{"single pair", Seed{StartA: 4, StartB: 4, EndA: 4, EndB: 4, Length: 1, CharStartA: 1, CharEndA: 2, CharStartB: 3, CharEndB: 4, Score: 1, Evidence: 1},
+			"d1\td2\tc\t4\t4\t4\t4\t1\t1\t2\t3\t4\t1.0000\t1"},
+		{"zero", Seed{}, "d1\td2\tc\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0.0000\t0"},
+		{"large", Seed{StartA: 123456789, StartB: 1, EndA: 123456799, EndB: 11, Length: 11, CharStartA: 1 << 40, CharEndA: 1<<40 + 5, CharStartB: 9, CharEndB: 99, Score: 0.5, Span: true, Evidence: 33},
+			"d1\td2\ts\t123456789\t1\t123456799\t11\t11\t1099511627776\t1099511627781\t9\t99\t0.5000\t33"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestSeedRoundTrip(t *testing.T) {
 // number of fields, a bad kind, numbers negative, empty or not integers,
 // a bad score, and ranges that end before they start.
 func TestParseSeedErrors(t *testing.T) {
-	const valid = "s\t1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9"
+	const valid = "s\t1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9\t3"
 	if _, err := ParseSeed(fields(valid)); err != nil {
 		t.Fatalf("ParseSeed(%q): %v", valid, err)
 	}
@@ -76,10 +76,10 @@ func TestParseSeedErrors(t *testing.T) {
 	tests := []struct {
 		name, line, err string
 	}{
-		{"10 fields", "s\t1\t2\t3\t4\t3\t10\t20\t30\t40", "want 13 fields, got 12"},
-		{"12 fields", valid + "\t1", "want 13 fields, got 14"},
-		{"with the document pair", "d1\td2\t" + valid, "want 13 fields, got 15"},
-		{"empty", "", "want 13 fields, got 3"},
+		{"11 fields", "s\t1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9", "want 14 fields, got 13"},
+		{"13 fields", valid + "\t1", "want 14 fields, got 15"},
+		{"with the document pair", "d1\td2\t" + valid, "want 14 fields, got 16"},
+		{"empty", "", "want 14 fields, got 3"},
 		{"bad kind", with(0, "x"), "bad kind"},
 		{"kind w", with(0, KindWindow), "bad kind"},
 		{"empty kind", with(0, ""), "bad kind"},
@@ -93,6 +93,8 @@ func TestParseSeedErrors(t *testing.T) {
 		{"too many digits", with(6, "1234567890123456789"), "bad number"},
 		{"bad score", with(10, "high"), "bad score"},
 		{"empty score", with(10, ""), "bad score"},
+		{"negative evidence", with(11, "-1"), "bad evidence"},
+		{"empty evidence", with(11, ""), "bad evidence"},
 		{"endA before startA", with(3, "0"), "ends before it starts"},
 		{"endB before startB", with(4, "1"), "ends before it starts"},
 		{"charEndA before charStartA", with(7, "9"), "ends before it starts"},

@@ -31,6 +31,13 @@ type Config struct {
 	// least similarity of the sentences a run grows over (0: no
 	// extension, the match's runs are the spans).
 	ExtendTau float64
+	// MinEvidence is the evidence, in shared words, that a span's sentence
+	// pairs must add up to (signature.Evidence: identical pairs count
+	// twice, and one identical of a quarter of it or at Jaccard 0.8
+	// sharing half of it is enough), so that lines of generated text that
+	// differ only in a name are no span. 0: none needed. The words method
+	// only (the others do not count shared words).
+	MinEvidence int
 	// Seeds is the path of the match job's output, read by the extend
 	// mapper.
 	Seeds string
@@ -101,6 +108,7 @@ func Default() Config {
 		Gap:         1,
 		Lambda:      3,
 		ExtendTau:   0.5,
+		MinEvidence: 20,
 		MinTokens:   3,
 		MaxDF:       100000,
 		HubDF:       100,
@@ -118,7 +126,7 @@ func Paper() Config {
 	c := Default()
 	c.Signature.Method = signature.IMatch
 	c.Tau, c.Signature.Tau = 0.9, 0.9
-	c.Gap, c.MinTokens, c.MaxSiteDF, c.ExtendTau = 0, 1, 0, 0
+	c.Gap, c.MinTokens, c.MaxSiteDF, c.ExtendTau, c.MinEvidence = 0, 1, 0, 0, 0
 	return c
 }
 
@@ -136,6 +144,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("extend-tau must be in [0, 1], got %g", c.ExtendTau)
 	case c.Gap < 0:
 		return fmt.Errorf("gap must be >= 0, got %d", c.Gap)
+	case c.MinEvidence < 0:
+		return fmt.Errorf("min-evidence must be >= 0, got %d", c.MinEvidence)
 	case c.MaxDF < 2:
 		return fmt.Errorf("max-df must be >= 2, got %d", c.MaxDF)
 	case c.HubDF < 0:
@@ -187,6 +197,7 @@ func (c Config) Env() map[string]string {
 		"PDC_LAMBDA":          strconv.Itoa(c.Lambda),
 		"PDC_GAP":             strconv.Itoa(c.Gap),
 		"PDC_EXTEND_TAU":      fmtFloat(c.ExtendTau),
+		"PDC_MIN_EVIDENCE":    strconv.Itoa(c.MinEvidence),
 		"PDC_SEEDS":           c.Seeds,
 		"PDC_MIN_TOKENS":      strconv.Itoa(c.MinTokens),
 		"PDC_MAX_DF":          strconv.Itoa(c.MaxDF),
@@ -236,6 +247,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	p.int("PDC_LAMBDA", &c.Lambda)
 	p.int("PDC_GAP", &c.Gap)
 	p.float("PDC_EXTEND_TAU", &c.ExtendTau)
+	p.int("PDC_MIN_EVIDENCE", &c.MinEvidence)
 	p.int("PDC_MIN_TOKENS", &c.MinTokens)
 	p.int("PDC_MAX_DF", &c.MaxDF)
 	p.int("PDC_HUB_DF", &c.HubDF)

@@ -17,6 +17,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/extend"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/signature"
 )
 
 // MinShortSpan is the least extent, in characters on each side, of a span
@@ -26,20 +27,21 @@ import (
 const MinShortSpan = 50
 
 // Pair is one duplicated sentence pair of a document pair: its sentences,
-// score and rune offsets.
+// score, rune offsets and evidence (Evidence).
 type Pair struct {
 	A, B               int
 	Score              float64
 	CSA, CEA, CSB, CEB int
+	Evidence           int
 }
 
 // ParsePair parses the value fields of a join output line:
-// sentA sentB jaccard csA ceA csB ceB.
+// sentA sentB jaccard csA ceA csB ceB evidence.
 func ParsePair(f [][]byte) (Pair, error) {
-	if len(f) != 7 {
-		return Pair{}, fmt.Errorf("want 9 fields, got %d", len(f)+2)
+	if len(f) != 8 {
+		return Pair{}, fmt.Errorf("want 10 fields, got %d", len(f)+2)
 	}
-	var n [7]int
+	var n [8]int
 	for i, x := range f {
 		if i == 2 {
 			continue
@@ -54,7 +56,10 @@ func ParsePair(f [][]byte) (Pair, error) {
 	if !ok {
 		return Pair{}, fmt.Errorf("bad score %q", f[2])
 	}
-	return Pair{A: n[0], B: n[1], Score: score, CSA: n[3], CEA: n[4], CSB: n[5], CEB: n[6]}, nil
+	if n[7] < 0 {
+		return Pair{}, fmt.Errorf("bad evidence %q", f[7])
+	}
+	return Pair{A: n[0], B: n[1], Score: score, CSA: n[3], CEA: n[4], CSB: n[5], CEB: n[6], Evidence: n[7]}, nil
 }
 
 // offsets are a sentence pair's rune offsets.
@@ -90,7 +95,7 @@ func (m *Matcher) Add(docPair []byte, p Pair) error {
 		}
 		m.key = append(m.key[:0], docPair...)
 	}
-	m.pairs = append(m.pairs, diagonal.Pair{A: p.A, B: p.B, Score: p.Score, Tag: len(m.offs)})
+	m.pairs = append(m.pairs, diagonal.Pair{A: p.A, B: p.B, Score: p.Score, Evidence: p.Evidence, Tag: len(m.offs)})
 	m.offs = append(m.offs, offsets{p.CSA, p.CEA, p.CSB, p.CEB})
 	return nil
 }
@@ -148,7 +153,7 @@ func (m *Matcher) seeds(spans, short []diagonal.Run) error {
 			!in.hit(p.A, p.A, p.B, p.B, near) && !byCand.hit(p.A, p.A, p.B, p.B, near) {
 			continue
 		}
-		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score}
+		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score, Evidence: p.Evidence}
 		if err := m.write(single, false); err != nil {
 			return err
 		}
@@ -192,6 +197,7 @@ func (m *Matcher) write(run diagonal.Run, isSpan bool) error {
 	b := extend.AppendSeed(m.line[:0], m.key, extend.Seed{
 		StartA: run.StartA, StartB: run.StartB, EndA: run.EndA, EndB: run.EndB, Length: run.Length,
 		CharStartA: o1.csA, CharEndA: o2.ceA, CharStartB: o1.csB, CharEndB: o2.ceB, Score: run.Score, Span: isSpan,
+		Evidence: run.Evidence,
 	})
 	b = append(b, '\n')
 	m.line = b
@@ -243,7 +249,25 @@ func (m *Matcher) emit() error {
 // ExtendParams are the extension parameters of a run's configuration
 // (lib/extend), with MinShortSpan.
 func ExtendParams(cfg jobconf.Config) extend.Params {
-	return extend.Params{Tau: cfg.ExtendTau, JoinTau: cfg.Tau, Gap: cfg.Gap, Lambda: cfg.Lambda, MinTokens: cfg.MinTokens, MinChars: MinShortSpan}
+	return extend.Params{Tau: cfg.ExtendTau, JoinTau: cfg.Tau, Gap: cfg.Gap, Lambda: cfg.Lambda, MinTokens: cfg.MinTokens, MinChars: MinShortSpan,
+		MinEvidence: minEvidence(cfg)}
+}
+
+// minEvidence is the evidence a span needs under cfg: its MinEvidence for
+// the words method, 0 (none) for the others, whose pairs do not count
+// shared words.
+func minEvidence(cfg jobconf.Config) int {
+	if cfg.Signature.Method != signature.Words {
+		return 0
+	}
+	return cfg.MinEvidence
+}
+
+// Evidence is the evidence under cfg (signature.Evidence) of a sentence
+// pair of the join whose token sets of na and nb words share shared (with
+// the words method; signatures otherwise, when none is needed: 0).
+func Evidence(cfg jobconf.Config, shared, na, nb int) int {
+	return signature.Evidence(shared, na, nb, minEvidence(cfg))
 }
 
 // Counters returns the counters a Matcher adds to (for a caller that

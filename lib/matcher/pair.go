@@ -27,7 +27,7 @@ func PairSpans(cfg jobconf.Config, a, b string, da, db doc.Analysis) ([]span.Spa
 	w := mr.NewOutput(&buf)
 	mt := NewMatcher(cfg, mr.NewCounters(&bytes.Buffer{}), w)
 	key := []byte(mr.Escape(a) + "\t" + mr.Escape(b))
-	for _, p := range sentencePairs(da, db, cfg.Tau, cfg.MinTokens) {
+	for _, p := range sentencePairs(da, db, cfg) {
 		if err := mt.Add(key, p); err != nil {
 			return nil, err
 		}
@@ -95,10 +95,11 @@ func extendPair(cfg jobconf.Config, seedLines []byte, a, b doc.Analysis) ([]exte
 }
 
 // sentencePairs returns the sentence pairs of a and b whose word sets have
-// Jaccard >= tau, in (A, B) order, scored as the join writes them (4
-// decimals). Sentences with fewer than minTokens tokens, and those that
-// are not content, are left out.
-func sentencePairs(a, b doc.Analysis, tau float64, minTokens int) []Pair {
+// Jaccard >= cfg.Tau, in (A, B) order, scored as the join writes them (4
+// decimals), with their evidence. Sentences with fewer than cfg.MinTokens
+// tokens, and those that are not content, are left out.
+func sentencePairs(a, b doc.Analysis, cfg jobconf.Config) []Pair {
+	tau, minTokens := cfg.Tau, cfg.MinTokens
 	sets := func(an doc.Analysis) [][]uint64 {
 		out := make([][]uint64, len(an.Sentences))
 		for i, s := range an.Sentences {
@@ -121,12 +122,14 @@ func sentencePairs(a, b doc.Analysis, tau float64, minTokens int) []Pair {
 			if y == nil || !signature.LengthOK(min(len(x), len(y)), max(len(x), len(y)), tau) {
 				continue
 			}
-			jac := signature.Jaccard(signature.Overlap(x, y), len(x), len(y))
+			shared := signature.Overlap(x, y)
+			jac := signature.Jaccard(shared, len(x), len(y))
 			if !signature.AtLeast(jac, tau) {
 				continue
 			}
 			pairs = append(pairs, Pair{A: i, B: j, Score: math.Round(jac*10000) / 10000,
-				CSA: a.Sentences[i].Start, CEA: a.Sentences[i].End, CSB: b.Sentences[j].Start, CEB: b.Sentences[j].End})
+				CSA: a.Sentences[i].Start, CEA: a.Sentences[i].End, CSB: b.Sentences[j].Start, CEB: b.Sentences[j].End,
+				Evidence: Evidence(cfg, shared, len(x), len(y))})
 		}
 	}
 	return pairs

@@ -258,6 +258,35 @@ func Jaccard(shared, na, nb int) float64 {
 // AtLeast reports whether j >= tau, tolerating float rounding.
 func AtLeast(j, tau float64) bool { return j >= tau-1e-9 }
 
+// Evidence is what a sentence pair whose token sets of na and nb distinct
+// words share shared says of the span it is in, in words: a span is a copy
+// when its pairs' evidence adds up to need (jobconf Config.MinEvidence).
+// A pair counts its shared words, twice when the sets are identical (a
+// sentence kept whole), and need on its own (an anchor) when identical
+// with need/4 words or more, or at a Jaccard of 0.8 or more sharing need/2;
+// never more than need. With need 0 nothing is needed and it returns 0.
+//
+// Generated text repeats a line's form with another name in it ("impl
+// Send for Sink" against "impl Send for Cursor", "Return the sine of x"
+// against "Return the hyperbolic sine of x"): one word differing on a line
+// of n words is a Jaccard of (n-1)/(n+1), over 0.7 from n = 6, and a run of
+// such lines is no copy of the other page's text. A copy, even an edited
+// one, keeps a sentence whole or a long one barely changed.
+func Evidence(shared, na, nb, need int) int {
+	if need <= 0 {
+		return 0
+	}
+	identical := shared == na && shared == nb
+	switch {
+	case identical && 4*shared >= need,
+		!identical && 2*shared >= need && 5*shared >= 4*(na+nb-shared):
+		return need
+	case identical:
+		return min(2*shared, need)
+	}
+	return min(shared, need)
+}
+
 // NormalizedIDF returns log(N/df)/log(N), the I-Match normalized IDF, or 1
 // when the collection has at most one document.
 func NormalizedIDF(df, n int64) float64 {

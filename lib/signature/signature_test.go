@@ -260,3 +260,30 @@ func TestOverlapBound(t *testing.T) {
 		t.Errorf("bound below the smaller size for %d of %d pairs: the filter prunes little", pruned, pairs)
 	}
 }
+
+// TestEvidence pins what a sentence pair says of its span, with need 20:
+// its shared words, twice when identical, need for an anchor (identical
+// of need/4 words or more, or Jaccard >= 0.8 sharing need/2), never more
+// than need; 0 when nothing is needed.
+func TestEvidence(t *testing.T) {
+	for _, tt := range []struct {
+		shared, na, nb, need, want int
+	}{
+		{5, 5, 5, 20, 20},    // identical, 5 words: an anchor
+		{4, 4, 4, 20, 8},     // identical, short: twice its words
+		{3, 3, 3, 20, 6},     // identical, shorter
+		{4, 5, 4, 20, 4},     // one word more: its shared words
+		{10, 11, 11, 20, 20}, // 10/12 = 0.83, sharing 10: an anchor
+		{9, 10, 10, 20, 9},   // 9/11 = 0.82, sharing 9
+		{12, 13, 14, 20, 20}, // 12/15 = 0.8 exactly
+		{12, 14, 14, 20, 12}, // 12/16 = 0.75
+		{40, 45, 45, 20, 20}, // 40/50 = 0.8
+		{25, 30, 31, 20, 20}, // 25/36 = 0.69: not an anchor, but as many words as needed
+		{5, 5, 5, 24, 10},    // identical, 5 words, need 24: short of a quarter
+		{9, 9, 9, 0, 0},      // nothing needed
+	} {
+		if got := Evidence(tt.shared, tt.na, tt.nb, tt.need); got != tt.want {
+			t.Errorf("Evidence(%d, %d, %d, %d) = %d, want %d", tt.shared, tt.na, tt.nb, tt.need, got, tt.want)
+		}
+	}
+}

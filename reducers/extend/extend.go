@@ -126,6 +126,7 @@ func (x *reducer) counts() {
 		{"extend.steps", x.n.Steps}, {"extend.steps.merge", x.n.Merges}, {"extend.steps.split", x.n.Splits},
 		{"extend.spans.extended", x.n.Extended}, {"extend.spans.new", x.n.New},
 		{"extend.seeds.joined", x.n.Joined}, {"extend.spans.covered-dropped", x.n.Covered},
+		{"extend.spans.unanchored", x.n.Unanchored},
 		{"extend.window-ends", x.n.Edge}, {"extend.spans", x.n.Out},
 		{"extend.doc-pairs.with-spans", int(x.pairs)},
 	} {

@@ -7,9 +7,12 @@
 // Output, one line per duplicated sentence pair, in (sentA, sentB) order
 // within a document pair:
 //
-//	docA TAB docB TAB sentA TAB sentB TAB jaccard TAB csA TAB ceA TAB csB TAB ceB
+//	docA TAB docB TAB sentA TAB sentB TAB jaccard TAB csA TAB ceA TAB csB TAB ceB TAB evidence
 //
-// sentA and sentB are zero-padded to 7 digits, jaccard has 4 decimals.
+// sentA and sentB are zero-padded to 7 digits, jaccard has 4 decimals,
+// evidence is what the pair says of a span (lib/matcher Evidence: lambda
+// for an anchor, 1 for identical short sentences, else 0). lib/matcher
+// ParsePair reads it.
 package join
 
 import (
@@ -54,6 +57,8 @@ func Reduce(t *mr.Task) error {
 			out = append(out, '\t')
 			out = strconv.AppendInt(out, int64(x), 10)
 		}
+		out = append(out, '\t')
+		out = strconv.AppendInt(out, int64(matcher.Evidence(cfg, int(p.count), int(p.nA), int(p.nB))), 10)
 		return append(out, '\n'), verified, nil
 	}))
 }
@@ -78,7 +83,8 @@ func ReduceMatch(t *mr.Task) error {
 			}
 			score := rounded(int64(p.count), int64(p.nA)+int64(p.nB)-int64(p.count), j)
 			return nil, verified, m.Add(docs, matcher.Pair{A: int(p.a), B: int(p.b), Score: score,
-				CSA: int(p.csA), CEA: int(p.ceA), CSB: int(p.csB), CEB: int(p.ceB)})
+				CSA: int(p.csA), CEA: int(p.ceA), CSB: int(p.csB), CEB: int(p.ceB),
+				Evidence: matcher.Evidence(cfg, int(p.count), int(p.nA), int(p.nB))})
 		}, m.Close
 	})
 }

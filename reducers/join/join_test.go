@@ -94,8 +94,8 @@ func TestReduce(t *testing.T) {
 		"a\tb\t0,1,1,4,4,0,9,10,19\t1,1,1,4,4,10,19,10,19\n" +
 		"a\tc\t0,0,3,3,4,0,9,0,8\n"
 	got, c := runProgram(t, Reduce, map[string]string{"PDC_SIGNATURE": "imatch", "PDC_TAU": "0.6"}, in)
-	want := "a\tb\t0000000\t0000001\t1.0000\t0\t9\t10\t19\n" +
-		"a\tc\t0000000\t0000000\t0.7500\t0\t9\t0\t8\n"
+	want := "a\tb\t0000000\t0000001\t1.0000\t0\t9\t10\t19\t0\n" + // a signature method's pairs: no evidence needed
+		"a\tc\t0000000\t0000000\t0.7500\t0\t9\t0\t8\t0\n"
 	if got != want {
 		t.Errorf("Reduce:\n%s\nwant\n%s", got, want)
 	}
@@ -176,11 +176,35 @@ func TestReduceExactOverlaps(t *testing.T) {
 		sig, want string
 	}{
 		{"words", ""}, // 4 of 16: below tau
-		{"shingle", "a\tb\t0000001\t0000002\t0.6667\t0\t50\t0\t50\n"}, // 8 of 12
+		{"shingle", "a\tb\t0000001\t0000002\t0.6667\t0\t50\t0\t50\t0\n"}, // 8 of 12
 	} {
 		got, _ := runProgram(t, Reduce, map[string]string{"PDC_SIGNATURE": tt.sig, "PDC_TAU": "0.6"}, in)
 		if got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.sig, got, tt.want)
+		}
+	}
+}
+
+// TestReduceEvidence pins the evidence column with words (lib/signature
+// Evidence, --min-evidence 20): anchors 20, identical sets twice their
+// words, the others their shared words; with --min-evidence 0, 0.
+func TestReduceEvidence(t *testing.T) {
+	in := "a\tb\t0,0,5,5,5,0,9,0,9\t1,1,3,3,3,10,19,10,19\t2,2,10,11,11,20,29,20,29\t3,3,4,5,5,30,39,30,39\t4,4,9,10,10,40,49,40,49\n"
+	for _, tt := range []struct {
+		need string
+		want []string // evidence of the pairs, in order
+	}{
+		{"20", []string{"20", "6", "20", "4", "9"}}, // 9 of 11 is 0.8 but shares under 10
+		{"0", []string{"0", "0", "0", "0", "0"}},
+	} {
+		got, _ := runProgram(t, Reduce, map[string]string{"PDC_SIGNATURE": "words", "PDC_TAU": "0.6", "PDC_MIN_EVIDENCE": tt.need}, in)
+		var ev []string
+		for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
+			f := strings.Split(l, "\t")
+			ev = append(ev, f[len(f)-1])
+		}
+		if !slices.Equal(ev, tt.want) {
+			t.Errorf("--min-evidence %s: evidence %v, want %v\n%s", tt.need, ev, tt.want, got)
 		}
 	}
 }

@@ -35,12 +35,14 @@
 // align them). A sentence belongs to one seed: a seed's sentences are its
 // own, and a step takes only free ones. Extended seeds that follow each
 // other within a gap on both sides (func follows) are joined into one span.
-// A result with a span among its seeds is always reported; one made of
-// candidates only needs lambda pairs and steps in all (or 2 pairs grown
-// over lambda sentences of one side) and MinChars characters on each side,
-// so extension never makes a span without at least two pairs over tau
-// (precision: chance single pairs do not grow into spans). Results inside
-// another on both sides are dropped.
+// A result with a span among its seeds is reported; one made of candidates
+// only needs lambda pairs and steps in all (or 2 pairs grown over lambda
+// sentences of one side) and MinChars characters on each side, so
+// extension never makes a span without at least two pairs over tau
+// (precision: chance single pairs do not grow into spans). Either needs
+// Params.MinEvidence from its pairs (Seed.Evidence: lines of generated
+// text that differ in a name share too few words). Results inside another
+// on both sides are dropped.
 package extend
 
 import (

@@ -302,7 +302,7 @@ func startHadoopRun(t *testing.T, env []string, args ...string) (*exec.Cmd, stri
 func TestHadoopNoOrphans(t *testing.T) {
 	env := hadoopEnv(t)
 	out := hdfsDir(t)
-	args := []string{"run", "--hadoop", "--input", sample, "--output", out}
+	args := []string{"run", "--hadoop", "--queue", "default", "--input", sample, "--output", out}
 	want, _, _ := runPDC(t, "spans", sampleRun(t))
 
 	cmd, app, log := startHadoopRun(t, env, args...)
@@ -332,6 +332,25 @@ func TestHadoopNoOrphans(t *testing.T) {
 	}
 	if got, _, _ := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out); got != want {
 		t.Errorf("the rerun's spans differ from the local run's")
+	}
+}
+
+// TestHadoopQueue: --queue names the YARN queue of every job; a queue the
+// cluster does not have stops the run at its first job with one line
+// naming the queue, and leaves no spans. (TestHadoopNoOrphans runs with
+// --queue default, the test cluster's one queue.)
+func TestHadoopQueue(t *testing.T) {
+	env := hadoopEnv(t)
+	out := hdfsDir(t)
+	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--queue", "no-such-queue", "--input", sample, "--output", out, "--quiet")
+	if code != 1 || !strings.Contains(stderr, "job parse") || !strings.Contains(stderr, "unknown queue: no-such-queue") {
+		t.Fatalf("exit %d, want 1 naming the job and the queue:\n%s", code, stderr)
+	}
+	if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 0 {
+		t.Errorf("error of %d lines, want one:\n%s", n+1, stderr)
+	}
+	if _, _, code := runPDCEnv(t, env, "spans", out); code == 0 {
+		t.Error("a run refused by YARN left readable spans")
 	}
 }
 

@@ -37,6 +37,7 @@ type runOptions struct {
 	forceUnlock      bool
 	keepIntermediate bool
 	workers          int
+	queue            string // YARN queue of the jobs (--hadoop)
 	reducers         int
 	sortMem          int64
 	splitSize        int64
@@ -115,13 +116,14 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.outputText, "output-text", false, "with --output-format avro, include the duplicated passages")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the local run to this file (go tool pprof)")
 	fs.BoolVar(&o.hadoop, "hadoop", false, "submit the jobs to Hadoop (HADOOP_CONF_DIR) instead of running locally")
+	fs.StringVar(&o.queue, "queue", "", "with --hadoop: submit every job to this YARN `queue` (mapreduce.job.queuename; default: the cluster's)")
 	paper := fs.Bool("paper", false, "the paper's exact configuration: --signature imatch --tau 0.9 --gap 0 --min-tokens 1 --max-site-df 0 --extend-tau 0 --min-evidence 0 (other flags given with it still apply)")
 	addJobFlags(fs.FlagSet, &cfg, &o.idfRange)
 	fs.groups = []flagGroup{
 		{"Input", []string{"input", "include", "exclude", "list-inputs", "extract", "max-doc-bytes", "site-from", "site-field", "strict"}},
 		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-evidence", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
-		{"Runner", []string{"hadoop", "principal", "keytab", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
+		{"Runner", []string{"hadoop", "queue", "principal", "keytab", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
 		{"Output", []string{"output", "clusters", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose", "allow-empty"}},
 	}
 	if err := fs.parse(args); err != nil {
@@ -168,6 +170,9 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	start := time.Now()
 	var d pipeline.Driver
 	var po pipeline.Options
+	if o.queue != "" && !o.hadoop {
+		return usagef("run: --queue needs --hadoop (the local runner has no queues)")
+	}
 	if o.hadoop {
 		d, po, err = m.hadoopDriver(cfg, &o)
 		if o.ticket != nil {
@@ -318,6 +323,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		Read:       readOptions(cfg),
 		Fault:      m.Getenv("PDC_FAULT"),
 		Reducers:   reducers,
+		Queue:      o.queue,
 		Stderr:     m.Stderr,
 		Quiet:      o.quiet,
 	}

@@ -51,6 +51,9 @@ type Driver struct {
 	Fault string
 	// Reducers is the number of reduce tasks per job.
 	Reducers int
+	// Queue is the YARN queue every job is submitted to ("": the
+	// cluster's default).
+	Queue string
 	// Stderr receives the upload's progress; Quiet leaves it out.
 	Stderr io.Writer
 	Quiet  bool
@@ -246,6 +249,9 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 		j.Conf["stream.map.input.ignoreKey"] = "false" // offset TAB line (mr.InputKeyed)
 	}
 	j.Conf["mapreduce.job.tags"] = d.tag()
+	if d.Queue != "" {
+		j.Conf["mapreduce.job.queuename"] = d.Queue
+	}
 	if st.Input == "" {
 		j.Inputs = d.input
 		if n := d.Config.MaxRecordBytes(); n > 0 {

@@ -12,7 +12,8 @@ import (
 // TestHadoopJobs checks how stages become Hadoop Streaming jobs: commands
 // name the shipped binary by its file name (pdc, or pdc-extract after a
 // hand-over), the parse job reads keyed input, match reads whole files,
-// the index job gets the stats through the distributed cache.
+// the index job gets the stats through the distributed cache, and with
+// --queue every job names the queue.
 func TestHadoopJobs(t *testing.T) {
 	for _, bin := range []string{"/opt/pdc/bin/pdc", "/opt/pdc/bin/pdc-extract"} {
 		h := &Driver{Config: jobconf.Default(), Reducers: 3, URI: "hdfs://",
@@ -44,6 +45,16 @@ func TestHadoopJobs(t *testing.T) {
 			if (j.Combiner != "") != (st.Name == "stats") {
 				t.Errorf("%s: combiner %q", st.Name, j.Combiner)
 			}
+			if q, ok := j.Conf["mapreduce.job.queuename"]; ok {
+				t.Errorf("%s: queue %q without --queue", st.Name, q)
+			}
+		}
+	}
+	// --queue: every job goes to it.
+	h := &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://", Out: "/o", Binary: "/pdc", input: []string{"/in"}, Queue: "research"}
+	for _, st := range pipeline.Stages() {
+		if q := h.job(st, "/o/_tmp/"+st.Name).Conf["mapreduce.job.queuename"]; q != "research" {
+			t.Errorf("%s: queue %q, want research", st.Name, q)
 		}
 	}
 }

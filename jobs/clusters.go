@@ -60,11 +60,11 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 	case header && format != "tsv":
 		return usagef("clusters: --header is for --format tsv")
 	}
-	fsys, out, err := m.runDir(fs.Arg(0))
+	r, err := m.openRun(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	all, err := cluster.Read(fsys, out+"/clusters")
+	all, err := cluster.Read(r.FS, r.Dir+"/clusters")
 	if err != nil {
 		return fmt.Errorf("clusters %s: %w", fs.Arg(0), err)
 	}
@@ -75,7 +75,7 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 		}
 	}
 	if (text || dateField != "") && len(inputs) == 0 {
-		if inputs, err = m.manifestInputs(fs.Arg(0)); err != nil {
+		if inputs, err = r.Inputs(); err != nil {
 			return err
 		}
 	}
@@ -86,7 +86,7 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 	}
 	var texts *passages
 	if text {
-		an, err := m.runAnalyzer(ctx, fs.Arg(0), append([]string{"clusters"}, args...))
+		an, err := r.Analyzer(ctx, append([]string{"clusters"}, args...))
 		if err != nil {
 			return err
 		}

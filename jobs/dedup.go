@@ -57,7 +57,6 @@ import (
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
-	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/sentence"
 )
@@ -84,17 +83,21 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	cs, err := m.dedupClusters(o.out)
+	r, err := m.openRun(o.out)
+	if err != nil {
+		return fmt.Errorf("dedup: %w", err)
+	}
+	cs, err := dedupClusters(r, o.out)
 	if err != nil {
 		return err
 	}
 	if len(o.inputs) == 0 {
-		o.filter = m.runFilter(o.out)
-		if o.inputs, err = m.dedupInputs(o.out); err != nil {
+		o.filter = r.Filter()
+		if o.inputs, err = dedupInputs(r, o.out); err != nil {
 			return err
 		}
 	}
-	an, err := m.runAnalyzer(ctx, o.out, append([]string{"dedup"}, args...))
+	an, err := r.Analyzer(ctx, append([]string{"dedup"}, args...))
 	if err != nil {
 		return err
 	}
@@ -106,17 +109,14 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}
-	if cs, err = m.withCopies(o.out, cs, in, an); err != nil {
+	if cs, err = withCopies(r, cs, in, an); err != nil {
 		return err
 	}
 	kept, undated, err := keptMembers(cs, o, in, an)
 	if err != nil {
 		return err
 	}
-	minWords := jobconf.Default().MinTokens
-	if cfg, err := m.runConfig(o.out); err == nil {
-		minWords = cfg.MinTokens
-	}
+	minWords := r.ConfigOrDefault().MinTokens
 	st, err := writeClean(in, an, dedup.NewPlan(cs, dedup.Coordinate(cs, kept), minWords), cfs, cdir, o)
 	if err != nil {
 		return err
@@ -164,12 +164,9 @@ func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	return o, nil
 }
 
-// dedupClusters reads the passage clusters of the run in out.
-func (m *Main) dedupClusters(out string) ([]cluster.Cluster, error) {
-	fsys, dir, err := m.runDir(out)
-	if err != nil {
-		return nil, fmt.Errorf("dedup: %w", err)
-	}
+// dedupClusters reads the passage clusters of run r (given as out).
+func dedupClusters(r *runOutput, out string) ([]cluster.Cluster, error) {
+	fsys, dir := r.FS, r.Dir
 	if _, err := fsys.Stat(dir); err != nil {
 		return nil, fmt.Errorf("dedup: run output %s: %w", out, hdfsfs.UnwrapPath(err))
 	}
@@ -183,14 +180,10 @@ func (m *Main) dedupClusters(out string) ([]cluster.Cluster, error) {
 	return cs, nil
 }
 
-// withCopies adds to cs the run's groups of exact copies (OUT/copies.tsv)
+// withCopies adds to cs run r's groups of exact copies (OUT/copies.tsv)
 // as clusters of whole documents.
-func (m *Main) withCopies(out string, cs []cluster.Cluster, in *input.Set, an *doc.Analyzer) ([]cluster.Cluster, error) {
-	fsys, dir, err := m.runDir(out)
-	if err != nil {
-		return nil, fmt.Errorf("dedup: %w", err)
-	}
-	cps, err := copies.Read(fsys, dir)
+func withCopies(r *runOutput, cs []cluster.Cluster, in *input.Set, an *doc.Analyzer) ([]cluster.Cluster, error) {
+	cps, err := copies.Read(r.FS, r.Dir)
 	if err != nil || len(cps) == 0 {
 		return cs, err
 	}
@@ -205,9 +198,9 @@ func (m *Main) withCopies(out string, cs []cluster.Cluster, in *input.Set, an *d
 	return append(copies.Clusters(cps, lengths), cs...), nil
 }
 
-// dedupInputs returns the documents of the run in out (manifestInputs).
-func (m *Main) dedupInputs(out string) ([]string, error) {
-	in, err := m.manifestInputs(out)
+// dedupInputs returns the documents of run r, given as out (Inputs).
+func dedupInputs(r *runOutput, out string) ([]string, error) {
+	in, err := r.Inputs()
 	var u *UsageError
 	if errors.As(err, &u) {
 		return nil, usagef("dedup: give the run's documents with --input DOCS (%s has no readable %s)", out, pipeline.ManifestFile)

@@ -127,7 +127,11 @@ func dedupTexts(t *testing.T, out, in string) map[string]string {
 	t.Helper()
 	m := &Main{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
 	need := map[string]bool{"d1": true, "d2": true, "d3": true, "d4": true, "d5": true, "d6": true}
-	texts, _, err := m.docTexts(need, []string{in}, m.runConfigOrDefault(out).Analyzer())
+	r, err := m.openRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, _, err := m.docTexts(need, []string{in}, r.ConfigOrDefault().Analyzer())
 	if err != nil || len(texts) != len(need) {
 		t.Fatalf("texts: %v (%d documents)", err, len(texts))
 	}

@@ -159,7 +159,11 @@ func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error
 	unmatched := unmatchedSpans(spans, eval.Unmatched(cases, dets))
 	var text eval.Passages
 	if len(o.inputs) > 0 && len(unmatched) > 0 {
-		an, err := m.runAnalyzer(ctx, o.spans, append([]string{"eval"}, args...))
+		r, err := m.openRun(o.spans)
+		if err != nil {
+			return err
+		}
+		an, err := r.Analyzer(ctx, append([]string{"eval"}, args...))
 		if err != nil {
 			return err
 		}

@@ -22,7 +22,7 @@ type Main struct {
 	Getenv func(string) string
 
 	// force: the command's --force (read a run's inputs even if they
-	// changed since the run; manifestInputs).
+	// changed since the run; runOutput Inputs).
 	force bool
 }
 

@@ -34,7 +34,6 @@ import (
 	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
-	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/span"
 )
@@ -93,10 +92,11 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("pairs %s: %w", out, err)
 	}
-	rfs, root, err := m.runDir(out)
+	r, err := m.openRun(out)
 	if err != nil {
 		return err
 	}
+	rfs, root := r.FS, r.Dir
 	cps, err := copies.Read(rfs, root)
 	if err != nil {
 		return fmt.Errorf("pairs: %w", err)
@@ -131,14 +131,11 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 			return fmt.Errorf("pairs --expand: %w", err)
 		}
 	}
-	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), out, need, inputs)
+	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), r, need, inputs)
 	if err != nil {
 		return err
 	}
-	cfg, err := m.runConfig(out)
-	if err != nil {
-		cfg = jobconf.Default()
-	}
+	cfg := r.ConfigOrDefault()
 	w := bufio.NewWriter(m.Stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -272,23 +269,22 @@ func sortRows(rows []pairRow, by string) {
 func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 
 // docContents returns the content (lib/span Content) of every document of
-// need, read from inputs (default: the run's) and analysed as the run
-// did.
-func (m *Main) docContents(ctx context.Context, cmdline []string, out string, need map[string]bool, inputs []string) (map[string]span.Content, error) {
+// need, read from inputs (default: run r's) and analysed as the run did.
+func (m *Main) docContents(ctx context.Context, cmdline []string, r *runOutput, need map[string]bool, inputs []string) (map[string]span.Content, error) {
 	if len(need) == 0 {
 		return nil, nil
 	}
 	if len(inputs) == 0 {
 		var err error
-		if inputs, err = m.manifestInputs(out); err != nil {
+		if inputs, err = r.Inputs(); err != nil {
 			return nil, fmt.Errorf("pairs: the documents' lengths need the run's documents: %w", err)
 		}
 	}
-	an, err := m.runAnalyzer(ctx, out, cmdline)
+	an, err := r.Analyzer(ctx, cmdline)
 	if err != nil {
 		return nil, err
 	}
-	minTokens := m.runConfigOrDefault(out).MinTokens
+	minTokens := r.ConfigOrDefault().MinTokens
 	contents := map[string]span.Content{}
 	err = m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
 		contents[strings.Clone(d.ID)] = span.ContentOf(a, minTokens)

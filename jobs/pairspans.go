@@ -20,8 +20,8 @@ import (
 	"github.com/pdc-mr/pdc/lib/spanfile"
 )
 
-func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
-	spans, docs, err := m.pairSpans(out, a, b, o.inputs)
+func (m *Main) printPairSpans(r *runOutput, a, b string, o spanOptions) error {
+	spans, docs, err := m.pairSpans(r, a, b, o.inputs)
 	if err != nil {
 		return err
 	}
@@ -45,14 +45,14 @@ func (m *Main) printPairSpans(out, a, b string, o spanOptions) error {
 	return sw.Close()
 }
 
-// pairSpans returns the spans of documents a and b of the run in out
-// found by matching the two alone with the run's parameters, and the two
+// pairSpans returns the spans of documents a and b of run r found by
+// matching the two alone with the run's parameters, and the two
 // documents' analyses.
-func (m *Main) pairSpans(out, a, b string, inputs []string) ([]span.Span, map[string]doc.Analysis, error) {
+func (m *Main) pairSpans(r *runOutput, a, b string, inputs []string) ([]span.Span, map[string]doc.Analysis, error) {
 	if a == b {
 		return nil, nil, usagef("spans: --pair wants two different documents")
 	}
-	cfg, err := m.runConfig(out)
+	cfg, err := r.Config()
 	if err != nil {
 		return nil, nil, fmt.Errorf("spans --pair: the run's parameters: %w", err)
 	}

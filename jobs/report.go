@@ -52,18 +52,22 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 		return usagef("report: --top-pairs, --top-boilerplate and --top-clusters must be >= 0, --max-text >= 1")
 	}
 	out := fs.Arg(0)
-	run, err := m.readRun(out, opts.TopClusters)
+	r, err := m.openRun(out)
+	if err != nil {
+		return err
+	}
+	run, err := readRun(r, out, opts.TopClusters)
 	if err != nil {
 		return err
 	}
 	// The pairs are streamed: the report holds the top ones and counts.
 	tally := report.NewTally(opts.TopPairs)
-	if err := m.streamRunPairs(out, func(p span.DocPair) error { tally.Add(p); return nil }); err != nil {
+	if err := span.StreamPairs(r.FS, r.Dir, func(p span.DocPair) error { tally.Add(p); return nil }); err != nil {
 		return err
 	}
 	if len(inputs) == 0 {
 		inputs = run.Inputs
-		mi, err := m.manifestInputs(out)
+		mi, err := r.Inputs()
 		var u *UsageError
 		switch {
 		case err == nil:
@@ -86,11 +90,11 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	}
 	docs := map[string]report.Doc{}
 	if len(need) > 0 {
-		an, err := m.runAnalyzer(ctx, out, append([]string{"report"}, args...))
+		an, err := r.Analyzer(ctx, append([]string{"report"}, args...))
 		if err != nil {
 			return err
 		}
-		minTokens := m.runConfigOrDefault(out).MinTokens
+		minTokens := r.ConfigOrDefault().MinTokens
 		var tok sentence.Tokenizer
 		err = m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
 			docs[strings.Clone(d.ID)] = report.Doc{Text: strings.Clone(a.Text), URL: d.URL, Content: span.ContentOf(a, minTokens),
@@ -140,16 +144,13 @@ func prepareReportDir(dir string, overwrite bool) error {
 	return nil
 }
 
-// readRun reads what the report shows of the run in out but its pairs:
-// counters, jobs, parameters, boilerplate report and the topClusters
-// largest clusters.
-func (m *Main) readRun(out string, topClusters int) (report.Run, error) {
-	fsys, root, err := m.runDir(out)
-	if err != nil {
-		return report.Run{}, err
-	}
+// readRun reads what the report shows of run r (given as out) but its
+// pairs: counters, jobs, parameters, boilerplate report and the
+// topClusters largest clusters.
+func readRun(r *runOutput, out string, topClusters int) (report.Run, error) {
+	fsys, root := r.FS, r.Dir
 	run := report.Run{Out: strings.TrimSuffix(out, "/")}
-	man, err := pipeline.ReadManifest(fsys, root)
+	man, err := r.man, r.manErr
 	if err != nil {
 		return run, fmt.Errorf("report: %s is not the output of pdc run: %w", out, hdfsfs.UnwrapPath(err))
 	}
@@ -177,8 +178,8 @@ func (m *Main) readRun(out string, topClusters int) (report.Run, error) {
 		if err != nil {
 			return run, fmt.Errorf("report: %s: %w", out, err)
 		}
-		for _, r := range rows {
-			run.Boilerplate = append(run.Boilerplate, report.Boilerplate{Row: r})
+		for _, row := range rows {
+			run.Boilerplate = append(run.Boilerplate, report.Boilerplate{Row: row})
 		}
 	}
 	if _, err := fsys.Stat(root + "/clusters/_SUCCESS"); err == nil {
@@ -190,14 +191,4 @@ func (m *Main) readRun(out string, topClusters int) (report.Run, error) {
 		}
 	}
 	return run, nil
-}
-
-// streamRunPairs calls f with the document pairs of the spans of the run
-// in out, in span order (span.StreamPairs).
-func (m *Main) streamRunPairs(out string, f func(span.DocPair) error) error {
-	fsys, root, err := m.runDir(out)
-	if err != nil {
-		return err
-	}
-	return span.StreamPairs(fsys, root, f)
 }

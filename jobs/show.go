@@ -51,13 +51,16 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	if o.Width < sidebyside.MinWidth {
 		return usagef("show: --width must be at least %d", sidebyside.MinWidth)
 	}
+	r, err := m.openRun(out)
+	if err != nil {
+		return err
+	}
 	if len(inputs) == 0 {
-		var err error
-		if inputs, err = m.manifestInputs(out); err != nil {
+		if inputs, err = r.Inputs(); err != nil {
 			return err
 		}
 	}
-	cfg, err := m.runConfig(out)
+	cfg, err := r.Config()
 	if err != nil {
 		return fmt.Errorf("show: the run's parameters: %w", err)
 	}
@@ -67,14 +70,14 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	spans, err := m.pairOf(ctx, out, a, b)
+	spans, err := pairOf(ctx, r, a, b)
 	if err != nil {
 		return err
 	}
 	note := ""
 	if len(spans) == 0 {
 		// Two copies a hub linked share a cluster, not a span: match them alone.
-		if spans, _, err = m.pairSpans(out, a, b, inputs); err != nil {
+		if spans, _, err = m.pairSpans(r, a, b, inputs); err != nil {
 			return fmt.Errorf("show: %w", err)
 		}
 		note = fmt.Sprintf("%s has no span between %s and %s; matched alone with its parameters (pdc spans OUT --pair A B)", out, a, b)
@@ -109,15 +112,11 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	return nil
 }
 
-// pairOf returns the spans of the run in out between documents a and b,
+// pairOf returns the spans of run r between documents a and b,
 // streaming its part files.
-func (m *Main) pairOf(ctx context.Context, out, a, b string) ([]span.Span, error) {
-	fsys, dir, err := m.runDir(out)
-	if err != nil {
-		return nil, err
-	}
+func pairOf(ctx context.Context, r *runOutput, a, b string) ([]span.Span, error) {
 	var spans []span.Span
-	err = span.Stream(fsys, dir, func(s *span.Span) error {
+	err := span.Stream(r.FS, r.Dir, func(s *span.Span) error {
 		if s.DocA == a && s.DocB == b || s.DocA == b && s.DocB == a {
 			spans = append(spans, *s)
 		}

@@ -26,7 +26,7 @@ type spanOptions struct {
 	inputs []string
 	pair   string // --pair A (B is the second argument)
 	// an is the run's analyzer, so that passages are cut from the text
-	// the offsets refer to (from OUT/_pdc.json; runAnalyzer)
+	// the offsets refer to (from OUT/_pdc.json; runOutput Analyzer)
 	an *doc.Analyzer
 }
 
@@ -59,134 +59,29 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 	if spanfile.Binary(o.format) && isTerminal(m.Stdout) {
 		return usagef("spans: --format %s writes a binary file: redirect it (pdc spans OUT --format %s > spans.%s)", o.format, o.format, o.format)
 	}
-	if (o.text || o.pair != "") && len(inputs) == 0 {
-		var err error
-		if inputs, err = m.manifestInputs(fs.Arg(0)); err != nil {
-			return err
-		}
-	}
-	o.inputs = inputs
 	if o.text || o.pair != "" {
-		var err error
-		if o.an, err = m.runAnalyzer(ctx, fs.Arg(0), append([]string{"spans"}, args...)); err != nil {
+		r, err := m.openRun(fs.Arg(0))
+		if err != nil {
 			return err
 		}
-	}
-	if o.pair != "" {
-		return m.printPairSpans(fs.Arg(0), o.pair, fs.Arg(1), o)
+		if len(inputs) == 0 {
+			if inputs, err = r.Inputs(); err != nil {
+				return err
+			}
+		}
+		o.inputs = inputs
+		if o.an, err = r.Analyzer(ctx, append([]string{"spans"}, args...)); err != nil {
+			return err
+		}
+		if o.pair != "" {
+			return m.printPairSpans(r, o.pair, fs.Arg(1), o)
+		}
 	}
 	return m.printSpans(fs.Arg(0), o)
 }
 
-// runDir returns the file system and the path on it of a run's output
-// directory (given as OUT or OUT/spans).
-func (m *Main) runDir(out string) (hdfsfs.FS, string, error) {
-	out = strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans")
-	fsys, p, err := hdfsfs.Resolve(out, m.isRemote(out))
-	if err != nil {
-		return nil, "", fmt.Errorf("output %s: %w", out, err)
-	}
-	return fsys, p, nil
-}
-
-// runAnalyzer returns the analyzer of the run in out (jobconf Config
-// Analyzer; the defaults when out has no readable _pdc.json). A run made
-// with --extract main needs main-content extraction: a binary without it
-// hands the command (cmdline) over to pdc-extract (needMain), and the
-// *handedOver error is to be returned as is.
-func (m *Main) runAnalyzer(ctx context.Context, out string, cmdline []string) (*doc.Analyzer, error) {
-	an := m.runConfigOrDefault(out).Analyzer()
-	if an.Main {
-		if err := m.needMain(ctx, cmdline); err != nil {
-			return nil, err
-		}
-	}
-	return an, nil
-}
-
-// runConfigOrDefault returns the job parameters of the run in out, or the
-// defaults when it has no readable _pdc.json.
-// (defaults when its _pdc.json cannot be read).
-func (m *Main) runConfigOrDefault(out string) jobconf.Config {
-	cfg, err := m.runConfig(out)
-	if err != nil {
-		return jobconf.Default()
-	}
-	return cfg
-}
-
-// runConfig returns the job parameters of the run in out, from its
-// _pdc.json.
-func (m *Main) runConfig(out string) (jobconf.Config, error) {
-	fsys, p, err := m.runDir(out)
-	if err != nil {
-		return jobconf.Config{}, err
-	}
-	man, err := pipeline.ReadManifest(fsys, p)
-	if err != nil {
-		return jobconf.Config{}, err
-	}
-	env := map[string]string{}
-	for _, kv := range man.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	return jobconf.FromEnv(func(k string) string { return env[k] })
-}
-
-// manifestInputs returns the documents of the run in out, from its
-// _pdc.json: the uploaded copy (OUT/input) for Hadoop runs when there is
-// one, else the inputs as given.
-//
-// Local input files that changed since the run (their size or modification
-// time, recorded in _pdc.json) are an error, or a warning with --force
-// (forceFlag): the run's offsets may no longer fit their text.
-func (m *Main) manifestInputs(out string) ([]string, error) {
-	fsys, p, err := m.runDir(out)
-	if err != nil {
-		return nil, err
-	}
-	man, err := pipeline.ReadManifest(fsys, p)
-	if err != nil {
-		return nil, &UsageError{Msg: fmt.Sprintf("give --input DOCS (the run's documents): %s has no readable _pdc.json to find them: %v", out, hdfsfs.UnwrapPath(err))}
-	}
-	if err := man.Stamps.ChangedSince(); err != nil {
-		if !m.force {
-			return nil, fmt.Errorf("%w; run pdc run again, or give --force to read the files as they are now", err)
-		}
-		fmt.Fprintf(m.Stderr, "pdc: warning: %v (--force)\n", err)
-	}
-	if fsys != hdfsfs.Local() {
-		if _, err := fsys.Stat(p + "/input/_SUCCESS"); err == nil {
-			var in []string
-			for _, i := range man.Inputs {
-				if m.isRemote(i) {
-					in = append(in, i)
-				}
-			}
-			return append(in, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans"), "/")+"/input"), nil
-		}
-	}
-	return man.Inputs, nil
-}
-
-// runFilter is the selection of files under input directories that the
-// run in out was made with (--include, --exclude), or none.
-func (m *Main) runFilter(out string) input.Filter {
-	fsys, p, err := m.runDir(out)
-	if err != nil {
-		return input.Filter{}
-	}
-	man, err := pipeline.ReadManifest(fsys, p)
-	if err != nil {
-		return input.Filter{}
-	}
-	return input.Filter{Include: man.Include, Exclude: man.Exclude}
-}
-
 // forceFlag adds --force: read the run's input files even if they changed
-// since the run (manifestInputs).
+// since the run (runOutput Inputs).
 func (m *Main) forceFlag(fs *flagSet) {
 	fs.BoolVar(&m.force, "force", false, "read the run's input files even if they changed since the run (a warning, not an error; offsets may then point at other text)")
 }
@@ -239,10 +134,8 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 		return fmt.Errorf("spans %s: %w", out, err)
 	}
 	if _, err := span.Parts(fsys, dir); errors.Is(err, span.ErrNotFinished) {
-		if rfs, root, rerr := m.runDir(out); rerr == nil {
-			if _, merr := pipeline.ReadManifest(rfs, root); merr != nil {
-				return fmt.Errorf("spans %s: not the output of pdc run (no spans/_SUCCESS and no %s)", out, pipeline.ManifestFile)
-			}
+		if r, rerr := m.openRun(out); rerr == nil && r.manErr != nil {
+			return fmt.Errorf("spans %s: not the output of pdc run (no spans/_SUCCESS and no %s)", out, pipeline.ManifestFile)
 		}
 		return err
 	}
@@ -278,7 +171,10 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 	case o.text:
 		an := o.an
 		if an == nil {
-			an = m.runConfigOrDefault(out).Analyzer()
+			an = jobconf.Default().Analyzer()
+			if r, err := m.openRun(out); err == nil {
+				an = r.ConfigOrDefault().Analyzer()
+			}
 		}
 		if err := m.addText(spans, o.inputs, an); err != nil {
 			return err

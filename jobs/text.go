@@ -48,7 +48,11 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		// The documents of a run, analysed with its parameters unless the
 		// flags say otherwise.
 		out := fs.Arg(0)
-		run, err := m.runConfig(out)
+		r, err := m.openRun(out)
+		if err != nil {
+			return fmt.Errorf("text: %s is not a run's output (give --input DOCS): %w", out, err)
+		}
+		run, err := r.Config()
 		if err != nil {
 			return fmt.Errorf("text: %s is not a run's output (give --input DOCS): %w", out, err)
 		}
@@ -61,10 +65,10 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 			cfg.MaxDocBytes = run.MaxDocBytes
 		}
 		if len(inputs) == 0 {
-			if inputs, err = m.manifestInputs(out); err != nil {
+			if inputs, err = r.Inputs(); err != nil {
 				return err
 			}
-			filter = m.runFilter(out)
+			filter = r.Filter()
 		}
 	case len(inputs) == 0:
 		return usagef("text: give --input DOCS, or a run's output directory (pdc text OUT)")

@@ -1,0 +1,118 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
+)
+
+// runOutput is the output directory of pdc run as a command that reads it
+// opens it, once: its file system, its path there and its _pdc.json (read
+// once; a directory without a readable one, such as a copy of the spans
+// alone, gives the defaults and no inputs).
+type runOutput struct {
+	m      *Main
+	arg    string // OUT as given, without a trailing "/" or "/spans"
+	FS     hdfsfs.FS
+	Dir    string // OUT's path on FS
+	man    *pipeline.Manifest
+	manErr error
+}
+
+// openRun opens the output directory of a run, given as OUT or OUT/spans.
+func (m *Main) openRun(out string) (*runOutput, error) {
+	arg := strings.TrimSuffix(strings.TrimSuffix(out, "/"), "/spans")
+	fsys, p, err := hdfsfs.Resolve(arg, m.isRemote(arg))
+	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", arg, err)
+	}
+	r := &runOutput{m: m, arg: arg, FS: fsys, Dir: p}
+	r.man, r.manErr = pipeline.ReadManifest(fsys, p)
+	return r, nil
+}
+
+// Config returns the run's job parameters, from its _pdc.json.
+func (r *runOutput) Config() (jobconf.Config, error) {
+	if r.manErr != nil {
+		return jobconf.Config{}, r.manErr
+	}
+	env := map[string]string{}
+	for _, kv := range r.man.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return jobconf.FromEnv(func(k string) string { return env[k] })
+}
+
+// ConfigOrDefault returns Config, or the defaults when the run has no
+// readable _pdc.json.
+func (r *runOutput) ConfigOrDefault() jobconf.Config {
+	cfg, err := r.Config()
+	if err != nil {
+		return jobconf.Default()
+	}
+	return cfg
+}
+
+// Filter is the selection of files under input directories that the run
+// was made with (--include, --exclude), or none.
+func (r *runOutput) Filter() input.Filter {
+	if r.manErr != nil {
+		return input.Filter{}
+	}
+	return input.Filter{Include: r.man.Include, Exclude: r.man.Exclude}
+}
+
+// Analyzer returns the run's analyzer (jobconf Config Analyzer; the
+// defaults without a readable _pdc.json). A run made with --extract main
+// needs main-content extraction: a binary without it hands the command
+// (cmdline) over to pdc-extract (needMain), and the *handedOver error is
+// to be returned as is.
+func (r *runOutput) Analyzer(ctx context.Context, cmdline []string) (*doc.Analyzer, error) {
+	an := r.ConfigOrDefault().Analyzer()
+	if an.Main {
+		if err := r.m.needMain(ctx, cmdline); err != nil {
+			return nil, err
+		}
+	}
+	return an, nil
+}
+
+// Inputs returns the run's documents, from its _pdc.json: the uploaded
+// copy (OUT/input) for Hadoop runs when there is one, else the inputs as
+// given.
+//
+// Local input files that changed since the run (their size or modification
+// time, recorded in _pdc.json) are an error, or a warning with --force
+// (forceFlag): the run's offsets may no longer fit their text.
+func (r *runOutput) Inputs() ([]string, error) {
+	m := r.m
+	if r.manErr != nil {
+		return nil, &UsageError{Msg: fmt.Sprintf("give --input DOCS (the run's documents): %s has no readable _pdc.json to find them: %v", r.arg, hdfsfs.UnwrapPath(r.manErr))}
+	}
+	if err := r.man.Stamps.ChangedSince(); err != nil {
+		if !m.force {
+			return nil, fmt.Errorf("%w; run pdc run again, or give --force to read the files as they are now", err)
+		}
+		fmt.Fprintf(m.Stderr, "pdc: warning: %v (--force)\n", err)
+	}
+	if r.FS != hdfsfs.Local() {
+		if _, err := r.FS.Stat(r.Dir + "/input/_SUCCESS"); err == nil {
+			var in []string
+			for _, i := range r.man.Inputs {
+				if m.isRemote(i) {
+					in = append(in, i)
+				}
+			}
+			return append(in, strings.TrimSuffix(r.arg, "/")+"/input"), nil
+		}
+	}
+	return r.man.Inputs, nil
+}

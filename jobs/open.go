@@ -48,6 +48,9 @@ func (r *runOutput) Config() (jobconf.Config, error) {
 			env[k] = v
 		}
 	}
+	if _, ok := env["PDC_MIN_EVIDENCE"]; !ok {
+		env["PDC_MIN_EVIDENCE"] = "0" // a run made before spans needed evidence
+	}
 	return jobconf.FromEnv(func(k string) string { return env[k] })
 }
 

@@ -140,7 +140,7 @@ func TestProgramsMatchRunner(t *testing.T) {
 	if _, err := exec.LookPath("sort"); err != nil {
 		t.Skip("no sort(1)")
 	}
-	for _, sig := range []string{"imatch", "shingle"} {
+	for _, sig := range []string{"words", "imatch", "shingle"} {
 		t.Run(sig, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--keep-intermediate", "--reducers", "2", "--signature", sig); code != 0 {

@@ -234,7 +234,8 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		}
 		out = append(out, cur)
 	}
-	// A result without evidence enough is no span, and covers none.
+	// A result without evidence enough is no span, and covers no other
+	// (the match has left out what lies inside its runs already).
 	unanchored := func(r grown) bool { return r.Evidence < p.MinEvidence }
 	var res []Seed
 	for i, r := range out {
@@ -496,8 +497,8 @@ func (x *extender) best(i, j, dir int) (step, bool) {
 					if ev < x.p.MinEvidence {
 						ev = 0 // no anchor
 					}
-					if e, given := x.pairs[[2]int{ia, ib}]; given && na == 1 && nb == 1 {
-						ev = e // a pair of the join, as it was scored
+					if e, given := x.pairs[[2]int{ia, ib}]; given {
+						ev = max(ev, e) // a pair of the join, as it was scored
 					}
 					best = step{ia, ib, na, nb, score, ev}
 				}

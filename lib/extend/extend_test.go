@@ -751,6 +751,8 @@ func TestExtendEvidence(t *testing.T) {
 	bg := newDoc(ub0, c1, c2, ub1, c3, c5, ub2)
 	am := newDoc(ua0, ua1, c1, c2, c3, mX, mY, ua2, ua3)
 	bm := newDoc(ub0, ub1, c1, c2, c3, mXY, ub2, ub3)
+	ae := newDoc(ua0, ua1, e1A, c1, c2, c3, e2A, ua2, ua3)
+	be := newDoc(ub0, ub1, e1B, c1, c2, c3, e2B, ub2, ub3)
 	with := func(s Seed, ev int) Seed { s.Evidence = ev; return s }
 	cand := func(a, b testDoc, sa, sb, ea, eb, n int, ev int) Seed {
 		return with(run(a, b, sa, sb, ea, eb, n, 1, false), ev)
@@ -781,6 +783,17 @@ func TestExtendEvidence(t *testing.T) {
 		{name: "joined candidates short of evidence", a: ag, b: bg,
 			seeds: []Seed{cand(ag, bg, 1, 1, 2, 2, 2, 12), cand(ag, bg, 4, 4, 5, 5, 2, 7)}, p: p,
 			c: Counts{Candidates: 2, Joined: 1, Unanchored: 1, Edge: 1}},
+		{name: "steps that are no anchor add nothing", a: ae, b: be,
+			seeds: []Seed{with(span(ae, be, 3, 3, 5, 5, 3, 1), 19)}, p: p,
+			c: Counts{Spans: 1, Steps: 2, Unanchored: 1}},
+		{name: "the same with the evidence", a: ae, b: be,
+			seeds: []Seed{with(span(ae, be, 3, 3, 5, 5, 3, 1), 20)}, p: p,
+			want: []Seed{with(span(ae, be, 2, 2, 6, 6, 5, (3+j1+j2)/5), 20)},
+			c:    Counts{Spans: 1, Steps: 2, Extended: 1, Out: 1}},
+		{name: "a weak result covers no anchored one", a: a, b: b,
+			seeds: []Seed{with(span(a, b, 2, 2, 4, 4, 3, 1), 5), with(span(a, b, 3, 3, 4, 4, 2, 1), 20)}, p: p,
+			want: []Seed{with(span(a, b, 3, 3, 4, 4, 2, 1), 20)},
+			c:    Counts{Spans: 2, Unanchored: 1, Out: 1}},
 		{name: "a merge step is an anchor", a: am, b: bm,
 			seeds: []Seed{with(span(am, bm, 2, 2, 4, 4, 3, 1), 0)}, p: p,
 			want: []Seed{with(span(am, bm, 2, 2, 6, 5, 4, (3+jm)/4), 20)},

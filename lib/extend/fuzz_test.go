@@ -14,11 +14,12 @@ import (
 // rounded to 4 decimals once).
 func FuzzParseSeed(f *testing.F) {
 	for _, s := range []string{
-		"s\t1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9123",
-		"c\t7\t0\t9\t1\t2\t500\t612\t0\t98\t0.7500",
-		"c\t4\t4\t4\t4\t1\t1\t2\t3\t4\t1",
-		"s\t0\t0\t0\t0\t0\t0\t0\t0\t0\tNaN",
-		"s\t-1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9",
+		"s\t1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9123\t20",
+		"c\t7\t0\t9\t1\t2\t500\t612\t0\t98\t0.7500\t7",
+		"c\t4\t4\t4\t4\t1\t1\t2\t3\t4\t1\t0",
+		"s\t0\t0\t0\t0\t0\t0\t0\t0\t0\tNaN\t0",
+		"s\t-1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9\t1",
+		"s\t1\t2\t3\t4\t3\t10\t20\t30\t40\t0.9\t-3",
 		"x\t1\t2",
 		"",
 	} {
@@ -32,7 +33,7 @@ func FuzzParseSeed(f *testing.F) {
 			}
 			return
 		}
-		if s.StartA < 0 || s.StartB < 0 || s.Length < 0 || s.CharStartA < 0 || s.CharStartB < 0 ||
+		if s.StartA < 0 || s.StartB < 0 || s.Length < 0 || s.CharStartA < 0 || s.CharStartB < 0 || s.Evidence < 0 ||
 			s.EndA < s.StartA || s.EndB < s.StartB || s.CharEndA < s.CharStartA || s.CharEndB < s.CharStartB {
 			t.Fatalf("ParseSeed(%q) = %+v", line, s)
 		}

@@ -15,7 +15,7 @@ import (
 // seeds nothing; without extension only the spans.
 func TestMatcherSeeds(t *testing.T) {
 	p := func(a, b int) Pair {
-		return Pair{A: a, B: b, Score: 1, CSA: 100 * a, CEA: 100*a + 90, CSB: 100 * b, CEB: 100*b + 90, Evidence: a % 2}
+		return Pair{A: a, B: b, Score: 1, CSA: 100 * a, CEA: 100*a + 90, CSB: 100 * b, CEB: 100*b + 90, Evidence: a}
 	}
 	tests := []struct {
 		name   string
@@ -25,17 +25,17 @@ func TestMatcherSeeds(t *testing.T) {
 	}{
 		{"span, a single near it, one far", 0.5,
 			[]Pair{p(1, 1), p(2, 2), p(3, 3), p(6, 7), p(30, 40)},
-			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000\t2", "c\t6\t7\t6\t7\t1\t600\t690\t700\t790\t1.0000\t0"}},
+			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000\t6", "c\t6\t7\t6\t7\t1\t600\t690\t700\t790\t1.0000\t6"}},
 		{"candidate of two pairs", 0.5,
 			[]Pair{p(1, 1), p(2, 2)},
-			[]string{"c\t1\t1\t2\t2\t2\t100\t290\t100\t290\t1.0000\t1"}},
+			[]string{"c\t1\t1\t2\t2\t2\t100\t290\t100\t290\t1.0000\t3"}},
 		{"two singles joined across a merge", 0.5,
 			[]Pair{p(3, 151), p(5, 154)},
-			[]string{"c\t3\t151\t5\t154\t2\t300\t590\t15100\t15490\t1.0000\t2"}},
+			[]string{"c\t3\t151\t5\t154\t2\t300\t590\t15100\t15490\t1.0000\t8"}},
 		{"a lone pair", 0.5, []Pair{p(4, 9)}, nil},
 		{"no extension", 0,
 			[]Pair{p(1, 1), p(2, 2), p(3, 3), p(6, 7), p(10, 20), p(11, 21)},
-			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000\t2"}},
+			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000\t6"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,9 +10,11 @@
 //	docA TAB docB TAB sentA TAB sentB TAB jaccard TAB csA TAB ceA TAB csB TAB ceB TAB evidence
 //
 // sentA and sentB are zero-padded to 7 digits, jaccard has 4 decimals,
-// evidence is what the pair says of a span (lib/matcher Evidence: lambda
-// for an anchor, 1 for identical short sentences, else 0). lib/matcher
-// ParsePair reads it.
+// evidence is what the pair says of a span (lib/matcher Evidence, that is
+// lib/signature Evidence under --min-evidence: its shared words, twice
+// when the sets are identical, all of --min-evidence for an anchor; 0 for
+// the signature methods other than words, and with --min-evidence 0).
+// lib/matcher ParsePair reads it.
 package join
 
 import (

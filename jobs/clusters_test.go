@@ -247,3 +247,35 @@ func distinctWords(text string) map[string]bool {
 	}
 	return ws
 }
+
+// TestComponentsJob: the sample's graph of passages is small, so its
+// connected components are found by the components job in one job, and
+// its clusters are those of the star rounds (--component-edges 0), which
+// run in pairs of jobs until a round changes nothing.
+func TestComponentsJob(t *testing.T) {
+	runs := map[string]string{}
+	for _, edges := range []string{"250000", "0"} {
+		out := filepath.Join(t.TempDir(), "out")
+		if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--clusters", "--quiet", "--component-edges", edges); code != 0 {
+			t.Fatalf("--component-edges %s: exit %d\n%s", edges, code, stderr)
+		}
+		jobs, err := os.ReadFile(filepath.Join(out, "jobs.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		one := strings.Contains(string(jobs), "\ncomponents\t")
+		rounds := strings.Contains(string(jobs), "\nlarge-star-1\t")
+		if one == (edges == "0") || rounds != (edges == "0") {
+			t.Errorf("--component-edges %s: jobs\n%s", edges, jobs)
+		}
+		if runs[edges], _, _ = runPDC(t, "clusters", out); strings.Count(runs[edges], "\n") < 20 {
+			t.Fatalf("--component-edges %s: %d cluster lines", edges, strings.Count(runs[edges], "\n"))
+		}
+	}
+	if runs["250000"] != runs["0"] {
+		t.Error("the components job's clusters differ from the star rounds'")
+	}
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", filepath.Join(t.TempDir(), "o"), "--component-edges", "-1"); code != 2 || !strings.Contains(stderr, "--component-edges must be >= 0") {
+		t.Errorf("--component-edges -1: exit %d, %s", code, stderr)
+	}
+}

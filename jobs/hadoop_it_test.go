@@ -56,16 +56,18 @@ func hdfsDir(t *testing.T) string {
 
 // TestHadoopMatchesLocal: the full pipeline on YARN with 2 reducers, with
 // every first task attempt failing (Hadoop retries them), gives the local
-// runner's spans and counters; pdc spans reads them back from HDFS.
+// runner's spans and counters; pdc spans reads them back from HDFS. The
+// clusters come from star rounds (--component-edges 0; TestHadoopNoOrphans
+// runs the components job).
 func TestHadoopMatchesLocal(t *testing.T) {
 	env := hadoopEnv(t)
 	out := hdfsDir(t)
-	_, stderr, code := runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), "run", "--hadoop", "--input", sample, "--output", out, "--reducers", "2", "--keep-intermediate", "--clusters")
+	_, stderr, code := runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), "run", "--hadoop", "--input", sample, "--output", out, "--reducers", "2", "--keep-intermediate", "--clusters", "--component-edges", "0")
 	if code != 0 {
 		t.Fatalf("pdc run --hadoop: exit %d\n%s", code, stderr)
 	}
 	local := filepath.Join(t.TempDir(), "out")
-	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", local, "--reducers", "2", "--quiet", "--keep-intermediate", "--clusters"); code != 0 {
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", local, "--reducers", "2", "--quiet", "--keep-intermediate", "--clusters", "--component-edges", "0"); code != 0 {
 		t.Fatal(stderr)
 	}
 	want, _, _ := runPDC(t, "spans", local)
@@ -298,11 +300,13 @@ func startHadoopRun(t *testing.T, env []string, args ...string) (*exec.Cmd, stri
 // (the application ends KILLED, the driver exits with the resume message)
 // and a rerun gives the local run's spans; a driver killed with SIGKILL
 // leaves its application running, and the rerun kills it before it
-// submits (the lock of the dead driver on this host is taken over).
+// submits (the lock of the dead driver on this host is taken over). The
+// rerun finds the clusters with the components job, as the local rounds
+// do.
 func TestHadoopNoOrphans(t *testing.T) {
 	env := hadoopEnv(t)
 	out := hdfsDir(t)
-	args := []string{"run", "--hadoop", "--queue", "default", "--input", sample, "--output", out}
+	args := []string{"run", "--hadoop", "--queue", "default", "--input", sample, "--output", out, "--clusters"}
 	want, _, _ := runPDC(t, "spans", sampleRun(t))
 
 	cmd, app, log := startHadoopRun(t, env, args...)
@@ -332,6 +336,18 @@ func TestHadoopNoOrphans(t *testing.T) {
 	}
 	if got, _, _ := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out); got != want {
 		t.Errorf("the rerun's spans differ from the local run's")
+	}
+	// Its clusters came from the components job, in one job, and are the
+	// local rounds' clusters.
+	local := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", local, "--quiet", "--clusters", "--component-edges", "0"); code != 0 {
+		t.Fatal(stderr)
+	}
+	lc, _, _ := runPDC(t, "clusters", local)
+	hc, _, _ := runPDCEnv(t, env, "clusters", "hdfs://localhost:9000"+out)
+	jobs, _, _ := runPDCEnv(t, env, "fs", "cat", out+"/jobs.tsv")
+	if hc != lc || strings.Count(hc, "\n") < 20 || !strings.Contains(jobs, "\ncomponents\t") || strings.Contains(jobs, "large-star") {
+		t.Errorf("clusters of the components job on Hadoop (%d lines) differ from the local rounds' (%d lines), or the jobs were others:\n%s", strings.Count(hc, "\n"), strings.Count(lc, "\n"), jobs)
 	}
 }
 

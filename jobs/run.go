@@ -38,6 +38,7 @@ type runOptions struct {
 	keepIntermediate bool
 	workers          int
 	queue            string // YARN queue of the jobs (--hadoop)
+	componentEdges   int    // --component-edges
 	reducers         int
 	sortMem          int64
 	splitSize        int64
@@ -98,6 +99,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
 	fs.BoolVar(&o.forceUnlock, "force-unlock", false, "remove another run's lock on the output directory (only when that run is dead)")
 	fs.BoolVar(&o.clusters, "clusters", false, "also group the spans' passages into clusters of the same text across documents (OUT/clusters; read with pdc clusters OUT)")
+	fs.IntVar(&o.componentEdges, "component-edges", pipeline.MaxComponentEdges, "with --clusters: a graph of passages of at most this many edges gets its clusters in one job (one reduce task holds it), a larger one in rounds of two jobs until it is that small (0: rounds only)")
 	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs; the match job then runs as a job of its own, not inside the join's reduce tasks)")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
 	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: 2 per worker locally, 2 on Hadoop)")
@@ -124,7 +126,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-evidence", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "queue", "principal", "keytab", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
-		{"Output", []string{"output", "clusters", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose", "allow-empty"}},
+		{"Output", []string{"output", "clusters", "component-edges", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose", "allow-empty"}},
 	}
 	if err := fs.parse(args); err != nil {
 		return err
@@ -170,6 +172,9 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	start := time.Now()
 	var d pipeline.Driver
 	var po pipeline.Options
+	if o.componentEdges < 0 {
+		return usagef("run: --component-edges must be >= 0 (0: rounds only)")
+	}
 	if o.queue != "" && !o.hadoop {
 		return usagef("run: --queue needs --hadoop (the local runner has no queues)")
 	}
@@ -333,7 +338,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 func (m *Main) pipelineOptions(o *runOptions, out string, man pipeline.Manifest) pipeline.Options {
 	host, _ := os.Hostname()
 	return pipeline.Options{Out: out, Display: o.output, Manifest: man, Overwrite: o.overwrite,
-		KeepIntermediate: o.keepIntermediate, Clusters: o.clusters, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose,
+		KeepIntermediate: o.keepIntermediate, Clusters: o.clusters, ComponentEdges: o.componentEdges, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose,
 		Holder: pipeline.LockInfo{Host: host, PID: os.Getpid(), Since: time.Now().UTC().Truncate(time.Second)}, ForceUnlock: o.forceUnlock}
 }
 

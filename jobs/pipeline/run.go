@@ -116,6 +116,10 @@ type Options struct {
 	// Clusters runs the passage-cluster jobs after the match
 	// (ClusterStages).
 	Clusters bool
+	// ComponentEdges is the largest graph of passages, in edges, whose
+	// connected components one job finds (ComponentsStage; a larger one
+	// runs star rounds until it is this small); 0: star rounds only.
+	ComponentEdges int
 	// Finished, if set, runs after Finish, still under the lock (more
 	// reports written into OUT).
 	Finished func(jobs []Job) error
@@ -198,7 +202,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 		}
 	}
 	if o.Clusters {
-		if err := runClusters(o.Out, runStep, &jobs); err != nil {
+		if err := runClusters(o.Out, o.ComponentEdges, runStep, &jobs); err != nil {
 			return nil, err
 		}
 	}
@@ -214,15 +218,25 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 }
 
 // runClusters runs the rounds of the connected-components iteration until
-// one changes no edge, then the clusters job, whose counters get the
-// number of rounds (clusters.rounds).
-func runClusters(out string, runStep func(Step) error, jobs *[]Job) error {
+// one changes no edge, or, once the graph has at most maxEdges edges, the
+// components job that ends it in one job (a round too); then the clusters
+// job, whose counters get the number of rounds (clusters.rounds).
+func runClusters(out string, maxEdges int, runStep func(Step) error, jobs *[]Job) error {
 	cs := ClusterStages()
 	input := cs[len(cs)-1].OutputDir()
+	edges := (*jobs)[len(*jobs)-1].Counters["clusters.edges"]
 	rounds := 0
 	for changed := int64(-1); changed != 0; {
 		if rounds++; rounds > MaxRounds {
 			return fmt.Errorf("clusters: the connected components did not converge in %d rounds", MaxRounds)
+		}
+		if edges <= int64(maxEdges) {
+			st := ComponentsStage(input)
+			if err := runStep(Step{Stages: []Stage{st}, Out: out}); err != nil {
+				return err
+			}
+			input = st.OutputDir()
+			break
 		}
 		changed = 0
 		for _, st := range StarRound(rounds, input) {
@@ -232,6 +246,7 @@ func runClusters(out string, runStep func(Step) error, jobs *[]Job) error {
 			changed += (*jobs)[len(*jobs)-1].Counters[clusterred.Changed]
 			input = st.OutputDir()
 		}
+		edges = (*jobs)[len(*jobs)-1].Counters["clusters.star-edges"]
 	}
 	if err := runStep(Step{Stages: []Stage{ClustersStage(input)}, Out: out}); err != nil {
 		return err

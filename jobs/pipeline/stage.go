@@ -132,6 +132,19 @@ func StarRound(i int, input string) [2]Stage {
 	return [2]Stage{ls, ss}
 }
 
+// ComponentsStage returns the job that finishes the connected components
+// of the graph in input in one reduce task (reducers/clusters
+// Components), for a graph of at most Options.ComponentEdges edges.
+func ComponentsStage(input string) Stage {
+	return Stage{Name: "components", Input: input, Dir: "components-final", KeyFields: 1, PartitionFields: 1}
+}
+
+// MaxComponentEdges is the default Options.ComponentEdges (pdc run
+// --component-edges): one reduce task holds a graph of this many edges,
+// its nodes and union-find, in about 100 MB, far under a task's default
+// memory.
+const MaxComponentEdges = 250_000
+
 // ClustersStage returns the job that writes the clusters from the last
 // round's output.
 func ClustersStage(input string) Stage {
@@ -193,6 +206,7 @@ var programs = map[string]program{
 	"edges":      {mapper: clustermap.Edges, reducer: clusterred.Edges},
 	"large-star": {mapper: clustermap.LargeStar, reducer: clusterred.LargeStar},
 	"small-star": {mapper: clustermap.SmallStar, reducer: clusterred.SmallStar},
+	"components": {mapper: clustermap.Components, reducer: clusterred.Components},
 	"clusters":   {mapper: clustermap.Clusters, reducer: clusterred.Clusters},
 }
 
@@ -202,7 +216,7 @@ var programs = map[string]program{
 func Program(kind, name string) (mr.Func, error) {
 	p, ok := programs[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join, match, extend, passages, edges, large-star, small-star or clusters)", name)
+		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join, match, extend, passages, edges, large-star, small-star, components or clusters)", name)
 	}
 	var f mr.Func
 	switch kind {

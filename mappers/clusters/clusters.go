@@ -19,6 +19,10 @@
 //	edges     map: the passages output -> `H TAB ref TAB side TAB node`
 //	          reduce: the edges of the graph
 //	large-star, small-star   map: edges -> `u TAB v` keyed by u; reduce: edges
+//	components  map: edges -> `0 TAB u TAB v`, all under one key; reduce:
+//	            the star edges `v TAB root` of every component at once
+//	            (union-find), as the rounds would end; the pipeline runs it
+//	            instead of more rounds once the graph has few enough edges
 //	clusters  map: the last round's star edges `v TAB root` -> `root TAB v`;
 //	          reduce: each component split into the texts its members are
 //	          copies of, the clusters (reducers/clusters documents the output)
@@ -149,6 +153,34 @@ func SmallStar(t *mr.Task) error {
 		return emit(u, v)
 	})
 }
+
+// Components is the components job's mapper: each edge under the one key
+// "0", so that one reducer gets the whole graph.
+func Components(t *mr.Task) error {
+	out := mr.NewOutput(t.Stdout)
+	var b []byte
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		u, v, ok := graph.SplitEdge(r.Line())
+		if !ok {
+			return fmt.Errorf("components: line %d: malformed edge (want two nodes of %d fields)", r.LineNumber(), NodeFields)
+		}
+		b = graph.AppendEdge(append(b[:0], ComponentsKey+"\t"...), u, v)
+		if _, err := out.Write(b); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("components: read: %w", err)
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// ComponentsKey is the key of every record of the components job.
+const ComponentsKey = "0"
 
 // Clusters is the clusters job's mapper: each star edge `v TAB root` keyed
 // by its root.

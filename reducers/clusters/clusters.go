@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"fmt"
 	"hash/fnv"
+	"slices"
+	"strings"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
@@ -396,6 +398,83 @@ func reduceEdges(t *mr.Task, job string, f func(first bool, u, v []byte, emit fu
 	}
 	c.Add(Changed, changed)
 	c.Add("clusters.star-edges", edges)
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return c.Flush()
+}
+
+// Components is the components job's reducer: its input is the whole
+// graph, each edge `0 TAB u TAB v` (mappers/clusters Components); it joins
+// the nodes of every edge (union-find) and writes, in node order, the
+// edge `v TAB root` of every node but the root of its component, the
+// smallest node (bytewise), which is where the large-star and small-star
+// rounds end. It holds the graph: the pipeline runs it only on a graph of
+// at most pipeline Options.ComponentEdges edges (pdc run
+// --component-edges).
+func Components(t *mr.Task) error {
+	c := mr.NewCounters(t.Stderr)
+	out := mr.NewOutput(t.Stdout)
+	index := map[string]int32{}
+	var nodes []string
+	var parent []int32
+	node := func(n []byte) int32 {
+		if i, ok := index[string(n)]; ok {
+			return i
+		}
+		i := int32(len(nodes))
+		s := string(n)
+		index[s], nodes, parent = i, append(nodes, s), append(parent, i)
+		return i
+	}
+	find := func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	var edges int64
+	r := mr.NewReader(t.Stdin)
+	for r.Next() {
+		_, e := mr.SplitKey(r.Line(), 1)
+		u, v, ok := graph.SplitEdge(e)
+		if !ok {
+			return fmt.Errorf("components reducer: line %d: malformed edge", r.LineNumber())
+		}
+		edges++
+		a, b := find(node(u)), find(node(v))
+		if a == b {
+			continue
+		}
+		if nodes[b] < nodes[a] { // the smaller node is the root
+			a, b = b, a
+		}
+		parent[b] = a
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("components reducer: read: %w", err)
+	}
+	order := make([]int32, len(nodes))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(nodes[x], nodes[y]) })
+	var b []byte
+	var star int64
+	for _, i := range order {
+		root := find(i)
+		if root == i {
+			continue
+		}
+		star++
+		b = graph.AppendEdge(b[:0], []byte(nodes[i]), []byte(nodes[root]))
+		if _, err := out.Write(b); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	c.Add("clusters.components.edges", edges)
+	c.Add("clusters.star-edges", star)
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}

@@ -56,6 +56,8 @@ func clustersOf(t *testing.T, in []string) ([]cluster.Cluster, int) {
 	t.Helper()
 	passages, _ := mapReduce(t, clustermap.Passages, Passages, clustermap.PassagesKeyFields, in)
 	edges, _ := mapReduce(t, clustermap.Edges, Edges, clustermap.EdgesKeyFields, passages)
+	// The components job ends where the rounds end, in one job.
+	once, _ := mapReduce(t, clustermap.Components, Components, 1, edges)
 	rounds := 0
 	for changed := int64(-1); changed != 0; {
 		if rounds++; rounds > 64 {
@@ -65,6 +67,9 @@ func clustersOf(t *testing.T, in []string) ([]cluster.Cluster, int) {
 		edges, c1 = mapReduce(t, clustermap.LargeStar, LargeStar, clustermap.StarKeyFields, edges)
 		edges, c2 = mapReduce(t, clustermap.SmallStar, SmallStar, clustermap.StarKeyFields, edges)
 		changed = c1[Changed] + c2[Changed]
+	}
+	if a, b := sortedLines(once), sortedLines(edges); !slices.Equal(a, b) {
+		t.Fatalf("components job:\n%s\nthe rounds:\n%s", strings.Join(a, ""), strings.Join(b, ""))
 	}
 	out, _ := mapReduce(t, clustermap.Clusters, Clusters, clustermap.StarKeyFields, edges)
 	dir := t.TempDir()
@@ -81,13 +86,27 @@ func clustersOf(t *testing.T, in []string) ([]cluster.Cluster, int) {
 	return cs, rounds
 }
 
+// sortedLines returns the distinct lines of records, sorted.
+func sortedLines(records []string) []string {
+	var lines []string
+	for _, r := range records {
+		for _, l := range strings.SplitAfter(r, "\n") {
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	slices.Sort(lines)
+	return slices.Compact(lines)
+}
+
 type end struct {
 	doc    int
 	cs, ce int
 }
 
 // TestClustersModel checks the cluster jobs against a union-find model on
-// random span graphs: ends of a span are one cluster, ends of a document
+// random span graphs (and the components job against the star rounds): ends of a span are one cluster, ends of a document
 // that coincide (Coincides) are one passage; a cluster's members are the unions of its
 // overlapping ends per document, the first of the document that comes
 // first in the input.

@@ -235,7 +235,7 @@ func Extend(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
 		out = append(out, cur)
 	}
 	// A result without evidence enough is no span, and covers no other
-	// (the match has left out what lies inside its runs already).
+	// (lib/matcher hides no candidate inside such a span either).
 	unanchored := func(r grown) bool { return r.Evidence < p.MinEvidence }
 	var res []Seed
 	for i, r := range out {

@@ -131,9 +131,13 @@ func (m *Matcher) seeds(spans, short []diagonal.Run) error {
 		return nil
 	}
 	in := newBoxes(spans)
+	// A span without the evidence it needs yet (extension may add it)
+	// hides no candidate: it may not be a span at the end.
+	need := minEvidence(m.cfg)
+	strong := newBoxes(slices.DeleteFunc(slices.Clone(spans), func(r diagonal.Run) bool { return r.Evidence < need }))
 	var cands []diagonal.Run
 	for _, run := range short {
-		if !in.hit(run.StartA, run.EndA, run.StartB, run.EndB, 0) {
+		if !strong.hit(run.StartA, run.EndA, run.StartB, run.EndB, 0) {
 			cands = append(cands, run)
 		}
 	}

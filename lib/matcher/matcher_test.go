@@ -12,10 +12,16 @@ import (
 // TestMatcherSeeds: the match writes the spans and, with extension on, the
 // candidates (runs of 2 pairs) and the single pairs near a seed, as seed
 // records (lib/extend) with their pairs' evidence added up; a lone pair
-// seeds nothing; without extension only the spans.
+// seeds nothing; a span short of evidence hides no candidate; without
+// extension only the spans.
 func TestMatcherSeeds(t *testing.T) {
 	p := func(a, b int) Pair {
 		return Pair{A: a, B: b, Score: 1, CSA: 100 * a, CEA: 100*a + 90, CSB: 100 * b, CEB: 100*b + 90, Evidence: a}
+	}
+	strong := func(a, b int) Pair { // an anchor: all the evidence a span needs (20)
+		q := p(a, b)
+		q.Evidence = 20
+		return q
 	}
 	tests := []struct {
 		name   string
@@ -33,6 +39,12 @@ func TestMatcherSeeds(t *testing.T) {
 			[]Pair{p(3, 151), p(5, 154)},
 			[]string{"c\t3\t151\t5\t154\t2\t300\t590\t15100\t15490\t1.0000\t8"}},
 		{"a lone pair", 0.5, []Pair{p(4, 9)}, nil},
+		{"a span short of evidence hides no candidate", 0.5,
+			[]Pair{p(1, 1), p(2, 2), p(2, 3), p(3, 3), p(3, 4)},
+			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000\t6", "c\t2\t3\t3\t4\t2\t200\t390\t300\t490\t1.0000\t5"}},
+		{"a span with the evidence hides it", 0.5,
+			[]Pair{strong(1, 1), p(2, 2), p(2, 3), p(3, 3), p(3, 4)},
+			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000\t25", "c\t3\t4\t3\t4\t1\t300\t390\t400\t490\t1.0000\t3"}},
 		{"no extension", 0,
 			[]Pair{p(1, 1), p(2, 2), p(3, 3), p(6, 7), p(10, 20), p(11, 21)},
 			[]string{"s\t1\t1\t3\t3\t3\t100\t390\t100\t390\t1.0000\t6"}},

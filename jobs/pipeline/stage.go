@@ -141,8 +141,9 @@ func ComponentsStage(input string) Stage {
 
 // MaxComponentEdges is the default Options.ComponentEdges (pdc run
 // --component-edges): one reduce task holds a graph of this many edges,
-// its nodes and union-find, in about 100 MB, far under a task's default
-// memory.
+// its nodes (about 400 bytes each, with their word sketches) and the
+// union-find: about 100 MB for a passage graph, which has about as many
+// nodes as edges, and at most about 250 MB; a task's default memory is 1 GB.
 const MaxComponentEdges = 250_000
 
 // ClustersStage returns the job that writes the clusters from the last

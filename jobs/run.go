@@ -99,7 +99,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output directory")
 	fs.BoolVar(&o.forceUnlock, "force-unlock", false, "remove another run's lock on the output directory (only when that run is dead)")
 	fs.BoolVar(&o.clusters, "clusters", false, "also group the spans' passages into clusters of the same text across documents (OUT/clusters; read with pdc clusters OUT)")
-	fs.IntVar(&o.componentEdges, "component-edges", pipeline.MaxComponentEdges, "with --clusters: a graph of passages of at most this many edges gets its clusters in one job (one reduce task holds it), a larger one in rounds of two jobs until it is that small (0: rounds only)")
+	fs.IntVar(&o.componentEdges, "component-edges", pipeline.MaxComponentEdges, "with --clusters: a graph of passages of at most this many edges gets its clusters in one job (one reduce task holds it), a larger one in rounds of two jobs (the one job once a round leaves it that small; the rounds shrink it to about its number of passages at most) (0: rounds only)")
 	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs; the match job then runs as a job of its own, not inside the join's reduce tasks)")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
 	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: 2 per worker locally, 2 on Hadoop)")

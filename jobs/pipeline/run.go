@@ -118,7 +118,9 @@ type Options struct {
 	Clusters bool
 	// ComponentEdges is the largest graph of passages, in edges, whose
 	// connected components one job finds (ComponentsStage; a larger one
-	// runs star rounds until it is this small); 0: star rounds only.
+	// runs star rounds, and the one job once a round leaves it this small:
+	// the rounds shrink a graph to about its number of nodes at most); 0:
+	// star rounds only.
 	ComponentEdges int
 	// Finished, if set, runs after Finish, still under the lock (more
 	// reports written into OUT).

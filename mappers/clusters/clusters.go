@@ -157,26 +157,11 @@ func SmallStar(t *mr.Task) error {
 // Components is the components job's mapper: each edge under the one key
 // "0", so that one reducer gets the whole graph.
 func Components(t *mr.Task) error {
-	out := mr.NewOutput(t.Stdout)
-	var b []byte
-	r := mr.NewReader(t.Stdin)
-	for r.Next() {
-		u, v, ok := graph.SplitEdge(r.Line())
-		if !ok {
-			return fmt.Errorf("components: line %d: malformed edge (want two nodes of %d fields)", r.LineNumber(), NodeFields)
-		}
-		b = graph.AppendEdge(append(b[:0], ComponentsKey+"\t"...), u, v)
-		if _, err := out.Write(b); err != nil {
-			return fmt.Errorf("write: %w", err)
-		}
-	}
-	if err := r.Err(); err != nil {
-		return fmt.Errorf("components: read: %w", err)
-	}
-	if err := out.Flush(); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	return nil
+	var k []byte
+	return mapEdges(t, "components", func(u, v []byte, emit func(a, b []byte) error) error {
+		k = append(append(k[:0], ComponentsKey+"\t"...), u...)
+		return emit(k, v)
+	})
 }
 
 // ComponentsKey is the key of every record of the components job.

@@ -20,32 +20,25 @@ package jobs
 // document left with no text but white space is not written.
 //
 // removed.tsv: what was cut, after a header line, one line per cut range,
-// in the order of docs.jsonl, then by position:
+// in the order of docs.jsonl, then by position (the format is lib/dedup's,
+// records.go).
 //
-//	#doc TAB char_start TAB char_end TAB cluster TAB kept_doc TAB kept_char_start TAB kept_char_end TAB held TAB reason
-//
-// ids escaped as in lib/mr; offsets in Unicode code points of the
-// document's extracted text, end exclusive. kept_* is the range of the
-// kept copy that the cut range is aligned to, held the share of the cut
-// range's distinct words found there (4 decimals, at least 0.8), reason
-// why the range was cut (copy: the kept range holds it). Lines of one
-// document may overlap (members of several clusters); their union is what
-// was cut.
+// With --jobs (the default for a run made with --hadoop), CLEAN is written
+// by MapReduce jobs instead: dedupjobs.go.
 
 import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -76,6 +69,12 @@ type dedupOptions struct {
 	overwrite  bool
 	dropEmpty  bool
 	verify     bool
+	jobs       bool   // CLEAN by MapReduce jobs (dedupjobs.go)
+	queue      string // their YARN queue
+	reducers   int    // their reduce tasks (0: the runner's default)
+	workers    int    // local runner: parallel tasks
+	quiet      bool
+	jobsSet    bool // --jobs given (else the run decides)
 }
 
 func (m *Main) dedupCmd(ctx context.Context, args []string) error {
@@ -91,6 +90,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !o.jobsSet {
+		o.jobs = r.man != nil && r.man.Hadoop
+	}
 	if len(o.inputs) == 0 {
 		o.filter = r.Filter()
 		if o.inputs, err = dedupInputs(r, o.out); err != nil {
@@ -100,6 +102,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	an, err := r.Analyzer(ctx, append([]string{"dedup"}, args...))
 	if err != nil {
 		return err
+	}
+	if o.jobs {
+		return m.dedupJobs(ctx, o, r, cs)
 	}
 	cfs, cdir, err := m.prepareClean(o.clean, o.overwrite)
 	if err != nil {
@@ -121,11 +126,21 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	return m.dedupDone(st, o, undated)
+}
+
+// dedupDone prints the summary of pdc dedup, and the check's failures:
+// an error with --verify.
+func (m *Main) dedupDone(st dedupStats, o dedupOptions, undated int) error {
 	m.dedupSummary(st, o, undated)
 	if st.violations > 0 {
+		removed := dedupRemoved
+		if o.jobs {
+			removed = dedupRemovedDir + "/"
+		}
 		fmt.Fprintf(m.Stderr, "pdc dedup: %s failed the check of the cuts (first: %s)\n", plural(int64(st.violations), "cut range"), st.firstViolation)
 		if o.verify {
-			return fmt.Errorf("dedup: --verify: %d cut ranges of %s/%s are not held by their kept ranges in the output", st.violations, strings.TrimSuffix(o.clean, "/"), dedupRemoved)
+			return fmt.Errorf("dedup: --verify: %d cut ranges of %s/%s are not held by their kept ranges in the output", st.violations, strings.TrimSuffix(o.clean, "/"), removed)
 		}
 	}
 	return nil
@@ -145,10 +160,20 @@ func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace the files of a previous pdc dedup in CLEAN")
 	fs.BoolVar(&o.dropEmpty, "drop-empty", false, "leave out of docs.jsonl the documents left with no text (every passage of theirs kept elsewhere)")
 	fs.BoolVar(&o.verify, "verify", false, "exit 1 when a cut range fails the check that its kept range holds 80% of its words and is in the output (always run, and reported)")
+	fs.BoolVar(&o.jobs, "jobs", false, "write CLEAN by MapReduce jobs on the run's runner, as part files (docs/, removed/); the default for a run made with --hadoop (--jobs=false: through this process)")
+	fs.StringVar(&o.queue, "queue", "", "with --jobs on Hadoop: the YARN `queue` of the jobs (default: the cluster's)")
+	fs.IntVar(&o.reducers, "reducers", 0, "with --jobs: reduce tasks per job (default: 2 on Hadoop, 2 per worker locally)")
+	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "with --jobs, local runner: parallel map and reduce tasks")
+	fs.BoolVar(&o.quiet, "quiet", false, "with --jobs: no progress lines")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return o, err
 	}
 	o.out, o.inputs = fs.Arg(0), inputs
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "jobs" {
+			o.jobsSet = true
+		}
+	})
 	switch {
 	case fs.NArg() != 1:
 		return o, usagef("dedup: want exactly one run output directory")
@@ -260,11 +285,12 @@ func isDedupDir(ents []fs.FileInfo) bool {
 
 // keptMembers returns the index of the kept member of each cluster by
 // o.keep (ties: the first), and for earliest the number of the clusters'
-// documents without a date.
+// documents without a date, reading the lengths or dates the rule needs
+// from in.
 func keptMembers(cs []cluster.Cluster, o dedupOptions, in *input.Set, an *doc.Analyzer) ([]int, int, error) {
-	kept := make([]int, len(cs))
 	if o.keep == "first" {
-		return kept, 0, nil
+		kept, undated := chooseKept(cs, o, nil, nil)
+		return kept, undated, nil
 	}
 	need := map[string]bool{}
 	for _, c := range cs {
@@ -272,21 +298,45 @@ func keptMembers(cs []cluster.Cluster, o dedupOptions, in *input.Set, an *doc.An
 			need[mem.Doc] = true
 		}
 	}
+	var lengths map[string]int
+	var dates map[string]string
+	var err error
+	if o.keep == "longest" {
+		lengths, err = docRuneLengths(in, need, an)
+	} else {
+		dates, err = jsonlField(in, need, o.dateField)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	kept, undated := chooseKept(cs, o, lengths, dates)
+	return kept, undated, nil
+}
+
+// chooseKept returns the index of the kept member of each cluster by
+// o.keep (ties: the first), given the documents' lengths (longest) or
+// dates (earliest), and for earliest the number of the clusters'
+// documents without a date.
+func chooseKept(cs []cluster.Cluster, o dedupOptions, lengths map[string]int, dates map[string]string) ([]int, int) {
+	kept := make([]int, len(cs))
+	if o.keep == "first" {
+		return kept, 0
+	}
 	var better func(a, b string) bool // document a's member beats b's
 	undated := 0
 	switch o.keep {
 	case "longest":
-		lengths, err := docRuneLengths(in, need, an)
-		if err != nil {
-			return nil, 0, err
-		}
 		better = func(a, b string) bool { return lengths[a] > lengths[b] }
 	case "earliest":
-		dates, err := jsonlField(in, need, o.dateField)
-		if err != nil {
-			return nil, 0, err
+		seen := map[string]bool{}
+		for _, c := range cs {
+			for _, mem := range c.Members {
+				if _, ok := dates[mem.Doc]; !ok && !seen[mem.Doc] {
+					seen[mem.Doc] = true
+					undated++
+				}
+			}
 		}
-		undated = len(need) - len(dates)
 		better = func(a, b string) bool {
 			da, oka := dates[a]
 			db, okb := dates[b]
@@ -300,7 +350,7 @@ func keptMembers(cs []cluster.Cluster, o dedupOptions, in *input.Set, an *doc.An
 			}
 		}
 	}
-	return kept, undated, nil
+	return kept, undated
 }
 
 // docRuneLengths returns the length in characters of the extracted text
@@ -375,9 +425,7 @@ func readField(name string, rc io.ReadCloser, field string, need, seen map[strin
 			continue // no document (the readers skip it too), or not the first of its id
 		}
 		seen[d.ID] = true
-		var rec map[string]json.RawMessage
-		var v string
-		if json.Unmarshal(line, &rec) == nil && json.Unmarshal(rec[field], &v) == nil && v != "" {
+		if v := doc.JSONStringField(line, field); v != "" {
 			vals[d.ID] = v
 		}
 	}
@@ -385,43 +433,6 @@ func readField(name string, rc io.ReadCloser, field string, need, seen map[strin
 		return fmt.Errorf("input %s: %w", name, err)
 	}
 	return nil
-}
-
-// cutText returns text without the characters of rs (sorted ranges of
-// rune offsets that neither overlap nor touch) and the length of text in
-// characters; an error if a range ends past the text.
-func cutText(text string, rs []dedup.Range) (string, int, error) {
-	want := make([]int, 0, 2*len(rs)) // rune offsets, ascending
-	for _, r := range rs {
-		want = append(want, r.Start, r.End)
-	}
-	offs := make([]int, 0, len(want)) // their byte offsets
-	n := 0
-	for i := range text {
-		for len(offs) < len(want) && want[len(offs)] == n {
-			offs = append(offs, i)
-		}
-		n++
-	}
-	for len(offs) < len(want) && want[len(offs)] == n {
-		offs = append(offs, len(text))
-	}
-	if len(offs) < len(want) {
-		r := rs[len(offs)/2]
-		return "", n, fmt.Errorf("passage %d-%d ends past the text (%d characters)", r.Start, r.End, n)
-	}
-	if len(rs) == 0 {
-		return text, n, nil
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	prev := 0
-	for j := 0; j < len(offs); j += 2 {
-		b.WriteString(text[prev:offs[j]])
-		prev = offs[j+1]
-	}
-	b.WriteString(text[prev:])
-	return b.String(), n, nil
 }
 
 // dedupStats are the counts of pdc dedup's summary.
@@ -474,8 +485,7 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
 	defer w.removed.Abort()
-	header := "#doc\tchar_start\tchar_end\tcluster\tkept_doc\tkept_char_start\tkept_char_end\theld\treason\n"
-	if _, err := io.WriteString(w.removed, header); err != nil {
+	if _, err := io.WriteString(w.removed, dedup.RemovedHeader); err != nil {
 		return w.st, fmt.Errorf("dedup: write %s: %w", w.removed.Name(), err)
 	}
 	all := func(string) bool { return true }
@@ -552,7 +562,7 @@ func (w *cleanWriter) process(c *cleanDoc, wk *worker) {
 	}
 	c.analyzed, c.truncated = true, a.Truncated
 	if c.cut, err = w.p.CutWith(&wk.tok, c.d.ID, a); err == nil {
-		c.text, c.n, err = cutText(a.Text, dedup.Ranges(c.cut.Removals))
+		c.text, c.n, err = dedup.CutText(a.Text, dedup.Ranges(c.cut.Removals))
 	}
 	switch {
 	case err != nil && w.p.Err() != nil: // the kept passages' file, not the document
@@ -567,7 +577,7 @@ func (w *cleanWriter) process(c *cleanDoc, wk *worker) {
 		c.line = append(doc.AppendJSONKeeping(nil, &doc.Doc{ID: c.d.ID, URL: c.d.URL, Text: c.text}, c.raw), '\n')
 	}
 	for _, r := range c.cut.Removals {
-		c.removed = appendRemoval(c.removed, c.d.ID, r)
+		c.removed = dedup.AppendRemoval(c.removed, c.d.ID, r)
 	}
 	c.raw = nil
 }
@@ -714,27 +724,15 @@ func (st *dedupStats) add(truncated bool, text string, n int, cut dedup.Outcome)
 	}
 }
 
-// appendRemoval appends a line of removed.tsv.
-func appendRemoval(b []byte, id string, c dedup.Removal) []byte {
-	b = mr.AppendEscape(b, id)
-	for _, n := range []int{c.Start, c.End} {
-		b = strconv.AppendInt(append(b, '\t'), int64(n), 10)
-	}
-	b = append(append(b, '\t'), c.Cluster...)
-	b = mr.AppendEscape(append(b, '\t'), c.Kept.Doc)
-	for _, n := range []int{c.Kept.Start, c.Kept.End} {
-		b = strconv.AppendInt(append(b, '\t'), int64(n), 10)
-	}
-	b = strconv.AppendFloat(append(b, '\t'), c.Held, 'f', 4, 64)
-	b = append(append(b, '\t'), c.Reason...)
-	return append(b, '\n')
-}
-
 // dedupSummary prints the one-line summary of pdc dedup.
 func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 	clean := strings.TrimSuffix(o.clean, "/")
 	var b strings.Builder
-	fmt.Fprintf(&b, "pdc dedup: %s read, %d written to %s/%s", plural(st.Docs, "document"), st.written, clean, dedupDocs)
+	docs, removed := dedupDocs, dedupRemoved
+	if o.jobs {
+		docs, removed = dedupDocsDir+"/", dedupRemovedDir+"/"
+	}
+	fmt.Fprintf(&b, "pdc dedup: %s read, %d written to %s/%s", plural(st.Docs, "document"), st.written, clean, docs)
 	var notes []string
 	if st.dups > 0 {
 		notes = append(notes, plural(st.dups, "duplicate id")+" skipped")
@@ -766,7 +764,7 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 		held = fmt.Sprintf("%d of the ranges not held by their kept copy", st.violations)
 	}
 	fmt.Fprintf(&b, "; %s removed from %s (%s/%s), %d of %d characters (%.1f%%), %s; %d characters of %s left, aligned to no kept copy",
-		plural(st.passages, "range"), plural(st.docsCut, "document"), clean, dedupRemoved,
+		plural(st.passages, "range"), plural(st.docsCut, "document"), clean, removed,
 		st.removed, st.chars, share, held, st.unaligned, plural(st.members, "removed member"))
 	if st.notHeld > 0 {
 		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words)", plural(st.notHeld, "run"))

@@ -411,3 +411,126 @@ func TestDedupErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestDedupJobs checks that pdc dedup --jobs (the local runner's jobs)
+// writes the documents and removed ranges that pdc dedup writes through
+// one process, with each --keep rule, with --drop-empty, and with exact
+// copies (read by the facts job), and that it refuses what it cannot do.
+func TestDedupJobs(t *testing.T) {
+	in := dedupCorpus(t)
+	raw, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// d7 is an exact copy of d4, d8 a document of P alone, like d3.
+	d4 := strings.Split(string(raw), "\n")[3]
+	d3 := strings.Split(string(raw), "\n")[2]
+	raw = append(raw, strings.Replace(d4, `"d4"`, `"d7"`, 1)+"\n"+strings.Replace(d3, `"d3"`, `"d8"`, 1)+"\n"...)
+	in = writeFile(t, filepath.Join(t.TempDir(), "docs.jsonl"), string(raw))
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--clusters", "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if cps, err := os.ReadFile(out + "/copies.tsv"); err != nil || !strings.Contains(string(cps), "d7\td4") {
+		t.Fatalf("copies.tsv: %q %v, want d7 a copy of d4", cps, err)
+	}
+	for _, flags := range [][]string{nil, {"--keep", "longest"}, {"--keep", "earliest", "--date-field", "date"}, {"--drop-empty"}} {
+		t.Run(strings.Join(append([]string{"dedup"}, flags...), " "), func(t *testing.T) {
+			t.Parallel()
+			one, jobs := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "jobs")
+			_, stderr1, code := runPDC(t, append([]string{"dedup", out, "--output", one, "--verify"}, flags...)...)
+			if code != 0 {
+				t.Fatalf("dedup: exit %d %s", code, stderr1)
+			}
+			_, stderr2, code := runPDC(t, append([]string{"dedup", out, "--output", jobs, "--verify", "--jobs", "--quiet", "--workers", "2"}, flags...)...)
+			if code != 0 {
+				t.Fatalf("dedup --jobs: exit %d %s", code, stderr2)
+			}
+			docs, removed := partLines(t, jobs+"/docs"), partLines(t, jobs+"/removed")
+			if want := sortedFileLines(t, one+"/docs.jsonl", 0); !slices.Equal(docs, want) || len(want) < 6 {
+				t.Errorf("docs/ of --jobs:\n%s\nwant docs.jsonl's lines:\n%s", strings.Join(docs, "\n"), strings.Join(want, "\n"))
+			}
+			if want := sortedFileLines(t, one+"/removed.tsv", 1); !slices.Equal(removed, want) || len(want) < 4 {
+				t.Errorf("removed/ of --jobs:\n%s\nwant removed.tsv's lines:\n%s", strings.Join(removed, "\n"), strings.Join(want, "\n"))
+			}
+			// pdc reads CLEAN/docs back as input.
+			if text, stderr, code := runPDC(t, "text", "--input", jobs+"/docs"); code != 0 || strings.Count(text, "# doc ") != len(docs) {
+				t.Errorf("pdc text --input CLEAN/docs: exit %d, %d documents, want %d\n%s", code, strings.Count(text, "# doc "), len(docs), stderr)
+			}
+			// The summaries differ only in the files named.
+			s1 := strings.ReplaceAll(strings.ReplaceAll(stderr1, one+"/docs.jsonl", "DOCS"), one+"/removed.tsv", "REMOVED")
+			s2 := strings.ReplaceAll(strings.ReplaceAll(stderr2, jobs+"/docs/", "DOCS"), jobs+"/removed/", "REMOVED")
+			if s1 != s2 {
+				t.Errorf("summary of --jobs:\n%s\nwant as without:\n%s", s2, s1)
+			}
+			ents, _ := os.ReadDir(jobs)
+			var names []string
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			if !slices.Equal(names, []string{"docs", "removed"}) {
+				t.Errorf("CLEAN of --jobs holds %q, want docs and removed", names)
+			}
+		})
+	}
+	t.Run("errors", func(t *testing.T) {
+		clean := filepath.Join(t.TempDir(), "clean")
+		for _, tc := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"--queue", "q"}, "dedup: --queue is for runs made with --hadoop"},
+			{[]string{"--output", "hdfs://nn:8020/clean"}, "dedup --jobs: the run " + out + " was made by the local runner: give a local --output"},
+		} {
+			args := append([]string{"dedup", out, "--output", clean, "--jobs"}, tc.args...)
+			if _, stderr, code := runPDC(t, args...); code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%q: exit %d %q, want 2 and %q", args, code, stderr, tc.want)
+			}
+		}
+		if err := os.MkdirAll(clean+"/other", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runPDC(t, "dedup", out, "--output", clean, "--jobs", "--overwrite")
+		if code != 1 || !strings.Contains(stderr, "holds other files than a pdc dedup") {
+			t.Errorf("dedup --jobs into a directory of other files: exit %d %q", code, stderr)
+		}
+	})
+}
+
+// partLines returns the lines of the part files of dir, sorted, without
+// the TAB that Hadoop's text output ends a line without one with.
+func partLines(t *testing.T, dir string) []string {
+	t.Helper()
+	parts, err := filepath.Glob(dir + "/part-*")
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("%s: no part files (%v)", dir, err)
+	}
+	if _, err := os.Stat(dir + "/_SUCCESS"); err != nil {
+		t.Errorf("%s has no _SUCCESS", dir)
+	}
+	var lines []string
+	for _, p := range parts {
+		for _, l := range sortedFileLines(t, p, 0) {
+			lines = append(lines, strings.TrimSuffix(l, "\t"))
+		}
+	}
+	slices.Sort(lines)
+	return lines
+}
+
+// sortedFileLines returns the lines of a file after its first skip lines,
+// sorted.
+func sortedFileLines(t *testing.T, name string, skip int) []string {
+	t.Helper()
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	if len(raw) == 0 {
+		lines = nil
+	}
+	lines = lines[min(skip, len(lines)):]
+	slices.Sort(lines)
+	return lines
+}

@@ -50,6 +50,30 @@ func taskBinary(t *testing.T) string {
 	return bin
 }
 
+// hdfsPartLines returns the lines of the part files of dir on HDFS,
+// sorted, without the TAB that Hadoop's text output ends a line without
+// one with; dir must have _SUCCESS.
+func hdfsPartLines(t *testing.T, env []string, dir string) []string {
+	t.Helper()
+	ls, stderr, code := runPDCEnv(t, env, "fs", "ls", dir)
+	if code != 0 || !strings.Contains(ls, "/_SUCCESS") {
+		t.Fatalf("pdc fs ls %s: exit %d, no _SUCCESS\n%s%s", dir, code, ls, stderr)
+	}
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(ls), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && strings.Contains(f[2], "/part-") {
+			data, _, _ := runPDCEnv(t, env, "fs", "cat", f[2])
+			if data != "" {
+				for _, l := range strings.Split(strings.TrimSuffix(data, "\n"), "\n") {
+					lines = append(lines, strings.TrimSuffix(l, "\t"))
+				}
+			}
+		}
+	}
+	slices.Sort(lines)
+	return lines
+}
+
 func hdfsDir(t *testing.T) string {
 	return fmt.Sprintf("/pdc-it/%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano())
 }
@@ -121,20 +145,36 @@ func TestHadoopMatchesLocal(t *testing.T) {
 			t.Errorf("pdc %s: Hadoop output (exit %d, %d lines) differs from local (%d lines)\n%s", strings.Join(cmd, " "), code, strings.Count(got, "\n"), strings.Count(want, "\n"), stderr)
 		}
 	}
-	// Dedup too, its output written on HDFS.
+	// Dedup too, its output written on HDFS: by Hadoop jobs (the default
+	// for a run made with --hadoop), and through pdc's process
+	// (--jobs=false).
 	lclean := t.TempDir() // exists: local even with HADOOP_CONF_DIR set (hdfsfs.IsRemote)
 	if _, stderr, code := runPDC(t, "dedup", local, "--output", lclean); code != 0 {
 		t.Fatalf("pdc dedup (local): exit %d\n%s", code, stderr)
 	}
-	if _, stderr, code := runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-clean"); code != 0 {
-		t.Fatalf("pdc dedup (HDFS): exit %d\n%s", code, stderr)
+	if _, stderr, code := runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-clean1", "--jobs=false"); code != 0 {
+		t.Fatalf("pdc dedup --jobs=false (HDFS): exit %d\n%s", code, stderr)
 	}
 	for _, f := range []string{"docs.jsonl", "removed.tsv"} {
 		want, _ := os.ReadFile(filepath.Join(lclean, f))
-		got, stderr, code := runPDCEnv(t, env, "fs", "cat", out+"-clean/"+f)
+		got, stderr, code := runPDCEnv(t, env, "fs", "cat", out+"-clean1/"+f)
 		if code != 0 || got != string(want) || strings.Count(got, "\n") < 10 {
-			t.Errorf("pdc dedup: %s on HDFS (exit %d, %d lines) differs from local (%d lines)\n%s", f, code, strings.Count(got, "\n"), strings.Count(string(want), "\n"), stderr)
+			t.Errorf("pdc dedup --jobs=false: %s on HDFS (exit %d, %d lines) differs from local (%d lines)\n%s", f, code, strings.Count(got, "\n"), strings.Count(string(want), "\n"), stderr)
 		}
+	}
+	_, stderr, code = runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-clean", "--reducers", "2")
+	if code != 0 || !strings.Contains(stderr, "job dedup-docs") || !strings.Contains(stderr, out+"-clean/docs/") {
+		t.Fatalf("pdc dedup (Hadoop jobs): exit %d\n%s", code, stderr)
+	}
+	for _, f := range [][2]string{{"docs", "docs.jsonl"}, {"removed", "removed.tsv"}} {
+		got := hdfsPartLines(t, env, out+"-clean/"+f[0])
+		want := sortedFileLines(t, filepath.Join(lclean, f[1]), strings.Count(f[1], "removed"))
+		if !slices.Equal(got, want) || len(want) < 10 {
+			t.Errorf("pdc dedup: %s/ of the Hadoop jobs (%d lines) differs from local %s (%d lines)", f[0], len(got), f[1], len(want))
+		}
+	}
+	if ls, _, _ := runPDCEnv(t, env, "fs", "ls", out+"-clean"); strings.Contains(ls, "_plan") || strings.Contains(ls, "_kept") {
+		t.Errorf("pdc dedup left its side files on HDFS:\n%s", ls)
 	}
 	text, stderr, code := runPDCEnv(t, env, "spans", out, "--text")
 	if code != 0 || !strings.Contains(text, "bzip2-compressed file") {

@@ -303,19 +303,11 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		man.Files = absAll(localSet.Paths())
 		localSet.Warn(m.Stderr)
 	}
-	sub := &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress,
-		Secure: hadoop.Secured(m.Getenv("HADOOP_CONF_DIR")), Env: hadoop.ClientEnv(m.Getenv)}
-	if id := hdfsfs.Identity().Resolve(m.Getenv); id.Keytab != "" {
-		// The Hadoop client logs in from a ticket cache: one of pdc's own,
-		// kept fresh from the keytab for as long as the run lasts. (Made
-		// whenever a keytab is given: the client's configuration may be
-		// one pdc does not read, $HADOOP_HOME/etc/hadoop.)
-		if o.ticket, err = kerberos.NewPrivateCache(id, m.Getenv); err != nil {
-			return nil, pipeline.Options{}, err
-		}
-		o.ticket.Keep(func(err error) { fmt.Fprintf(m.Stderr, "pdc: renew the Hadoop client's ticket: %v (retrying)\n", err) })
-		sub.Env = append(sub.Env, o.ticket.Env())
+	sub, ticket, err := m.submitter(streaming, progress)
+	if err != nil {
+		return nil, pipeline.Options{}, err
 	}
+	o.ticket = ticket
 	d := &hadoop.Driver{
 		Submitter:  sub,
 		FileSystem: fsys,
@@ -333,6 +325,29 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		Quiet:      o.quiet,
 	}
 	return d, m.pipelineOptions(o, out, man), nil
+}
+
+// submitter returns the Hadoop job submitter, progress going to
+// progress, and the private ticket cache it logs in from when a keytab is
+// given (to be closed once the jobs are done), else nil.
+func (m *Main) submitter(streaming []string, progress io.Writer) (*hadoop.Submitter, *kerberos.PrivateCache, error) {
+	sub := &hadoop.Submitter{Streaming: streaming, ConfDir: m.Getenv("HADOOP_CONF_DIR"), Stderr: progress,
+		Secure: hadoop.Secured(m.Getenv("HADOOP_CONF_DIR")), Env: hadoop.ClientEnv(m.Getenv)}
+	id := hdfsfs.Identity().Resolve(m.Getenv)
+	if id.Keytab == "" {
+		return sub, nil, nil
+	}
+	// The Hadoop client logs in from a ticket cache: one of pdc's own,
+	// kept fresh from the keytab for as long as the jobs last. (Made
+	// whenever a keytab is given: the client's configuration may be one
+	// pdc does not read, $HADOOP_HOME/etc/hadoop.)
+	ticket, err := kerberos.NewPrivateCache(id, m.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	ticket.Keep(func(err error) { fmt.Fprintf(m.Stderr, "pdc: renew the Hadoop client's ticket: %v (retrying)\n", err) })
+	sub.Env = append(sub.Env, ticket.Env())
+	return sub, ticket, nil
 }
 
 func (m *Main) pipelineOptions(o *runOptions, out string, man pipeline.Manifest) pipeline.Options {

@@ -277,6 +277,13 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 		cfg.Seeds = "matches"
 	}
 	j.Env = cfg.Env()
+	if len(st.Side) > 0 {
+		// The tasks find the side inputs in their working directory.
+		for _, name := range st.Side {
+			j.CacheFiles = append(j.CacheFiles, d.URI+path.Join(d.Out, name)+"#"+name)
+		}
+		j.Env[jobconf.EnvSide] = "."
+	}
 	if d.Fault != "" {
 		j.Env["PDC_FAULT"] = d.Fault
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -19,6 +20,7 @@ import (
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	mrlocal "github.com/pdc-mr/pdc/lib/mr/local"
 	"github.com/pdc-mr/pdc/mappers/parse"
 )
@@ -233,6 +235,11 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 		Inputs:          splits,
 		Output:          dir,
 		InputKeys:       st.InputKeys,
+	}
+	if len(st.Side) > 0 {
+		// The tasks find the side inputs in the step's output directory.
+		job.Env = maps.Clone(d.Env)
+		job.Env[jobconf.EnvSide] = s.Out
 	}
 	job.Map, _ = pipeline.Program("map", st.Name)
 	if !st.MapOnly {

@@ -319,6 +319,34 @@ func Merged(jobs []Job) map[string]int64 {
 	return m
 }
 
+// RunStages runs stages one at a time through d, each a step writing its
+// directory under out (no manifest, no resume: pdc dedup's jobs), writes
+// each job's _counters.tsv, says "job NAME: ID done in T" on stderr unless
+// quiet, and returns the jobs.
+func RunStages(ctx context.Context, d Driver, out string, stages []Stage, stderr io.Writer, quiet bool) ([]Job, error) {
+	var jobs []Job
+	for _, st := range stages {
+		err := d.Run(ctx, Step{Stages: []Stage{st}, Out: out}, func(j Job) error {
+			if err := WriteCounters(d.FS(), j.Dir+"/_counters.tsv", j.Counters); err != nil {
+				return err
+			}
+			if !quiet {
+				id := ""
+				if j.ID != "" {
+					id = j.ID + " "
+				}
+				fmt.Fprintf(stderr, "job %s: %sdone in %s\n", j.Name, id, elapsed(j.Took))
+			}
+			jobs = append(jobs, j)
+			return nil
+		})
+		if err != nil {
+			return jobs, err
+		}
+	}
+	return jobs, nil
+}
+
 func elapsed(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
 
 // PartFiles lists a job output's part files in name order.

@@ -39,8 +39,10 @@ package pipeline
 import (
 	"fmt"
 
+	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/mr"
 	clustermap "github.com/pdc-mr/pdc/mappers/clusters"
+	dedupmap "github.com/pdc-mr/pdc/mappers/dedup"
 	extendmap "github.com/pdc-mr/pdc/mappers/extend"
 	"github.com/pdc-mr/pdc/mappers/index"
 	joinmap "github.com/pdc-mr/pdc/mappers/join"
@@ -48,6 +50,7 @@ import (
 	parsemap "github.com/pdc-mr/pdc/mappers/parse"
 	statsmap "github.com/pdc-mr/pdc/mappers/stats"
 	clusterred "github.com/pdc-mr/pdc/reducers/clusters"
+	dedupred "github.com/pdc-mr/pdc/reducers/dedup"
 	extendred "github.com/pdc-mr/pdc/reducers/extend"
 	indexred "github.com/pdc-mr/pdc/reducers/index"
 	joinred "github.com/pdc-mr/pdc/reducers/join"
@@ -98,6 +101,10 @@ type Stage struct {
 	// Extra names more job outputs (directories under OUT) the stage reads
 	// besides Input.
 	Extra []string
+	// Side names files or directories under OUT that every task of the
+	// stage reads whole (Hadoop: -files links in the task's directory;
+	// the tasks find them in the directory jobconf.EnvSide names).
+	Side []string
 	// Dir, if set, is the stage's output directory, for the rounds of an
 	// iterated stage (Round > 0).
 	Dir   string
@@ -150,6 +157,30 @@ const MaxComponentEdges = 250_000
 // round's output.
 func ClustersStage(input string) Stage {
 	return Stage{Name: "clusters", Input: input, KeyFields: clustermap.StarKeyFields, PartitionFields: clustermap.StarPartitionFields}
+}
+
+// DedupFactsStage returns the job of pdc dedup --jobs that reads the
+// lengths and dates of the documents that decide kept members
+// (mappers/dedup), run before DedupStages when there are some.
+func DedupFactsStage() Stage {
+	return Stage{Name: "dedup-facts", Dir: dedup.FactsDir, Side: []string{dedup.FactsFile},
+		KeyFields: dedupmap.KeyFields, PartitionFields: dedupmap.PartitionFields, InputKeys: true}
+}
+
+// DedupStages returns the jobs of pdc dedup --jobs (mappers/dedup), each
+// reading the run's documents: the kept members' records, then the
+// documents without their removed ranges (OUT/docs, JSON Lines part
+// files) and the ranges removed (OUT/removed), OUT being pdc dedup's
+// CLEAN.
+func DedupStages() []Stage {
+	st := func(name, dir string, side ...string) Stage {
+		return Stage{Name: name, Dir: dir, Side: side, KeyFields: dedupmap.KeyFields, PartitionFields: dedupmap.PartitionFields, InputKeys: true}
+	}
+	return []Stage{
+		st("dedup-kept", dedup.KeptDir, dedup.PlanFile),
+		st("dedup-docs", "docs", dedup.PlanFile, dedup.KeptDir),
+		st("dedup-removed", "removed", dedup.PlanFile, dedup.KeptDir),
+	}
 }
 
 // MaxRounds bounds the connected-components iteration (large-star and
@@ -209,6 +240,11 @@ var programs = map[string]program{
 	"small-star": {mapper: clustermap.SmallStar, reducer: clusterred.SmallStar},
 	"components": {mapper: clustermap.Components, reducer: clusterred.Components},
 	"clusters":   {mapper: clustermap.Clusters, reducer: clusterred.Clusters},
+
+	"dedup-facts":   {mapper: dedupmap.Facts, reducer: dedupred.Facts},
+	"dedup-kept":    {mapper: dedupmap.Kept, reducer: dedupred.Kept},
+	"dedup-docs":    {mapper: dedupmap.Docs, reducer: dedupred.Docs},
+	"dedup-removed": {mapper: dedupmap.Removed, reducer: dedupred.Removed},
 }
 
 // Program returns the streaming program for kind ("map", "reduce" or
@@ -217,7 +253,7 @@ var programs = map[string]program{
 func Program(kind, name string) (mr.Func, error) {
 	p, ok := programs[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join, match, extend, passages, edges, large-star, small-star, components or clusters)", name)
+		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join, match, extend, passages, edges, large-star, small-star, components, clusters, dedup-facts, dedup-kept, dedup-docs or dedup-removed)", name)
 	}
 	var f mr.Func
 	switch kind {

@@ -125,6 +125,10 @@ func (p *Plan) Need() map[string]string { return p.need }
 // HoldsKept reports whether document d holds a kept member.
 func (p *Plan) HoldsKept(d string) bool { return len(p.protected[d]) > 0 }
 
+// HoldsRemoved reports whether document d holds a removed member (a
+// document that holds none has nothing cut).
+func (p *Plan) HoldsRemoved(d string) bool { return len(p.cuts[d]) > 0 }
+
 // Keep records the sentences of document d's kept members from a, its
 // analysis.
 func (p *Plan) Keep(d string, a doc.Analysis) { p.AddKept(p.KeptOf(&p.tok, d, a)) }
@@ -514,6 +518,43 @@ func (p *Plan) keptWithin(rec *records, r Ref) []Sentence {
 		return Within(ss, r.Start, r.End)
 	}
 	return nil
+}
+
+// CutText returns text without the characters of rs (sorted ranges of
+// rune offsets that neither overlap nor touch) and the length of text in
+// characters; an error if a range ends past the text.
+func CutText(text string, rs []Range) (string, int, error) {
+	want := make([]int, 0, 2*len(rs)) // rune offsets, ascending
+	for _, r := range rs {
+		want = append(want, r.Start, r.End)
+	}
+	offs := make([]int, 0, len(want)) // their byte offsets
+	n := 0
+	for i := range text {
+		for len(offs) < len(want) && want[len(offs)] == n {
+			offs = append(offs, i)
+		}
+		n++
+	}
+	for len(offs) < len(want) && want[len(offs)] == n {
+		offs = append(offs, len(text))
+	}
+	if len(offs) < len(want) {
+		r := rs[len(offs)/2]
+		return "", n, fmt.Errorf("passage %d-%d ends past the text (%d characters)", r.Start, r.End, n)
+	}
+	if len(rs) == 0 {
+		return text, n, nil
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	prev := 0
+	for j := 0; j < len(offs); j += 2 {
+		b.WriteString(text[prev:offs[j]])
+		prev = offs[j+1]
+	}
+	b.WriteString(text[prev:])
+	return b.String(), n, nil
 }
 
 // Ranges returns the ranges of rs, merged (what to cut from the text).

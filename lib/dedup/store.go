@@ -74,6 +74,7 @@ type keptRecord struct {
 	idx   runeIndex // of text, once read
 	sents []Sentence
 	edges [2][]Sentence
+	raw   []byte // its encoding, when read from a kept record line (ParseKeptDoc)
 }
 
 // appendRecord appends the encoding of k: varints ok, ext start
@@ -102,6 +103,14 @@ func appendRecord(b []byte, k keptRecord) []byte {
 		}
 	}
 	return b
+}
+
+// appendEncoded appends k's encoding: as read (raw), or appendRecord's.
+func appendEncoded(b []byte, k keptRecord) []byte {
+	if k.raw != nil {
+		return append(b, k.raw...)
+	}
+	return appendRecord(b, k)
 }
 
 var errRecord = errors.New("malformed kept record")
@@ -206,7 +215,7 @@ func (c *records) get(ref Ref) (keptRecord, bool) {
 
 // put writes the record of kept member ref.
 func (p *Plan) put(ref Ref, k keptRecord) {
-	p.buf = appendRecord(p.buf[:0], k)
+	p.buf = appendEncoded(p.buf[:0], k)
 	if _, err := p.store.Write(p.buf); err != nil {
 		p.fail(fmt.Errorf("write kept member %s %d-%d: %w", ref.Doc, ref.Start, ref.End, err))
 		return

@@ -426,3 +426,15 @@ func asciiRun(s string) int {
 	}
 	return i
 }
+
+// JSONStringField returns the value of the top-level string field named
+// field of the JSON object record, or "" when it has none (or another
+// kind of value).
+func JSONStringField(record []byte, field string) string {
+	var rec map[string]json.RawMessage
+	var v string
+	if json.Unmarshal(record, &rec) != nil || json.Unmarshal(rec[field], &v) != nil {
+		return ""
+	}
+	return v
+}

@@ -34,6 +34,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // Record is the fields of a parsed-document record line, as its bytes (id
@@ -147,4 +149,18 @@ func DecodeBlob(blob []byte, sents []Sentence, tokens []uint64, scratch []byte) 
 		b = b[8*v[2]:]
 	}
 	return sents, tokens, scratch, nil
+}
+
+// AppendSrcpos appends a record's srcpos (see the record above): for a
+// page of a tree (source, its file), the escaped file and offset 0, else
+// fileEsc (the escaped input file name) and the record's byte offset off.
+func AppendSrcpos(b []byte, fileEsc, source string, off int64) []byte {
+	if source != "" {
+		// A page of a tree: its own file, not the rendering's offset.
+		b = mr.AppendEscape(b, source)
+		off = 0
+	} else {
+		b = append(b, fileEsc...)
+	}
+	return mr.AppendPadded(append(b, '@'), off, 16)
 }

@@ -83,8 +83,9 @@ type Set struct {
 // Files given explicitly are read by their extension: a container, a page,
 // JSON Lines (also a file with no extension, as Hadoop's part files); any
 // other extension is an error. Directories are walked
-// (walkTree) for JSON Lines, container and page files that f keeps; other
-// files in them are ignored.
+// (walkTree) for JSON Lines, container and page files that f keeps, and
+// the part files of job outputs (isJobPart: JSON Lines); other files in
+// them are ignored.
 func Find(paths []string, f Filter) (*Set, error) {
 	if err := f.Check(); err != nil {
 		return nil, fmt.Errorf("input: %w", err)
@@ -110,13 +111,14 @@ func Find(paths []string, f Filter) (*Set, error) {
 			continue
 		}
 		err = walkTree(p, func(path, rel string, size int64) error {
+			part := isJobPart(path)
 			switch {
-			case !isDocFile(path):
+			case !isDocFile(path) && !part:
 				return nil // not read, whatever the filter says
 			case !f.Keep(rel):
 				in.Excluded++
 				return nil
-			case HasExt(path, jsonlExts):
+			case HasExt(path, jsonlExts) || part:
 				in.JSONL = append(in.JSONL, path)
 			case containerOf(path) != nil:
 				in.Containers = append(in.Containers, path)
@@ -158,6 +160,17 @@ func (in *Set) empty() bool {
 // documents.
 func isDocFile(p string) bool {
 	return HasExt(p, jsonlExts) || containerOf(p) != nil || HasExt(p, htmlExts) || HasExt(p, textExts)
+}
+
+// isJobPart reports whether a file is a part file of a job's output
+// directory (part-*, no extension, beside _SUCCESS: pdc dedup --jobs, or
+// Hadoop output copied from HDFS), read as JSON Lines.
+func isJobPart(p string) bool {
+	if !strings.HasPrefix(filepath.Base(p), "part-") || fileExt(p) != "" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(filepath.Dir(p), "_SUCCESS"))
+	return err == nil
 }
 
 // countPageSources counts the tree's X.txt files beside a page X.html.

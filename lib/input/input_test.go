@@ -457,6 +457,31 @@ func TestFindKinds(t *testing.T) {
 	}
 }
 
+// TestFindJobOutput: in a directory, the part files of a job's output
+// (beside _SUCCESS) are JSON Lines; without _SUCCESS, and its other files,
+// are not read.
+func TestFindJobOutput(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "job", "part-r-00000"), "{}")
+	writeFile(t, filepath.Join(dir, "job", "part-r-00001"), "{}")
+	writeFile(t, filepath.Join(dir, "job", "_SUCCESS"), "")
+	writeFile(t, filepath.Join(dir, "job", "_counters.tsv"), "a\t1\n")
+	writeFile(t, filepath.Join(dir, "job", "part-r-00002.crc"), "x")
+	writeFile(t, filepath.Join(dir, "unfinished", "part-r-00000"), "{}")
+	writeFile(t, filepath.Join(dir, "page.html"), "<p>x</p>")
+	in, err := Find([]string{dir}, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range in.JSONL {
+		got = append(got, filepath.ToSlash(strings.TrimPrefix(p, dir+string(filepath.Separator))))
+	}
+	if want := []string{"job/part-r-00000", "job/part-r-00001"}; !slices.Equal(got, want) || len(in.Tree) != 1 {
+		t.Errorf("JSON Lines %q and %d pages, want %q and 1", got, len(in.Tree), want)
+	}
+}
+
 // TestCheckRemote: container files on HDFS are refused by name; JSON Lines
 // and unknown names (read as JSON Lines) pass.
 func TestCheckRemote(t *testing.T) {

@@ -354,3 +354,9 @@ func (c Config) MaxRecordBytes() int64 {
 func (c Config) Analyzer() *doc.Analyzer {
 	return &doc.Analyzer{MaxBytes: c.MaxDocBytes, Main: c.Extract == "main"}
 }
+
+// EnvSide names the directory of a job's side inputs (pipeline Stage.Side:
+// on Hadoop the task's working directory, where -files links them; in the
+// local runner the step's output directory). It is set per job by the
+// drivers, not part of a run's Config.
+const EnvSide = "PDC_SIDE"

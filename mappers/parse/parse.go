@@ -220,16 +220,7 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	b := mr.AppendEscape(m.line[:0], d.ID)
 	idEnd := len(b)
 	b = append(b, '\t')
-	if d.Source != "" {
-		// A page of a tree: its own file, not the rendering's offset.
-		b = mr.AppendEscape(b, d.Source)
-		b = append(b, '@')
-		b = mr.AppendPadded(b, 0, 16)
-	} else {
-		b = append(b, m.fileEsc...)
-		b = append(b, '@')
-		b = mr.AppendPadded(b, off, 16)
-	}
+	b = doc.AppendSrcpos(b, m.fileEsc, d.Source, off)
 	posEnd := len(b)
 	b = append(b, '\t')
 	b = m.appendSite(b, d, &a)

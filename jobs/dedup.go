@@ -150,7 +150,7 @@ func (m *Main) dedupDone(st dedupStats, o dedupOptions, undated int) error {
 func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	o := dedupOptions{keep: "first"}
 	var inputs listFlag
-	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--verify] [--input DOCS] [--overwrite]")
+	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--verify] [--input DOCS] [--overwrite] [--jobs] [--queue Q] [--reducers N]")
 	fs.kerberosFlags()
 	m.forceFlag(fs)
 	fs.StringVar(&o.clean, "output", "", "`directory` to write (created): docs.jsonl, the documents without their removed passages, and removed.tsv, what was removed")

@@ -372,7 +372,7 @@ func hdfsURI(output string) string {
 // finish prints the run's summary and, with --print, the spans.
 func (m *Main) finish(o *runOptions, jobs []pipeline.Job, took time.Duration) error {
 	c := pipeline.Merged(jobs)
-	m.summary(c, o, took)
+	m.summary(c, o, took, len(jobs))
 	if c["parse.docs.ok"] == 0 && !o.allowEmpty {
 		return emptyRun(c, o.inputs, m.Getenv)
 	}
@@ -511,23 +511,23 @@ func skipReasons(c map[string]int64) map[string]int64 {
 // summary prints the end of a run: what was read and skipped, what was
 // found, where it is and what to run next. Every counter is in
 // OUT/counters.tsv (and printed per job with --verbose).
-func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration) {
+func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration, jobs int) {
 	reasons := skipReasons(c)
 	skipped := ""
 	if len(reasons) > 0 {
 		skipped = fmt.Sprintf(", %d skipped: %s", countSum(reasons), input.ReasonList(reasons))
 	}
 	out := strings.TrimSuffix(o.output, "/")
-	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read%s) in %s\n",
+	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read%s) in %s by %s\n",
 		plural(c["extend.spans"], "span"), plural(c["extend.doc-pairs.with-spans"], "document pair"),
-		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took))
+		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took), plural(int64(jobs), "job"))
 	if line := templateNote(c, o.maxSiteDF, out); line != "" {
 		fmt.Fprintln(m.Stderr, line)
 	}
 	if o.quiet {
 		return
 	}
-	fmt.Fprintf(m.Stderr, "pdc: counters in %s/counters.tsv, templates and boilerplate left out in %s/boilerplate.tsv\n", out, out)
+	fmt.Fprintf(m.Stderr, "pdc: each job's time in %s/jobs.tsv, counters in %s/counters.tsv, templates and boilerplate left out in %s/boilerplate.tsv\n", out, out, out)
 	if c["extend.spans"] > 0 && !o.print {
 		fmt.Fprintf(m.Stderr, "pdc: to read the spans with their passages: pdc spans %s --text\n", out)
 	}

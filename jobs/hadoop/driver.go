@@ -254,7 +254,7 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 	}
 	if st.Input == "" {
 		j.Inputs = d.input
-		if n := d.Config.MaxRecordBytes(); n > 0 {
+		if n := d.Config.MaxRecordBytes(); n > 0 && st.SkipsLongLines {
 			// Hadoop's LineRecordReader skips longer lines without
 			// holding them (and logs each in the task's syslog).
 			j.Conf["mapreduce.input.linerecordreader.line.maxlength"] = strconv.FormatInt(min(n, math.MaxInt32), 10)

@@ -50,8 +50,28 @@ func TestHadoopJobs(t *testing.T) {
 			}
 		}
 	}
+	// pdc dedup's jobs: the documents keyed, every record read (no line
+	// limit), the side inputs linked in the task's directory.
+	h := &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://nn:8020", Out: "/c", Binary: "/pdc", input: []string{"/in"}}
+	for _, st := range append([]pipeline.Stage{pipeline.DedupFactsStage()}, pipeline.DedupStages()...) {
+		j := h.job(st, "/c/_tmp/"+st.OutputDir())
+		_, limit := j.Conf["mapreduce.input.linerecordreader.line.maxlength"]
+		if j.Conf["stream.map.input.ignoreKey"] != "false" || limit || j.Reducer != "pdc reduce "+st.Name || !slices.Equal(j.Inputs, []string{"/in"}) {
+			t.Errorf("%s: conf %v, reducer %q, inputs %v", st.Name, j.Conf, j.Reducer, j.Inputs)
+		}
+		var want []string
+		for _, s := range st.Side {
+			want = append(want, "hdfs://nn:8020/c/"+s+"#"+s)
+		}
+		if len(want) == 0 || !slices.Equal(j.CacheFiles, want) || j.Env[jobconf.EnvSide] != "." {
+			t.Errorf("%s: cache files %v, %s %q; want %v", st.Name, j.CacheFiles, jobconf.EnvSide, j.Env[jobconf.EnvSide], want)
+		}
+	}
+	if _, limit := h.job(pipeline.Stages()[0], "/c/_tmp/parsed").Conf["mapreduce.input.linerecordreader.line.maxlength"]; !limit {
+		t.Error("parse: no line limit")
+	}
 	// --queue: every job goes to it.
-	h := &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://", Out: "/o", Binary: "/pdc", input: []string{"/in"}, Queue: "research"}
+	h = &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://", Out: "/o", Binary: "/pdc", input: []string{"/in"}, Queue: "research"}
 	for _, st := range pipeline.Stages() {
 		if q := h.job(st, "/o/_tmp/"+st.Name).Conf["mapreduce.job.queuename"]; q != "research" {
 			t.Errorf("%s: queue %q, want research", st.Name, q)

@@ -248,7 +248,7 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 	if !st.WholeFiles {
 		job.PackSize = size
 	}
-	if st.Input == "" && !fed {
+	if st.Input == "" && !fed && st.SkipsLongLines {
 		job.MaxLine, job.LongLineCounters = d.MaxLine, parse.LongLineCounters
 	}
 	if st.Combine {

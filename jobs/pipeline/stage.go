@@ -84,6 +84,11 @@ type Stage struct {
 	// InputKeys stages read each input line with its byte offset (Hadoop:
 	// stream.map.input.ignoreKey=false; see mr.InputKeyed).
 	InputKeys bool
+	// SkipsLongLines stages, which read the documents, leave out records
+	// longer than the run's jobconf.Config.MaxRecordBytes unread (the parse
+	// job: counted locally, logged by Hadoop's LineRecordReader); the
+	// others read every record (pdc dedup's jobs write every document).
+	SkipsLongLines bool
 	// Feeds names the next stage when this map-only stage's mapper can
 	// also write that stage's map output (mr.Task.Side): the local runner
 	// then runs only the next stage's reduce phase (local.RunFeeding). On
@@ -192,7 +197,7 @@ const MaxRounds = 64
 // document pair themselves (mappers/join).
 func Stages() []Stage {
 	return []Stage{
-		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true, Feeds: "stats"},
+		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true, SkipsLongLines: true, Feeds: "stats"},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
 		{Name: "join", Input: "index", KeyFields: 2, PartitionFields: 2, ChainsNext: true},

@@ -93,6 +93,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if !o.jobsSet {
 		o.jobs = r.man != nil && r.man.Hadoop
 	}
+	if !o.jobs && (o.queue != "" || o.reducers != 0) {
+		return usagef("dedup: --queue and --reducers are for --jobs (the run %s was made by the local runner, so pdc dedup writes CLEAN itself unless --jobs)", o.out)
+	}
 	if len(o.inputs) == 0 {
 		o.filter = r.Filter()
 		if o.inputs, err = dedupInputs(r, o.out); err != nil {

@@ -479,10 +479,11 @@ func TestDedupJobs(t *testing.T) {
 			args []string
 			want string
 		}{
-			{[]string{"--queue", "q"}, "dedup: --queue is for runs made with --hadoop"},
-			{[]string{"--output", "hdfs://nn:8020/clean"}, "dedup --jobs: the run " + out + " was made by the local runner: give a local --output"},
+			{[]string{"--jobs", "--queue", "q"}, "dedup: --queue is for runs made with --hadoop"},
+			{[]string{"--reducers", "3"}, "dedup: --queue and --reducers are for --jobs"},
+			{[]string{"--jobs", "--output", "hdfs://nn:8020/clean"}, "dedup --jobs: the run " + out + " was made by the local runner: give a local --output"},
 		} {
-			args := append([]string{"dedup", out, "--output", clean, "--jobs"}, tc.args...)
+			args := append([]string{"dedup", out, "--output", clean}, tc.args...)
 			if _, stderr, code := runPDC(t, args...); code != 2 || !strings.Contains(stderr, tc.want) {
 				t.Errorf("%q: exit %d %q, want 2 and %q", args, code, stderr, tc.want)
 			}

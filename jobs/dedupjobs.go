@@ -141,7 +141,7 @@ func (m *Main) dedupDriver(ctx context.Context, o dedupOptions, r *runOutput, cf
 	if r.man != nil && r.man.Hadoop {
 		streaming, err := hadoop.FindStreaming(m.Getenv)
 		if err != nil {
-			return nil, nil, "", nil, err
+			return nil, nil, "", nil, fmt.Errorf("dedup: the run was made on Hadoop, and its dedup runs there: %w (or give --jobs=false to write CLEAN through this process)", err)
 		}
 		fsys, clean, err := hdfsfs.Resolve(o.clean, true)
 		if err != nil {

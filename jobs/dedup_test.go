@@ -488,10 +488,18 @@ func TestDedupJobs(t *testing.T) {
 				t.Errorf("%q: exit %d %q, want 2 and %q", args, code, stderr, tc.want)
 			}
 		}
+		// Documents other than the run's: the cut of the first record of
+		// an id fails the job, naming it (d1's later record, of another
+		// text, fails too, and is left out).
+		other := writeFile(t, filepath.Join(t.TempDir(), "other.jsonl"), strings.Replace(string(raw), `{"id":"d2"`, `{"id":"d2","text":"Short."}`+"\n"+`{"id":"d2x"`, 1))
+		_, stderr, code := runPDC(t, "dedup", out, "--output", clean, "--jobs", "--input", other)
+		if code != 1 || !strings.Contains(stderr, "other.jsonl line 2 (id d2): passage ") || !strings.Contains(stderr, "give the run's documents") {
+			t.Errorf("dedup --jobs of other documents: exit %d %q", code, stderr)
+		}
 		if err := os.MkdirAll(clean+"/other", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		_, stderr, code := runPDC(t, "dedup", out, "--output", clean, "--jobs", "--overwrite")
+		_, stderr, code = runPDC(t, "dedup", out, "--output", clean, "--jobs", "--overwrite")
 		if code != 1 || !strings.Contains(stderr, "holds other files than a pdc dedup") {
 			t.Errorf("dedup --jobs into a directory of other files: exit %d %q", code, stderr)
 		}

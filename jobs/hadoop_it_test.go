@@ -146,8 +146,9 @@ func TestHadoopMatchesLocal(t *testing.T) {
 		}
 	}
 	// Dedup too, its output written on HDFS: by Hadoop jobs (the default
-	// for a run made with --hadoop), and through pdc's process
-	// (--jobs=false).
+	// for a run made with --hadoop; every first task attempt failing, so
+	// that the retried tasks build the same plan again), and through pdc's
+	// process (--jobs=false).
 	lclean := t.TempDir() // exists: local even with HADOOP_CONF_DIR set (hdfsfs.IsRemote)
 	if _, stderr, code := runPDC(t, "dedup", local, "--output", lclean); code != 0 {
 		t.Fatalf("pdc dedup (local): exit %d\n%s", code, stderr)
@@ -162,7 +163,7 @@ func TestHadoopMatchesLocal(t *testing.T) {
 			t.Errorf("pdc dedup --jobs=false: %s on HDFS (exit %d, %d lines) differs from local (%d lines)\n%s", f, code, strings.Count(got, "\n"), strings.Count(string(want), "\n"), stderr)
 		}
 	}
-	_, stderr, code = runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-clean", "--reducers", "2")
+	_, stderr, code = runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-clean", "--reducers", "2")
 	if code != 0 || !strings.Contains(stderr, "job dedup-docs") || !strings.Contains(stderr, out+"-clean/docs/") {
 		t.Fatalf("pdc dedup (Hadoop jobs): exit %d\n%s", code, stderr)
 	}

@@ -1,36 +1,59 @@
 // Package dedup is the map side of pdc dedup's jobs (pdc dedup --jobs; by
-// default for a run made on Hadoop): each reads the run's documents and
-// sends the ones its job needs to the reducer of their id
-// (reducers/dedup), which keeps the first of each id, as the run did.
+// default for a run made on Hadoop): each reads the run's documents,
+// analyses the ones its job needs with the run's analyzer and makes what
+// the job writes of them, so that only that (not the documents' HTML)
+// goes through the shuffle; the reducer of a document id keeps what its
+// first record made, as the run kept the first (reducers/dedup).
 //
 // Input: the run's documents as JSON Lines, keyed by byte offset
 // (mr.InputKeyed), as the parse job reads them. Side input (the directory
-// PDC_SIDE; on Hadoop, -files links in the task's directory): the plan
-// file _plan, and for the facts job the list of documents _facts (lib/dedup
-// records.go). Output, one line per document the job needs:
+// jobconf.EnvSide names; on Hadoop, -files links in the task's directory):
+// the plan file _plan, the kept records _kept (the docs and removed jobs),
+// and for the facts job the documents wanted, _facts (lib/dedup records.go
+// and load.go). Output, one line per document the job needs:
 //
-//	docid TAB srcpos TAB record
+//	docid TAB srcpos TAB counts TAB lines
 //
-// docid escaped as in lib/mr, srcpos as in lib/doc's parsed-document
-// record (the first of an id in input order is the smallest), record the
-// JSON Lines record escaped as in lib/mr. The jobs need:
+// docid escaped as in lib/mr; srcpos as in lib/doc's parsed-document
+// record (the first of an id in input order is the smallest); lines what
+// the job writes of the document (escaped as in lib/mr, line ends
+// included; empty for a document the analyzer cannot read); counts the
+// counters the document adds, `name=n` joined by commas, or `!` and the
+// error that its cut met (escaped as in lib/mr), which fails the reducer if
+// the record is its id's first (a later record of the id may have another
+// text). The jobs:
 //
-//   - dedup-facts: the documents of _facts (their lengths and dates
-//     decide the kept members);
-//   - dedup-kept: the documents that hold a kept member;
-//   - dedup-docs: every document; its mapper counts the records read and
-//     skipped (dedup.docs.read, dedup.docs.skipped.REASON);
-//   - dedup-removed: the documents that hold a removed member.
+//   - dedup-facts: the documents of _facts: their length and date (lib/dedup
+//     AppendFact);
+//   - dedup-kept: the documents that hold a kept member: their kept
+//     members' records (lib/dedup AppendKeptDoc);
+//   - dedup-docs: every document, without its removed ranges, a JSON Lines
+//     record as pdc dedup writes docs.jsonl (with the plan's drop_empty, a
+//     document left with no text is not written), with the counts of pdc
+//     dedup's summary (dedup.*); its mapper also counts the records read
+//     and skipped (dedup.docs.read, dedup.docs.skipped.REASON). Each cut is
+//     checked against its kept range's text (lib/dedup Checker): a failure
+//     is counted (dedup.check.violations) and the first few are written to
+//     the task's log;
+//   - dedup-removed: the documents that hold a removed member: their lines
+//     of removed.tsv (lib/dedup AppendRemoval).
+//
+// A document the analyzer cannot read is counted (dedup.docs.unparsable)
+// and left out, as the run left it out.
 package dedup
 
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
 // KeyFields and PartitionFields of the dedup jobs: sorted by document and
@@ -43,28 +66,46 @@ func Kept(t *mr.Task) error    { return run(t, "kept") }
 func Docs(t *mr.Task) error    { return run(t, "docs") }
 func Removed(t *mr.Task) error { return run(t, "removed") }
 
+// maxReports is the most check failures a task writes to its log.
+const maxReports = 5
+
+// mapper makes one job's output of a document.
+type mapper struct {
+	job      string
+	an       *doc.Analyzer
+	plan     *dedup.Plan
+	facts    *dedup.Facts
+	drop     bool
+	tok      sentence.Tokenizer
+	chk      dedup.Checker
+	stderr   func(string)
+	reported int
+	counts   []string // the current document's counts, name=n
+	out      []byte   // its lines
+}
+
 func run(t *mr.Task, job string) error {
+	cfg, err := jobconf.FromEnv(t.Getenv)
+	if err != nil {
+		return err
+	}
+	m := &mapper{job: job, an: cfg.Analyzer(), stderr: func(s string) { fmt.Fprintln(t.Stderr, s) }}
 	side := t.Env(jobconf.EnvSide)
-	var err error
 	var want func(id string) bool
 	switch job {
 	case "facts":
-		f, err := dedup.LoadFacts(side)
-		if err != nil {
+		if m.facts, err = dedup.LoadFacts(side); err != nil {
 			return fmt.Errorf("dedup-facts mapper: %w", err)
 		}
-		want = func(id string) bool { return f.Need[id] }
-	case "kept", "removed":
-		p, err := dedup.LoadPlan(side)
+		want = func(id string) bool { return m.facts.Need[id] }
+	default:
+		l, err := dedup.LoadPlan(side)
 		if err != nil {
 			return fmt.Errorf("dedup-%s mapper: %w", job, err)
 		}
-		want = p.Plan.HoldsKept
-		if job == "removed" {
-			want = p.Plan.HoldsRemoved
-		}
-	default:
-		want = func(string) bool { return true }
+		m.plan, m.drop = l.Plan, l.Input.DropEmpty
+		want = map[string]func(string) bool{"kept": m.plan.HoldsKept, "removed": m.plan.HoldsRemoved,
+			"docs": func(string) bool { return true }}[job]
 	}
 	count := job == "docs"
 	c := mr.NewCounters(t.Stderr)
@@ -106,7 +147,13 @@ func run(t *mr.Task, job string) error {
 		}
 		b = mr.AppendEscape(b[:0], d.ID)
 		b = doc.AppendSrcpos(append(b, '\t'), fileEsc, d.Source, at)
-		b = mr.AppendEscape(append(b, '\t'), string(line))
+		if err := m.doc(&d, line); err != nil {
+			m.out = m.out[:0]
+			b = mr.AppendEscape(append(b, '\t', '!'), fmt.Sprintf("%s line %d (id %s): %v", file, r.LineNumber(), d.ID, err))
+		} else {
+			b = append(append(b, '\t'), strings.Join(m.counts, ",")...)
+		}
+		b = mr.AppendEscape(append(b, '\t'), string(m.out))
 		if _, err := out.Write(append(b, '\n')); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
@@ -131,4 +178,97 @@ func skipReason(err error) string {
 		return "no-body"
 	}
 	return "bad-record"
+}
+
+// add counts n for name against the current document.
+func (m *mapper) add(name string, n int64) {
+	if n != 0 {
+		m.counts = append(m.counts, name+"="+strconv.FormatInt(n, 10))
+	}
+}
+
+// doc makes the job's output of document d, whose record is raw, into
+// m.out and m.counts.
+func (m *mapper) doc(d *doc.Doc, raw []byte) error {
+	m.counts, m.out = m.counts[:0], m.out[:0]
+	a, err := m.an.Analyze(d)
+	if err != nil {
+		if m.job == "docs" {
+			m.add("dedup.docs.unparsable", 1)
+		}
+		return nil
+	}
+	switch m.job {
+	case "facts":
+		date := ""
+		if m.facts.DateField != "" {
+			date = doc.JSONStringField(raw, m.facts.DateField)
+		}
+		m.out = dedup.AppendFact(m.out, d.ID, utf8.RuneCountInString(a.Text), date)
+	case "kept":
+		m.out = dedup.AppendKeptDoc(m.out, m.plan.KeptOf(&m.tok, d.ID, a))
+	case "removed":
+		o, err := m.plan.CutWith(&m.tok, d.ID, a)
+		if err != nil {
+			return m.cutErr(err)
+		}
+		for _, rm := range o.Removals {
+			m.out = dedup.AppendRemoval(m.out, d.ID, rm)
+		}
+	case "docs":
+		o, err := m.plan.CutWith(&m.tok, d.ID, a)
+		if err != nil {
+			return m.cutErr(err)
+		}
+		text, n, err := dedup.CutText(a.Text, dedup.Ranges(o.Removals))
+		if err != nil {
+			return fmt.Errorf("%w: give the run's documents", err)
+		}
+		m.count(a.Truncated, text, n, o)
+		bad := m.chk.Check(m.plan, d.ID, a.Text, o)
+		m.add("dedup.check.violations", int64(len(bad)))
+		for _, s := range bad {
+			if m.reported < maxReports {
+				m.stderr("pdc: dedup check: " + s)
+				m.reported++
+			}
+		}
+		if m.drop && strings.TrimSpace(text) == "" && len(o.Removals) > 0 {
+			m.add("dedup.docs.dropped", 1)
+			return nil
+		}
+		m.add("dedup.docs.written", 1)
+		m.out = append(doc.AppendJSONKeeping(m.out, &doc.Doc{ID: d.ID, URL: d.URL, Text: text}, raw), '\n')
+	}
+	return nil
+}
+
+// cutErr is the error of a cut that failed: the kept records' file, or a
+// document that is not the one the run read.
+func (m *mapper) cutErr(err error) error {
+	if m.plan.Err() != nil {
+		return fmt.Errorf("the kept records' file: %w", err)
+	}
+	return fmt.Errorf("%w: give the run's documents", err)
+}
+
+// count adds a document's counts to the summary's (as pdc dedup counts
+// them): text after cutting, n characters before.
+func (m *mapper) count(truncated bool, text string, n int, o dedup.Outcome) {
+	m.add("dedup.chars", int64(n))
+	if truncated {
+		m.add("dedup.docs.truncated", 1)
+	}
+	m.add("dedup.members", int64(o.Members))
+	m.add("dedup.unaligned", int64(o.Unaligned))
+	m.add("dedup.not-held", int64(o.NotHeld))
+	if len(o.Removals) == 0 {
+		return
+	}
+	m.add("dedup.docs.cut", 1)
+	m.add("dedup.ranges", int64(len(o.Removals)))
+	m.add("dedup.chars.removed", int64(n-utf8.RuneCountInString(text)))
+	if strings.TrimSpace(text) == "" {
+		m.add("dedup.docs.emptied", 1)
+	}
 }

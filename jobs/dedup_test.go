@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -495,6 +496,16 @@ func TestDedupJobs(t *testing.T) {
 		_, stderr, code := runPDC(t, "dedup", out, "--output", clean, "--jobs", "--input", other)
 		if code != 1 || !strings.Contains(stderr, "other.jsonl line 2 (id d2): passage ") || !strings.Contains(stderr, "give the run's documents") {
 			t.Errorf("dedup --jobs of other documents: exit %d %q", code, stderr)
+		}
+		// One pdc dedup per CLEAN at a time.
+		lock, err := pipeline.AcquireLock(hdfsfs.Local(), clean, pipeline.LockInfo{PID: 1, Command: "pdc dedup"}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code = runPDC(t, "dedup", out, "--output", clean, "--jobs", "--overwrite")
+		lock.Release()
+		if code != 1 || !strings.Contains(stderr, "is in use by pdc dedup pid 1") {
+			t.Errorf("dedup --jobs into a CLEAN in use: exit %d %q", code, stderr)
 		}
 		if err := os.MkdirAll(clean+"/other", 0o755); err != nil {
 			t.Fatal(err)

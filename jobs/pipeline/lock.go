@@ -18,6 +18,7 @@ package pipeline
 // is still its own.
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,10 +44,12 @@ type LockInfo struct {
 	Host  string    `json:"host"`
 	PID   int       `json:"pid"`
 	Since time.Time `json:"since"`
+	// Command is the command holding it ("": pdc run).
+	Command string `json:"command,omitempty"`
 }
 
 func (l LockInfo) String() string {
-	return fmt.Sprintf("pdc run pid %d on %s since %s", l.PID, l.Host, l.Since.Format(time.RFC3339))
+	return fmt.Sprintf("%s pid %d on %s since %s", cmp.Or(l.Command, "pdc run"), l.PID, l.Host, l.Since.Format(time.RFC3339))
 }
 
 // ErrLocked is wrapped by the error of a run whose output is in use.

@@ -17,6 +17,7 @@
 package input
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -163,14 +164,26 @@ func isDocFile(p string) bool {
 }
 
 // isJobPart reports whether a file is a part file of a job's output
-// directory (part-*, no extension, beside _SUCCESS: pdc dedup --jobs, or
-// Hadoop output copied from HDFS), read as JSON Lines.
+// directory of JSON Lines (part-*, no extension, beside _SUCCESS, starting
+// with a JSON object: pdc dedup --jobs, or Hadoop output copied from
+// HDFS). The part files of other outputs (pdc run's spans, dedup's removed
+// ranges) are not documents.
 func isJobPart(p string) bool {
 	if !strings.HasPrefix(filepath.Base(p), "part-") || fileExt(p) != "" {
 		return false
 	}
-	_, err := os.Stat(filepath.Join(filepath.Dir(p), "_SUCCESS"))
-	return err == nil
+	if _, err := os.Stat(filepath.Join(filepath.Dir(p), "_SUCCESS")); err != nil {
+		return false
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return true // read as JSON Lines: opening it reports the error
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimLeft(head[:n], " \t\r\n")
+	return len(head) > 0 && head[0] == '{'
 }
 
 // countPageSources counts the tree's X.txt files beside a page X.html.

@@ -457,9 +457,9 @@ func TestFindKinds(t *testing.T) {
 	}
 }
 
-// TestFindJobOutput: in a directory, the part files of a job's output
-// (beside _SUCCESS) are JSON Lines; without _SUCCESS, and its other files,
-// are not read.
+// TestFindJobOutput: in a directory, the part files of a job's output of
+// JSON objects (beside _SUCCESS) are JSON Lines; without _SUCCESS, of other
+// records, and its other files, are not read.
 func TestFindJobOutput(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "job", "part-r-00000"), "{}")
@@ -467,6 +467,8 @@ func TestFindJobOutput(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "job", "_SUCCESS"), "")
 	writeFile(t, filepath.Join(dir, "job", "_counters.tsv"), "a\t1\n")
 	writeFile(t, filepath.Join(dir, "job", "part-r-00002.crc"), "x")
+	writeFile(t, filepath.Join(dir, "spans", "part-r-00000"), "a\tb\t1\n")
+	writeFile(t, filepath.Join(dir, "spans", "_SUCCESS"), "")
 	writeFile(t, filepath.Join(dir, "unfinished", "part-r-00000"), "{}")
 	writeFile(t, filepath.Join(dir, "page.html"), "<p>x</p>")
 	in, err := Find([]string{dir}, Filter{})

@@ -236,7 +236,7 @@ func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
 // OUT/copies.tsv, OUT/counters.tsv, OUT/jobs.tsv), then removes the
 // intermediate outputs unless keepIntermediate, and OUT/_tmp.
 func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error {
-	report, err := boilerplateReport(fsys, out+"/index")
+	report, err := boilerplateReport(fsys, out+"/boilerplate-rows")
 	if err != nil {
 		return err
 	}

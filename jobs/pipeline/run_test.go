@@ -22,12 +22,12 @@ func TestPlan(t *testing.T) {
 		done        []string
 		want        []string
 	}{
-		{"hadoop", false, false, nil, []string{"parse", "stats", "index", "join", "match", "extend"}},
-		{"local", true, true, nil, []string{"parse>stats", "index", "join+match", "extend"}},
-		{"keep intermediate", false, true, nil, []string{"parse>stats", "index", "join", "match", "extend"}},
-		{"parse done: stats reads it", true, true, []string{"parsed"}, []string{"parse", "stats", "index", "join+match", "extend"}},
-		{"stats done", true, true, []string{"stats"}, []string{"parse", "stats", "index", "join+match", "extend"}},
-		{"join done: match on its own", true, true, []string{"parsed", "stats", "index", "pairs"}, []string{"parse", "stats", "index", "join", "match", "extend"}},
+		{"hadoop", false, false, nil, []string{"parse", "stats", "index", "boilerplate", "join", "match", "extend"}},
+		{"local", true, true, nil, []string{"parse>stats", "index", "boilerplate", "join+match", "extend"}},
+		{"keep intermediate", false, true, nil, []string{"parse>stats", "index", "boilerplate", "join", "match", "extend"}},
+		{"parse done: stats reads it", true, true, []string{"parsed"}, []string{"parse", "stats", "index", "boilerplate", "join+match", "extend"}},
+		{"stats done", true, true, []string{"stats"}, []string{"parse", "stats", "index", "boilerplate", "join+match", "extend"}},
+		{"join done: match on its own", true, true, []string{"parsed", "stats", "index", "boilerplate-rows", "pairs"}, []string{"parse", "stats", "index", "boilerplate", "join", "match", "extend"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,13 +94,14 @@ func TestRunResumes(t *testing.T) {
 		t.Fatalf("failing step: err %v", err)
 	}
 	d.fail = ""
-	// The index report needs the index output: a part with one B record.
+	// The report needs the boilerplate job's output: a part with one B
+	// record.
 	d2 := &reportDriver{fakeDriver: d}
 	jobs, err := Run(context.Background(), d2, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"parse", "index", "join+match", "extend"}; !slices.Equal(d.ran, want) {
+	if want := []string{"parse", "index", "boilerplate", "join+match", "extend"}; !slices.Equal(d.ran, want) {
 		t.Errorf("ran %q, want %q", d.ran, want)
 	}
 	if !strings.Contains(stderr.String(), "resuming the unfinished run") || !strings.Contains(stderr.String(), "job parse: finished in an earlier run, skipped") {
@@ -121,14 +122,14 @@ func TestRunResumes(t *testing.T) {
 	}
 }
 
-// reportDriver writes a B record into the index output.
+// reportDriver writes a B record into the boilerplate job's output.
 type reportDriver struct{ *fakeDriver }
 
 func (d *reportDriver) Run(ctx context.Context, s Step, done func(Job) error) error {
 	if err := d.fakeDriver.Run(ctx, s, done); err != nil {
 		return err
 	}
-	if s.Name() == "index" {
+	if s.Name() == "boilerplate" {
 		return os.WriteFile(filepath.Join(s.Dir(), "part-00000"), []byte("sig0\tP\t2\tx\nsig1\tB\t7\t0000012,5,3,40,site,doc,1\n"), 0o644)
 	}
 	return nil

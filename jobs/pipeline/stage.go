@@ -11,6 +11,8 @@
 //	OUT/parsed/          parse job (map only): parsed-document records (lib/doc)
 //	OUT/stats/           stats job: token document frequencies, duplicate ids
 //	OUT/index/           index job: posting lists (reducers/index)
+//	OUT/boilerplate-rows/ boilerplate job (map only): the index output's B/T
+//	                     records, read by Finish (mappers/boilerplate)
 //	OUT/pairs/           join job: duplicated sentence pairs (reducers/join);
 //	                     the local runner writes it only with --keep-intermediate
 //	                     (or when resuming a run that had finished the join) and
@@ -41,6 +43,7 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/mr"
+	boilerplatemap "github.com/pdc-mr/pdc/mappers/boilerplate"
 	clustermap "github.com/pdc-mr/pdc/mappers/clusters"
 	dedupmap "github.com/pdc-mr/pdc/mappers/dedup"
 	extendmap "github.com/pdc-mr/pdc/mappers/extend"
@@ -200,6 +203,7 @@ func Stages() []Stage {
 		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true, SkipsLongLines: true, Feeds: "stats"},
 		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
 		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
+		{Name: "boilerplate", Input: "index", KeyFields: 1, PartitionFields: 1, MapOnly: true},
 		{Name: "join", Input: "index", KeyFields: 2, PartitionFields: 2, ChainsNext: true},
 		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2, MapOnly: true, WholeFiles: true},
 		{Name: "extend", Input: "matches", Extra: []string{"parsed"}, KeyFields: extendmap.KeyFields, PartitionFields: extendmap.PartitionFields, SideSeeds: true},
@@ -220,6 +224,8 @@ func (s Stage) OutputDir() string {
 		return "matches"
 	case "extend":
 		return "spans"
+	case "boilerplate":
+		return "boilerplate-rows"
 	}
 	return s.Name
 }
@@ -232,12 +238,13 @@ type program struct {
 }
 
 var programs = map[string]program{
-	"parse":  {mapper: parsemap.Map},
-	"stats":  {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
-	"index":  {mapper: index.Map, reducer: indexred.Reduce},
-	"join":   {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch},
-	"match":  {mapper: matchmap.Map},
-	"extend": {mapper: extendmap.Map, reducer: extendred.Reduce},
+	"parse":       {mapper: parsemap.Map},
+	"stats":       {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
+	"index":       {mapper: index.Map, reducer: indexred.Reduce},
+	"boilerplate": {mapper: boilerplatemap.Map},
+	"join":        {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch},
+	"match":       {mapper: matchmap.Map},
+	"extend":      {mapper: extendmap.Map, reducer: extendred.Reduce},
 
 	"passages":   {mapper: clustermap.Passages, reducer: clusterred.Passages},
 	"edges":      {mapper: clustermap.Edges, reducer: clusterred.Edges},
@@ -258,7 +265,7 @@ var programs = map[string]program{
 func Program(kind, name string) (mr.Func, error) {
 	p, ok := programs[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, join, match, extend, passages, edges, large-star, small-star, components, clusters, dedup-facts, dedup-kept, dedup-docs or dedup-removed)", name)
+		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, boilerplate, join, match, extend, passages, edges, large-star, small-star, components, clusters, dedup-facts, dedup-kept, dedup-docs or dedup-removed)", name)
 	}
 	var f mr.Func
 	switch kind {

@@ -497,6 +497,19 @@ func TestDedupJobs(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, "other.jsonl line 2 (id d2): passage ") || !strings.Contains(stderr, "give the run's documents") {
 			t.Errorf("dedup --jobs of other documents: exit %d %q", code, stderr)
 		}
+		// Documents without one of the clusters': an error, and no CLEAN
+		// files (d6 is in P's cluster).
+		var keep []string
+		for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			if !strings.Contains(l, `"id":"d6"`) {
+				keep = append(keep, l)
+			}
+		}
+		missing := writeFile(t, filepath.Join(t.TempDir(), "missing.jsonl"), strings.Join(keep, "\n")+"\n")
+		_, stderr, code = runPDC(t, "dedup", out, "--output", clean, "--jobs", "--overwrite", "--input", missing)
+		if _, err := os.Stat(clean + "/docs"); code != 1 || !strings.Contains(stderr, "1 of the 8 documents of the clusters are not among the documents read") || err == nil {
+			t.Errorf("dedup --jobs without a cluster's document: exit %d %q, docs/ %v", code, stderr, err)
+		}
 		// One pdc dedup per CLEAN at a time.
 		lock, err := pipeline.AcquireLock(hdfsfs.Local(), clean, pipeline.LockInfo{PID: 1, Command: "pdc dedup"}, false)
 		if err != nil {

@@ -346,6 +346,12 @@ func checkRemoved(fsys hdfsfs.FS, clean string, plan dedup.PlanInput, c map[stri
 	st.members, st.unaligned, st.notHeld = c["dedup.members"], c["dedup.unaligned"], c["dedup.not-held"]
 	p := dedup.NewPlan(plan.Clusters, plan.Kept, plan.MinWords)
 	st.clusterDocs = len(p.Need())
+	if n := c["dedup.docs.clustered"]; n < int64(st.clusterDocs) {
+		for _, dir := range []string{dedupDocsDir, dedupRemovedDir} {
+			fsys.RemoveAll(clean + "/" + dir)
+		}
+		return st, fmt.Errorf("dedup: %d of the %d documents of the clusters are not among the documents read, or cannot be read (give the run's documents with --input)", int64(st.clusterDocs)-n, st.clusterDocs)
+	}
 	v := dedup.NewVerifier(p)
 	var doc string
 	var o dedup.Outcome

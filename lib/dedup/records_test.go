@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -189,4 +190,34 @@ func FuzzRecords(f *testing.F) {
 		}
 		ParseFact(b)
 	})
+}
+
+// TestDecodeRecordDamaged: a damaged record (sentence counts and bounds
+// past its text) is an error, not a panic.
+func TestDecodeRecordDamaged(t *testing.T) {
+	var tok sentence.Tokenizer
+	head := binary.AppendUvarint(nil, 1)
+	for _, v := range []uint64{0, 2, 2} {
+		head = binary.AppendUvarint(head, v)
+	}
+	head = append(head, "ab"...)
+	for _, tail := range [][]uint64{
+		{1 << 63},             // a count no record holds
+		{1, 1 << 63, 2},       // a start past the text
+		{1, 1, (1 << 63) | 1}, // a length past the text
+		{1, 0, 6},             // a sentence ending past the text
+	} {
+		b := head
+		for _, v := range tail {
+			b = binary.AppendUvarint(b, v)
+		}
+		if _, err := decodeRecord(b, &tok); err == nil {
+			t.Errorf("record with %v: no error", tail)
+		}
+	}
+	ok := binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(head, 1), 0), 4), 0)
+	ok = binary.AppendUvarint(ok, 0)
+	if k, err := decodeRecord(ok, &tok); err != nil || len(k.sents) != 1 || k.sents[0].End != 2 {
+		t.Errorf("a sound record: %+v %v", k, err)
+	}
 }

@@ -144,18 +144,19 @@ func decodeRecord(b []byte, tok *sentence.Tokenizer) (keptRecord, error) {
 	var buf []uint64
 	groups := [3][]Sentence{}
 	for g := range groups {
-		c := int(next())
-		if c > len(b) {
+		n := next()
+		if n > uint64(len(b)) {
 			return k, errRecord
 		}
+		c := int(n)
 		ss := make([]Sentence, 0, c)
 		for range c {
-			start := int(next())
-			v := next()
-			end := start + int(v>>1)
-			if b == nil || end > idx.n {
+			s, v := next(), next()
+			if b == nil || s > uint64(idx.n) || v>>1 > uint64(idx.n)-s {
 				return k, errRecord
 			}
+			start := int(s)
+			end := start + int(v>>1)
 			buf = tok.Hashes(buf[:0], idx.slice(start, end))
 			w := slices.Clone(buf)
 			slices.Sort(w)

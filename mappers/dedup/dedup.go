@@ -30,7 +30,8 @@
 //   - dedup-docs: every document, without its removed ranges, a JSON Lines
 //     record as pdc dedup writes docs.jsonl (with the plan's drop_empty, a
 //     document left with no text is not written), with the counts of pdc
-//     dedup's summary (dedup.*); its mapper also counts the records read
+//     dedup's summary (dedup.*; dedup.docs.clustered: the documents of the
+//     clusters among them); its mapper also counts the records read
 //     and skipped (dedup.docs.read, dedup.docs.skipped.REASON). Each cut is
 //     checked against its kept range's text (lib/dedup Checker): a failure
 //     is counted (dedup.check.violations) and the first few are written to
@@ -43,6 +44,7 @@
 package dedup
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -73,6 +75,7 @@ const maxReports = 5
 type mapper struct {
 	job      string
 	an       *doc.Analyzer
+	loaded   *dedup.Loaded // held while the task runs: tasks at once share it (LoadPlan)
 	plan     *dedup.Plan
 	facts    *dedup.Facts
 	drop     bool
@@ -103,7 +106,7 @@ func run(t *mr.Task, job string) error {
 		if err != nil {
 			return fmt.Errorf("dedup-%s mapper: %w", job, err)
 		}
-		m.plan, m.drop = l.Plan, l.Input.DropEmpty
+		m.loaded, m.plan, m.drop = l, l.Plan, l.Input.DropEmpty
 		want = map[string]func(string) bool{"kept": m.plan.HoldsKept, "removed": m.plan.HoldsRemoved,
 			"docs": func(string) bool { return true }}[job]
 	}
@@ -129,8 +132,8 @@ func run(t *mr.Task, job string) error {
 			}
 		}
 		off = at + int64(len(line)) + 1
-		if len(line) == 0 {
-			continue
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue // as lib/input reads JSON Lines
 		}
 		d, err := doc.ParseJSON(line)
 		if err != nil {
@@ -225,6 +228,9 @@ func (m *mapper) doc(d *doc.Doc, raw []byte) error {
 			return fmt.Errorf("%w: give the run's documents", err)
 		}
 		m.count(a.Truncated, text, n, o)
+		if _, ok := m.plan.Need()[d.ID]; ok {
+			m.add("dedup.docs.clustered", 1) // pdc dedup checks that every one was read
+		}
 		bad := m.chk.Check(m.plan, d.ID, a.Text, o)
 		m.add("dedup.check.violations", int64(len(bad)))
 		for _, s := range bad {

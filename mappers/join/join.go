@@ -28,21 +28,31 @@
 // with its hubs (the list is mostly copies) and more than MaxPairwise are
 // left, the rest gets hubs of its own in another pass (up to MaxListHubs
 // in all). What is left (sentences similar to no hub) is joined as a short
-// list is, however many: nothing is left out. For words, the postings left
-// are first gathered by set (exact copies of one sentence): the copies of
-// a set in at most PDC_HUB_DF documents are paired with each other, those
-// of a set in more with its first; then the sets are joined pairwise, and
-// two similar sets pair all their copies when they are in at most
-// PDC_HUB_DF documents together and the list's budget (ExpandBudget pairs
-// per posting) allows, else their first postings. A set is paired with at
+// list is, however many: nothing is left out.
+//
+// For words, the postings are first gathered by set (exact copies of one
+// sentence), and the passes and the join of what is left work on sets.
+// The copies of a set are paired in the list of the set's first shareable
+// token only (every copy is in it; the set's other lists would emit the
+// same pairs): every two of different documents when the set is in at
+// most PDC_HUB_DF documents, else each with the first. A set matched to a
+// hub pairs every copy with the hub. When the first pass matches fewer
+// than half of the list's other sets, the list holds many sentences, not
+// variants of a few (Javadoc's "Constructs a new X with the specified
+// detail message" in a thousand classes): hub pairs would link each page
+// to another page in every list, so no two pages keep their diagonal, and
+// the list's sets are all joined pairwise instead (join.hub.varied). Two
+// similar sets pair all their copies when they are in at most PDC_HUB_DF
+// documents together and the list's budget (ExpandBudget pairs per
+// posting) allows, else their first postings; a set is paired with at
 // most MaxSetPartners similar sets as large or larger (a sentence edited
 // into many versions; join.hub.leftover.set-partners-capped counts the
-// sets that reached it). For words, a hub pair may be found in several
-// lists (the first-common-token rule cannot hold when other lists have
-// other hubs): every copy carries the same exact overlap, and the reducer
-// keeps one. The copies of a passage are then linked to their first copy,
-// not to each other; clustering (reducers/clusters) recovers the groups,
-// and `pdc spans --pair` any pair within.
+// sets that reached it). A hub pair may be found in several lists (the
+// first-common-token rule cannot hold when other lists have other hubs):
+// every copy carries the same exact overlap, and the reducer keeps one.
+// The copies of a passage are then linked to their first copy, not to
+// each other; clustering (reducers/clusters) recovers the groups, and
+// `pdc spans --pair` any pair within.
 package join
 
 import (
@@ -308,15 +318,34 @@ const (
 func (s *joiner) hubs(ps []Posting, g *grouper) error {
 	s.hubLists++
 	s.hubPostings += int64(len(ps))
-	rest, total := ps, 0
-	for {
-		left, n, err := s.hubPass(rest, g)
-		if err != nil {
+	rest := ps
+	if s.prefixed {
+		var err error
+		if rest, err = s.sets(ps, g); err != nil {
+			return err
+		}
+	}
+	total := 0
+	for pass := 0; ; pass++ {
+		left, n := s.hubPass(rest)
+		if pass == 0 && s.prefixed && 2*len(s.matches) < len(rest)-n {
+			// Most sets are similar to no hub: the list holds many
+			// sentences, not variants of a few. Hub pairs would link
+			// each set to another page per list; pairwise, they keep
+			// two pages' diagonal whole.
+			s.hubVaried++
+			s.hubHubs -= int64(n)
+			all := append(s.leftBuf[:0], rest...)
+			return s.leftover(all, g)
+		}
+		if err := s.emitMatches(rest, g); err != nil {
 			return err
 		}
 		total += n
-		matched := len(rest) - len(left) - n
-		if len(left) <= MaxPairwise || total >= MaxListHubs || 2*matched < len(rest) {
+		// Counted in postings (copies of a set count each).
+		wRest, wLeft := s.weight(rest), s.weight(left)
+		matched := wRest - wLeft - n
+		if wLeft <= MaxPairwise || total >= MaxListHubs || 2*matched < wRest {
 			return s.leftover(left, g)
 		}
 		s.hubPasses++
@@ -325,17 +354,54 @@ func (s *joiner) hubs(ps []Posting, g *grouper) error {
 	}
 }
 
+// sets gathers the postings of a hub list by set (exact copies of one
+// sentence, s.hub), pairs the copies of each set in the list of its first
+// shareable token (copies), and returns the first posting of each set, its
+// grp set, for the hub passes.
+func (s *joiner) sets(ps []Posting, g *grouper) ([]Posting, error) {
+	s.group(ps)
+	h := &s.hub
+	h.ps = ps
+	reps := h.sets[:0]
+	for gi, gr := range h.groups {
+		if err := s.copies(ps, gr, g); err != nil {
+			return nil, err
+		}
+		r := ps[gr.first]
+		r.grp = gi + 1
+		reps = append(reps, r)
+	}
+	h.sets = reps
+	return reps, nil
+}
+
+// weight is the number of postings ps stands for: a posting with grp
+// stands for its set's copies.
+func (s *joiner) weight(ps []Posting) int {
+	n := 0
+	for i := range ps {
+		if g := ps[i].grp; g > 0 {
+			n += s.hub.groups[g-1].n
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
 // hubPass pairs each posting of ps with the first of the pass's hubs it is
 // similar to, or makes it a hub while there are fewer than MaxHubs; it
-// returns the postings left (in s.leftBuf) and the number of hubs.
-func (s *joiner) hubPass(ps []Posting, g *grouper) ([]Posting, int, error) {
+// returns the postings left (in s.leftBuf) and the number of hubs. A
+// posting that stands for a set (grp) pairs every copy of the set.
+func (s *joiner) hubPass(ps []Posting) ([]Posting, int) {
 	hubs, left := s.hubBuf[:0], s.leftBuf[:0]
+	s.matches = s.matches[:0]
 	for i := range ps {
 		p := &ps[i]
 		matched := false
 		for _, h := range hubs {
 			a, b := &ps[h], p
-			if a.docNo == b.docNo {
+			if a.docNo == b.docNo && a.grp == 0 {
 				continue
 			}
 			if b.NSig < a.NSig {
@@ -349,9 +415,7 @@ func (s *joiner) hubPass(ps []Posting, g *grouper) ([]Posting, int, error) {
 			if !ok {
 				continue
 			}
-			if err := s.addPair(&ps[h], p, count, g); err != nil {
-				return nil, 0, err
-			}
+			s.matches = append(s.matches, hubMatch{hub: h, p: i, count: count})
 			matched = true
 			break
 		}
@@ -365,47 +429,75 @@ func (s *joiner) hubPass(ps []Posting, g *grouper) ([]Posting, int, error) {
 	}
 	s.hubHubs += int64(len(hubs))
 	s.hubBuf, s.leftBuf = hubs, left
-	return left, len(hubs), nil
+	return left, len(hubs)
+}
+
+// hubMatch is a posting of a pass paired with its hub (indexes into the
+// pass's postings) and their overlap.
+type hubMatch struct{ hub, p, count int }
+
+// emitMatches emits the pairs of the last hubPass over ps.
+func (s *joiner) emitMatches(ps []Posting, g *grouper) error {
+	for _, m := range s.matches {
+		if err := s.hubPair(&ps[m.hub], &ps[m.p], m.count, g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hubPair pairs p with its hub: every copy of p's set with the hub's first
+// posting when p stands for a set.
+func (s *joiner) hubPair(hub, p *Posting, count int, g *grouper) error {
+	if p.grp == 0 {
+		return s.addPair(hub, p, count, g)
+	}
+	h := &s.hub
+	for i := h.groups[p.grp-1].first; i >= 0; i = h.next[i] {
+		x := &h.ps[i]
+		if x.docNo == hub.docNo || (s.crossSiteOnly && s.oneHost(x, hub)) {
+			continue
+		}
+		if err := s.addPair(hub, x, count, g); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // leftover joins the postings of a hub list similar to no hub, however
 // many (they are not copies of one passage: those found their hub), as a
-// short list is; for prefixed methods, by set (see the package comment).
+// short list is; for prefixed methods they are sets (hubs.sets), joined
+// with their copies (setPairs).
 func (s *joiner) leftover(left []Posting, g *grouper) error {
 	if len(left) < 2 {
 		return nil
 	}
-	s.hubLeftover += int64(len(left))
-	if !s.prefixed {
-		sorted, spare := sortBySize(left, s.sortBuf[:0])
-		err := s.pairwise(sorted, g)
-		s.leftBuf, s.sortBuf = sorted[:0], spare[:0]
-		return err
-	}
-	s.group(left)
-	h := &s.hub
-	h.ps, h.budget = left, ExpandBudget*len(left)
-	sets := h.sets[:0]
-	for gi, gr := range h.groups {
-		if err := s.copies(left, gr, g); err != nil {
-			return err
+	sorted, spare := sortBySize(left, s.sortBuf[:0])
+	if s.prefixed {
+		h := &s.hub
+		n := 0
+		for i := range left {
+			n += h.groups[left[i].grp-1].n
 		}
-		r := left[gr.first]
-		r.grp = gi + 1
-		sets = append(sets, r)
+		s.hubLeftover += int64(n)
+		s.hubSets += int64(len(left))
+		h.budget = ExpandBudget * n
+	} else {
+		s.hubLeftover += int64(len(left))
 	}
-	s.hubSets += int64(len(sets))
-	sorted, spare := sortBySize(sets, s.sortBuf[:0])
 	err := s.pairwise(sorted, g)
-	h.sets, s.sortBuf = sorted[:0], spare[:0]
+	s.leftBuf, s.sortBuf = sorted[:0], spare[:0]
 	return err
 }
 
 // copies pairs the copies of one set: every two of different documents
 // when the set is in at most hubDF documents and MaxPairwise postings, else
-// each with the first.
+// each with the first. It does so in the list of the set's first shareable
+// token only (every copy is in that list, since the token is first in each
+// copy's prefix): the other lists of the set would emit the same pairs.
 func (s *joiner) copies(ps []Posting, gr copyGroup, g *grouper) error {
-	if gr.docs < 2 {
+	if gr.docs < 2 || ps[gr.first].Pos != ps[gr.first].Unique {
 		return nil
 	}
 	h := &s.hub
@@ -563,6 +655,7 @@ type joiner struct {
 	prefixed      bool
 	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
 	hubBuf        []int
+	matches       []hubMatch
 	hubDF         int
 	hub           hubState
 	leftBuf       []Posting // postings of a hub list similar to no hub
@@ -573,8 +666,8 @@ type joiner struct {
 
 // stats counts what the filters did.
 type stats struct {
-	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted      int64
-	hubLists, hubPostings, hubHubs, hubPasses, hubLeftover, hubSets, setPartnersCapped, copiesAll, copiesFirst, setPairsAll, setPairsFirst int64
+	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted                 int64
+	hubLists, hubPostings, hubHubs, hubPasses, hubLeftover, hubSets, setPartnersCapped, copiesAll, copiesFirst, setPairsAll, setPairsFirst, hubVaried int64
 }
 
 // check applies the filters to a cross-document pair and returns the count
@@ -648,11 +741,14 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 		c.Add("join.hub.hubs", s.hubHubs)
 		c.Add("join.hub.leftover", s.hubLeftover)
 		c.Add("join.hub.leftover.sets", s.hubSets)
-		c.Add("join.hub.leftover.copies.all-pairs", s.copiesAll)
-		c.Add("join.hub.leftover.copies.first", s.copiesFirst)
+		c.Add("join.hub.copies.all-pairs", s.copiesAll)
+		c.Add("join.hub.copies.first", s.copiesFirst)
 		c.Add("join.hub.leftover.set-pairs.all-copies", s.setPairsAll)
 		c.Add("join.hub.leftover.set-pairs.first-copies", s.setPairsFirst)
 		c.Add("join.hub.leftover.set-partners-capped", s.setPartnersCapped)
+		if s.hubVaried > 0 {
+			c.Add("join.hub.varied", s.hubVaried)
+		}
 		if s.hubPasses > 0 {
 			c.Add("join.hub.more-passes", s.hubPasses)
 		}

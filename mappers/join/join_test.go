@@ -193,9 +193,10 @@ func docPairs(t *testing.T, out string) map[[2]string]bool {
 }
 
 // TestMapHubLeftover: a long list of varied sentences is no list of copies:
-// one pass of hubs pairs none of them, and the rest is joined as a short
-// list is. The 20 copies after 1100 other sentences are all paired with
-// each other (20 documents, under --hub-df), nothing is left out.
+// the first pass of hubs pairs none of them, so the list's sets are all
+// joined pairwise, as a short list is. The 20 copies after 1100 other
+// sentences are one set, its copies all paired with each other (20
+// documents, under --hub-df): nothing is left out.
 func TestMapHubLeftover(t *testing.T) {
 	var list strings.Builder
 	const others, copies = 1100, 20
@@ -217,7 +218,7 @@ func TestMapHubLeftover(t *testing.T) {
 	if len(pairs) != copies*(copies-1)/2 {
 		t.Errorf("%d pairs, want the %d pairs of copies", len(pairs), copies*(copies-1)/2)
 	}
-	for _, want := range []string{"join.hub.leftover,1104", "join.hub.leftover.copies.all-pairs,1"} {
+	for _, want := range []string{"join.hub.varied,1", "join.hub.leftover,1120", "join.hub.leftover.sets,1101", "join.hub.copies.all-pairs,1"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("counters without %s: %s", want, errb.String())
 		}
@@ -227,29 +228,34 @@ func TestMapHubLeftover(t *testing.T) {
 	}
 }
 
-// TestMapHubMorePasses: a list that is mostly copies of a few sentences
-// gets a pass of hubs after another while its passes pair most of it.
-// 16 sentences in 200 documents each, then 20 in 60 each (--hub-df 50):
-// the first pass pairs the 16, the second the copies of the next 16, and
-// the 4 left are copies in more than --hub-df documents. Each copy is
-// paired with its sentence's first copy alone.
+// TestMapHubMorePasses: a list of variants of a few sentences (each
+// variant one word apart, in a document of its own) gets a pass of hubs
+// after another while its passes pair most of it. 16 sentences in 100
+// variants each, then 20 in 60 each: the first pass pairs the variants of
+// the 16 with their first, the second those of the next 16, and the 240
+// variants of the last 4 are joined pairwise. No pair is of two sentences.
 func TestMapHubMorePasses(t *testing.T) {
-	type passage struct{ id, copies int }
-	var ps []passage
+	type family struct{ id, variants int }
+	var fs []family
 	for k := range 16 {
-		ps = append(ps, passage{k, 200})
+		fs = append(fs, family{k, 100})
 	}
 	for k := 16; k < 36; k++ {
-		ps = append(ps, passage{k, 60})
+		fs = append(fs, family{k, 60})
 	}
 	var list strings.Builder
 	want := map[[2]string]bool{}
 	list.WriteString("k\tP\t0")
-	for _, p := range ps {
-		for j := range p.copies {
-			list.WriteString(wordsPosting(fmt.Sprintf("p%02d/%03d", p.id, j), 0, uint64(10+4*p.id), uint64(11+4*p.id), uint64(12+4*p.id)))
-			if j > 0 {
-				want[[2]string{fmt.Sprintf("p%02d/000", p.id), fmt.Sprintf("p%02d/%03d", p.id, j)}] = true
+	for _, f := range fs {
+		for j := range f.variants {
+			ranks := []uint64{0}
+			for w := range 8 {
+				ranks = append(ranks, uint64(1000+10*f.id+w))
+			}
+			ranks = append(ranks, uint64(100000+1000*f.id+j))
+			list.WriteString(wordsPosting(fmt.Sprintf("f%02d/%03d", f.id, j), ranks...))
+			if j > 0 && f.id < 32 {
+				want[[2]string{fmt.Sprintf("f%02d/000", f.id), fmt.Sprintf("f%02d/%03d", f.id, j)}] = true
 			}
 		}
 	}
@@ -261,13 +267,35 @@ func TestMapHubMorePasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := docPairs(t, out.String())
-	if !maps.Equal(got, want) {
-		t.Errorf("%d pairs, want the %d pairs of each copy with its first", len(got), len(want))
+	linked := map[string]bool{}
+	for p := range got {
+		if p[0][:3] != p[1][:3] {
+			t.Errorf("pair %v of two sentences", p)
+		}
+		if p[0] < "f32" && !want[p] {
+			t.Errorf("pair %v: a variant of the first 32 sentences is paired with its first only", p)
+		}
+		linked[p[0]], linked[p[1]] = true, true
 	}
-	for _, c := range []string{"join.hub.more-passes,1", "join.hub.leftover,240", "join.hub.leftover.copies.first,4"} {
+	for p := range want {
+		if !got[p] {
+			t.Errorf("no pair %v", p)
+		}
+	}
+	for k := 32; k < 36; k++ {
+		for j := range 60 {
+			if d := fmt.Sprintf("f%02d/%03d", k, j); !linked[d] {
+				t.Errorf("%s is paired with no variant", d)
+			}
+		}
+	}
+	for _, c := range []string{"join.hub.more-passes,1", "join.hub.leftover,240"} {
 		if !strings.Contains(errb.String(), c) {
 			t.Errorf("counters without %s: %s", c, errb.String())
 		}
+	}
+	if strings.Contains(errb.String(), "join.hub.varied") {
+		t.Errorf("a list of variants joined pairwise: %s", errb.String())
 	}
 }
 

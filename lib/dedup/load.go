@@ -70,7 +70,7 @@ func LoadPlan(side string) (*Loaded, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("the kept records: %w", err)
 	}
-	key, err := stamp(append(files[:len(files):len(files)], kept...))
+	key, err := mr.SideStamp(append(files[:len(files):len(files)], kept...))
 	if err != nil {
 		return nil, err
 	}
@@ -93,20 +93,6 @@ var planCache struct {
 	sync.Mutex
 	key string
 	l   weak.Pointer[Loaded]
-}
-
-// stamp is the names, sizes and times of files: a key that changes with
-// them.
-func stamp(files []string) (string, error) {
-	key := ""
-	for _, name := range files {
-		fi, err := os.Stat(name)
-		if err != nil {
-			return "", err
-		}
-		key += fmt.Sprintf("\x00%s\x00%d\x00%d", name, fi.Size(), fi.ModTime().UnixNano())
-	}
-	return key, nil
 }
 
 func readLoaded(planFiles, keptFiles []string) (*Loaded, error) {

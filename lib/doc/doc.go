@@ -79,6 +79,21 @@ var (
 	ErrNoBody  = errors.New("neither html nor text")
 )
 
+// SkipReason names why ParseJSON's error makes a record no document, as
+// the counters of the jobs that read records say it (parse.docs.skipped.*,
+// dedup.docs.skipped.*): bad-json, no-id, no-body, else bad-record.
+func SkipReason(err error) string {
+	switch {
+	case errors.Is(err, ErrBadJSON):
+		return "bad-json"
+	case errors.Is(err, ErrNoID):
+		return "no-id"
+	case errors.Is(err, ErrNoBody):
+		return "no-body"
+	}
+	return "bad-record"
+}
+
 type jsonDoc struct {
 	ID   json.RawMessage `json:"id"`
 	URL  *string         `json:"url"`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -363,4 +364,32 @@ func FuzzAppendJSONKeeping(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSkipReason: each error of ParseJSON names its reason, wrapped or not.
+func TestSkipReason(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{ErrBadJSON, "bad-json"},
+		{fmt.Errorf("line 3: %w", ErrNoID), "no-id"},
+		{ErrNoBody, "no-body"},
+		{errors.New("something else"), "bad-record"},
+	} {
+		if got := SkipReason(tt.err); got != tt.want {
+			t.Errorf("SkipReason(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+	var p Parser
+	for _, tt := range []struct{ line, want string }{
+		{`{"id":`, "bad-json"},
+		{`{"text":"a b c"}`, "no-id"},
+		{`{"id":"x"}`, "no-body"},
+	} {
+		_, err := p.Parse([]byte(tt.line))
+		if got := SkipReason(err); got != tt.want {
+			t.Errorf("%s: SkipReason(%v) = %q, want %q", tt.line, err, got, tt.want)
+		}
+	}
 }

@@ -34,3 +34,18 @@ func SideFiles(path string) ([]string, error) {
 	}
 	return files, nil
 }
+
+// SideStamp is a key of side files that changes with their names, sizes and
+// modification times: a task that caches what it built from a side input
+// (local tasks share a process) reuses it while the stamp is the same.
+func SideStamp(files []string) (string, error) {
+	var key strings.Builder
+	for _, name := range files {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&key, "\x00%s\x00%d\x00%d", name, fi.Size(), fi.ModTime().UnixNano())
+	}
+	return key.String(), nil
+}

@@ -45,7 +45,6 @@ package dedup
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -138,7 +137,7 @@ func run(t *mr.Task, job string) error {
 		d, err := doc.ParseJSON(line)
 		if err != nil {
 			if count {
-				c.Add("dedup.docs.skipped."+skipReason(err), 1)
+				c.Add("dedup.docs.skipped."+doc.SkipReason(err), 1)
 			}
 			continue
 		}
@@ -168,19 +167,6 @@ func run(t *mr.Task, job string) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.Flush()
-}
-
-// skipReason names why a record is no document, as the parse job does.
-func skipReason(err error) string {
-	switch {
-	case errors.Is(err, doc.ErrBadJSON):
-		return "bad-json"
-	case errors.Is(err, doc.ErrNoID):
-		return "no-id"
-	case errors.Is(err, doc.ErrNoBody):
-		return "no-body"
-	}
-	return "bad-record"
 }
 
 // add counts n for name against the current document.

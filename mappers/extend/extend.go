@@ -189,13 +189,9 @@ func LoadRequests(path string) (*Requests, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read seeds: %w", err)
 	}
-	key := ""
-	for _, name := range files {
-		fi, err := os.Stat(name)
-		if err != nil {
-			return nil, fmt.Errorf("read seeds: %w", err)
-		}
-		key += fmt.Sprintf("\x00%s\x00%d\x00%d", name, fi.Size(), fi.ModTime().UnixNano())
+	key, err := mr.SideStamp(files)
+	if err != nil {
+		return nil, fmt.Errorf("read seeds: %w", err)
 	}
 	cache.Lock()
 	defer cache.Unlock()

@@ -336,14 +336,11 @@ func LoadStats(path string, cfg signature.Config) (*signature.Stats, *signature.
 	if err != nil {
 		return nil, nil, fmt.Errorf("read stats: %w", err)
 	}
-	key := fmt.Sprintf("%+v", cfg)
-	for _, name := range files {
-		fi, err := os.Stat(name)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read stats: %w", err)
-		}
-		key += fmt.Sprintf("\x00%s\x00%d\x00%d", name, fi.Size(), fi.ModTime().UnixNano())
+	stamp, err := mr.SideStamp(files)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read stats: %w", err)
 	}
+	key := fmt.Sprintf("%+v", cfg) + stamp
 	statsCache.Lock()
 	defer statsCache.Unlock()
 	if statsCache.key == key {

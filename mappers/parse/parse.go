@@ -169,14 +169,10 @@ func (m *mapper) record(line []byte, lineNo int64) error {
 	where := m.where(lineNo, off)
 	d, err := m.json.Parse(line)
 	switch {
-	case errors.Is(err, doc.ErrBadJSON):
-		return m.skip("bad-json", where, err)
-	case errors.Is(err, doc.ErrNoID):
-		return m.skip("no-id", where, err)
 	case errors.Is(err, doc.ErrNoBody):
-		return m.skip("no-body", where+" (id "+d.ID+")", nil)
+		return m.skip(doc.SkipReason(err), where+" (id "+d.ID+")", nil)
 	case err != nil:
-		return m.skip("bad-record", where, err)
+		return m.skip(doc.SkipReason(err), where, err)
 	}
 	return m.document(&d, where, off)
 }

@@ -401,8 +401,8 @@ func (s *joiner) hubPass(ps []Posting) ([]Posting, int) {
 		matched := false
 		for _, h := range hubs {
 			a, b := &ps[h], p
-			if a.docNo == b.docNo && a.grp == 0 {
-				continue
+			if a.docNo == b.docNo && (b.grp == 0 || s.hub.groups[b.grp-1].docs < 2) {
+				continue // a set with copies elsewhere pairs those (hubPair)
 			}
 			if b.NSig < a.NSig {
 				a, b = b, a

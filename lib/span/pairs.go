@@ -121,6 +121,10 @@ type Content struct {
 	// hold the content of every document they measure).
 	enc  []byte
 	last int // the end of the last range
+	// hash holds each sentence's hash (its tokens in order), when the
+	// content was made from an analysis (ContentOf): sentences with equal
+	// hashes are the same words.
+	hash []uint32
 	// Chars is their length in characters, Sentences their number.
 	Chars, Sentences int
 }
@@ -172,9 +176,20 @@ func ContentOf(a doc.Analysis, minTokens int) Content {
 			continue
 		}
 		c.add(ranges.Range{Start: s.Start, End: s.End})
+		c.hash = append(c.hash, sentenceHash(s.Tokens))
 	}
-	c.enc = slices.Clip(c.enc)
+	c.enc, c.hash = slices.Clip(c.enc), slices.Clip(c.hash)
 	return c
+}
+
+// sentenceHash hashes a sentence's tokens in order.
+func sentenceHash(tokens []uint64) uint32 {
+	h := uint64(len(tokens))
+	for _, t := range tokens {
+		h = (h ^ t) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
+	}
+	return uint32(h ^ h>>32)
 }
 
 // Within is the length of the union of the ranges rs inside c's ranges.
@@ -189,10 +204,69 @@ func (c Content) Within(rs []ranges.Range) int { return ranges.InsideSeq(rs, c.R
 func (p DocPair) MeasureContent(a, b Content, minSentences int, whole bool) (Measures, int, int) {
 	sa, sb := a.Chars, b.Chars
 	if !whole {
-		sa, sb = a.Within(p.RangesA), b.Within(p.RangesB)
+		ra, rb := p.RangesA, p.RangesB
+		if xa, xb := sameNeighbours(p.Spans, a, b); len(xa) > 0 {
+			ra = append(slices.Clip(ra), xa...)
+			rb = append(slices.Clip(rb), xb...)
+		}
+		sa, sb = a.Within(ra), b.Within(rb)
 	}
 	q := DocPair{SharedA: sa, SharedB: sb}
 	m := q.Measure(a.Chars, b.Chars)
 	m.ThinA, m.ThinB = a.Sentences < minSentences, b.Sentences < minSentences
 	return m, sa, sb
+}
+
+// sameNeighbours returns the content sentences of A and of B that are the
+// same words, in the same order, as the other side's next to a span: from
+// each span's last sentences on, and back from its first, while the two
+// sides' sentences are equal (Content hashes). They are shared although no
+// span holds them: the run leaves a site's template out of its spans (a
+// licence notice, an include shared by many pages), and two copies of a
+// page share it all the same. Words only, never a sentence that differs;
+// none without hashes (NewContent).
+func sameNeighbours(spans []Span, a, b Content) (xa, xb []ranges.Range) {
+	if len(spans) == 0 || len(a.hash) == 0 || len(b.hash) == 0 {
+		return nil, nil
+	}
+	ra, rb := slices.Collect(a.Ranges()), slices.Collect(b.Ranges())
+	// first and last content sentence meeting [start, end), or ok false.
+	within := func(rs []ranges.Range, start, end int) (int, int, bool) {
+		i, _ := slices.BinarySearchFunc(rs, start, func(r ranges.Range, t int) int {
+			if r.End <= t {
+				return -1
+			}
+			return 1
+		})
+		j := i
+		for j < len(rs) && rs[j].Start < end {
+			j++
+		}
+		return i, j - 1, j > i
+	}
+	seenA, seenB := map[int]bool{}, map[int]bool{}
+	add := func(i, j int) {
+		if !seenA[i] {
+			seenA[i] = true
+			xa = append(xa, ra[i])
+		}
+		if !seenB[j] {
+			seenB[j] = true
+			xb = append(xb, rb[j])
+		}
+	}
+	for _, s := range spans {
+		fa, la, okA := within(ra, s.CharStartA, s.CharEndA)
+		fb, lb, okB := within(rb, s.CharStartB, s.CharEndB)
+		if !okA || !okB {
+			continue
+		}
+		for i, j := la+1, lb+1; i < len(ra) && j < len(rb) && a.hash[i] == b.hash[j]; i, j = i+1, j+1 {
+			add(i, j)
+		}
+		for i, j := fa-1, fb-1; i >= 0 && j >= 0 && a.hash[i] == b.hash[j]; i, j = i-1, j-1 {
+			add(i, j)
+		}
+	}
+	return xa, xb
 }

@@ -2,13 +2,14 @@ package span
 
 import (
 	"bytes"
-	"github.com/pdc-mr/pdc/lib/ranges"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/ranges"
 )
 
 // TestCompare checks the order of parsed spans against the bytes the
@@ -148,5 +149,63 @@ func TestMeasureContent(t *testing.T) {
 	}
 	if m, sa, _ = (DocPair{}).MeasureContent(a, a, 3, true); sa != 30 || m.ContainA != 1 || m.Resemblance != 1 {
 		t.Errorf("whole: got %+v, shared %d", m, sa)
+	}
+}
+
+// TestSameNeighbours: the sentences next to a span that are the same
+// words on both sides, in order, are shared (a template the run left out
+// of its spans), up to the first that differs; a content without hashes
+// gets none.
+func TestSameNeighbours(t *testing.T) {
+	// analysis makes a document of one 10-character sentence per word
+	// list entry; equal entries are equal sentences.
+	analysis := func(sents ...string) doc.Analysis {
+		var a doc.Analysis
+		for i, s := range sents {
+			var toks []uint64
+			for _, w := range strings.Fields(s) {
+				toks = append(toks, uint64(len(w))*1000003+uint64(w[0]))
+			}
+			a.Sentences = append(a.Sentences, doc.Sentence{Start: 11 * i, End: 11*i + 10, Tokens: toks})
+		}
+		return a
+	}
+	span := func(fa, la, fb, lb int) Span {
+		return Span{DocA: "a", DocB: "b", CharStartA: 11 * fa, CharEndA: 11*la + 10, CharStartB: 11 * fb, CharEndB: 11*lb + 10}
+	}
+	for _, tt := range []struct {
+		name             string
+		a, b             []string
+		spans            []Span
+		sharedA, sharedB int
+	}{
+		{"template around the span, banners differ",
+			[]string{"s one two", "t one two", "c one two", "c two three", "u one two", "end a is"},
+			[]string{"banner b x", "s one two", "t one two", "c one two", "c two three", "u one two", "end bb isnt"},
+			[]Span{span(2, 3, 3, 4)}, 50, 50},
+		{"a differing sentence stops the walk",
+			[]string{"c one two", "c two three", "x aa", "u one two"},
+			[]string{"c one two", "c two three", "y bbb", "u one two"},
+			[]Span{span(0, 1, 0, 1)}, 20, 20},
+		{"the gap between two spans, counted once",
+			[]string{"c one two", "t one two", "d one two"},
+			[]string{"c one two", "t one two", "d one two"},
+			[]Span{span(0, 0, 0, 0), span(2, 2, 2, 2)}, 30, 30},
+		{"no span, nothing",
+			[]string{"c one two"}, []string{"c one two"}, nil, 0, 0},
+	} {
+		a, b := ContentOf(analysis(tt.a...), 1), ContentOf(analysis(tt.b...), 1)
+		p := DocPair{Spans: tt.spans}
+		p.measure()
+		_, sa, sb := p.MeasureContent(a, b, 0, false)
+		if sa != tt.sharedA || sb != tt.sharedB {
+			t.Errorf("%s: shared %d, %d characters, want %d, %d", tt.name, sa, sb, tt.sharedA, tt.sharedB)
+		}
+		// Without hashes, only the spans count.
+		plain := func(c Content) Content { return NewContent(slices.Collect(c.Ranges())) }
+		_, pa, _ := p.MeasureContent(plain(a), plain(b), 0, false)
+		if want := a.Within(p.RangesA); pa != want {
+			t.Errorf("%s: without hashes shared %d, want the spans' %d", tt.name, pa, want)
+		}
 	}
 }

@@ -295,8 +295,8 @@ func strictlySorted(pairs []Pair) bool {
 
 // locator finds a pair by its (A, B) in pairs sorted by (A, B), without
 // duplicates. Rows (the pairs of one A) are found through a table indexed
-// by A when the A values are dense enough, then searched; otherwise the
-// whole slice is binary searched. Runs visit each pair and look up a few
+// by A when there are 32 pairs or more and their A values are dense
+// enough, then searched; otherwise the whole slice is binary searched. Runs visit each pair and look up a few
 // neighbours per step, so the lookup is the matching's inner loop.
 type locator struct {
 	pairs []Pair
@@ -311,8 +311,8 @@ func newLocator(pairs []Pair) locator {
 	}
 	l.minA = pairs[0].A
 	width := pairs[len(pairs)-1].A - l.minA + 1
-	if width > 4*len(pairs)+1024 {
-		return l // sparse: binary search
+	if len(pairs) < 32 || width > 4*len(pairs)+1024 {
+		return l // few or sparse: binary search
 	}
 	l.row = make([]int32, width+1)
 	a := 0

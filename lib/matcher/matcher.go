@@ -169,26 +169,37 @@ func (m *Matcher) seeds(spans, short []diagonal.Run) error {
 // boxes answers whether sentence ranges meet the rectangles of runs
 // (sentences StartA..EndA by StartB..EndB).
 type boxes struct {
-	runs []diagonal.Run // by StartA
-	maxA int            // the longest run's EndA-StartA
+	box  []box // by StartA
+	maxA int   // the longest run's EndA-StartA
 }
 
+// box is a run's rectangle.
+type box struct{ startA, endA, startB, endB int }
+
 func newBoxes(runs []diagonal.Run) boxes {
-	b := boxes{runs: slices.Clone(runs)}
-	slices.SortFunc(b.runs, func(x, y diagonal.Run) int { return x.StartA - y.StartA })
-	for _, r := range runs {
+	var b boxes
+	if len(runs) == 0 {
+		return b
+	}
+	b.box = make([]box, len(runs))
+	for i, r := range runs {
+		b.box[i] = box{r.StartA, r.EndA, r.StartB, r.EndB}
 		b.maxA = max(b.maxA, r.EndA-r.StartA)
 	}
+	slices.SortFunc(b.box, func(x, y box) int { return x.startA - y.startA })
 	return b
 }
 
 // hit reports whether sentences sa..ea of A and sb..eb of B meet a run's
 // rectangle grown by d sentences on each side.
 func (b boxes) hit(sa, ea, sb, eb, d int) bool {
-	i, _ := slices.BinarySearchFunc(b.runs, sa-d-b.maxA, func(r diagonal.Run, t int) int { return r.StartA - t })
-	for ; i < len(b.runs) && b.runs[i].StartA-d <= ea; i++ {
-		r := b.runs[i]
-		if r.EndA+d >= sa && r.StartB-d <= eb && r.EndB+d >= sb {
+	if len(b.box) == 0 {
+		return false
+	}
+	i, _ := slices.BinarySearchFunc(b.box, sa-d-b.maxA, func(r box, t int) int { return r.startA - t })
+	for ; i < len(b.box) && b.box[i].startA-d <= ea; i++ {
+		r := b.box[i]
+		if r.endA+d >= sa && r.startB-d <= eb && r.endB+d >= sb {
 			return true
 		}
 	}
@@ -217,6 +228,12 @@ func (m *Matcher) emit() error {
 	}
 	m.docPairs++
 	m.sentPairs += int64(len(m.pairs))
+	if len(m.pairs) == 1 && m.cfg.Lambda > 1 {
+		// One pair is no run, no candidate, and no single pair of one
+		// (diagonal.FindAll finds none): most document pairs.
+		m.pairs, m.offs = m.pairs[:0], m.offs[:0]
+		return nil
+	}
 	var runs, short []diagonal.Run
 	if m.cfg.ExtendTau > 0 {
 		runs, short = diagonal.FindAll(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)

@@ -777,7 +777,7 @@ func newGrouper(out mr.Output) *grouper {
 // signatures.
 func (g *grouper) add(a, b *Posting, count int) error {
 	g.key = append(append(append(g.key[:0], a.Doc...), '\t'), b.Doc...)
-	line, i := g.Line(string(g.key))
+	line, i := mr.LineOf(g.Batch, g.key)
 	if len(line) == 0 {
 		line = append(line, g.key...)
 	}

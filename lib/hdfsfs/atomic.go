@@ -122,12 +122,14 @@ func (f *AtomicFile) Abort() error {
 // AtomicFile): a reader sees the old file or the new one, never a partial file. An
 // existing file is replaced; the parent directory must exist.
 func WriteFileAtomic(fsys FS, name string, data []byte) error {
-	f, err := CreateAtomic(fsys, name)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return errors.Join(fmt.Errorf("write %s: %w", name, err), f.Abort())
-	}
-	return f.Close()
+	return retryWrite(func() error {
+		f, err := CreateAtomic(fsys, name)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(data); err != nil {
+			return errors.Join(fmt.Errorf("write %s: %w", name, err), f.Abort())
+		}
+		return f.Close()
+	})
 }

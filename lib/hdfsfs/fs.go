@@ -13,9 +13,11 @@
 package hdfsfs
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"time"
 )
 
 // FS is the file system pdc reads inputs from and writes outputs to. Names are slash
@@ -57,18 +59,48 @@ func ReadFile(fsys FS, name string) ([]byte, error) {
 
 // WriteFile creates (or truncates) the named file and writes data to it. Empty data
 // creates an empty file, on HDFS too. A reader may see a partial file while it is
-// written, or after a failure; WriteFileAtomic avoids that.
+// written, or after a failure; WriteFileAtomic avoids that. A write that a DataNode
+// fails is written again (retryWrite).
 func WriteFile(fsys FS, name string, data []byte) error {
-	w, err := fsys.Create(name)
-	if err != nil {
-		return err
+	return retryWrite(func() error {
+		w, err := fsys.Create(name)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+		return nil
+	})
+}
+
+// writeRetries and writeBackoff bound retryWrite: about 30 s in all, longer than
+// the test cluster takes to declare a DataNode dead.
+var (
+	writeRetries = 7
+	writeBackoff = 500 * time.Millisecond
+)
+
+// retryWrite runs write, a whole file's write, again while it fails in a DataNode
+// (the pipeline of a block: a DataNode died or dropped the connection). The HDFS
+// client pdc uses does not rebuild a block's pipeline without the failed node, as the
+// Java client does; a new write asks the NameNode for new blocks, on other nodes with
+// every try and on live ones once the NameNode has declared the node dead. Errors of
+// the NameNode (a path, a permission, a quota) and of the local disk are
+// *fs.PathError values and are returned at once.
+func retryWrite(write func() error) error {
+	wait := writeBackoff
+	for try := 1; ; try++ {
+		err := write()
+		var pe *fs.PathError
+		if err == nil || errors.As(err, &pe) || try == writeRetries {
+			return err
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 8*time.Second)
 	}
-	_, err = w.Write(data)
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
 }

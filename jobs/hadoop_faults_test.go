@@ -412,3 +412,59 @@ func dnBlocks(t *testing.T, addr string) int {
 	t.Fatalf("no live DataNode at %s", addr)
 	return 0
 }
+
+// TestHadoopNameNodeRestarted: the NameNode stopped and started again
+// while a map task runs. The driver either survives (the clients retry
+// their calls while it is down) or fails with a one-line error, and a
+// rerun of the same command resumes and gives the local run's spans.
+func TestHadoopNameNodeRestarted(t *testing.T) {
+	env := hadoopEnv(t)
+	ds := clusterDaemons(t)
+	input, want := faultInput(t)
+	out := hdfsDir(t)
+	args := []string{"run", "--hadoop", "--input", input, "--output", out, "--reducers", "2"}
+	restarted := false
+	code, log, job := faultRun(t, env, func(app string) (string, bool) {
+		job, _, ok := runningMap(t, app)
+		if !ok {
+			return "", false
+		}
+		if err := syscall.Kill(ds["nn"].pid, syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		for start := time.Now(); syscall.Kill(ds["nn"].pid, 0) == nil && time.Since(start) < time.Minute; time.Sleep(100 * time.Millisecond) {
+		}
+		t.Logf("stopped the NameNode (pid %d) while a map task of %s runs; starting it again", ds["nn"].pid, job)
+		clusterScript(t, "restart", "nn")
+		restarted = true
+		return job, true
+	}, args...)
+	if !restarted {
+		t.Fatalf("no map task ran:\n%s", log)
+	}
+	if code != 0 {
+		// The error line names the failed job (the task's stderr follows it).
+		errLine := ""
+		for _, l := range strings.Split(log, "\n") {
+			if strings.HasPrefix(l, "pdc: job ") && strings.Contains(l, job) {
+				errLine = l
+			}
+		}
+		if errLine == "" {
+			t.Errorf("the driver failed (exit %d) without a line naming the failed job %s:\n%s", code, job, log)
+		}
+		t.Logf("the driver failed while the NameNode restarted: %.300s", errLine)
+		var stderr string
+		if _, stderr, code = runPDCEnv(t, env, args...); code != 0 {
+			t.Fatalf("rerun after the NameNode restarted: exit %d\n%s", code, stderr)
+		}
+		if !strings.Contains(stderr, "pdc: resuming the unfinished run") {
+			t.Errorf("the rerun did not resume:\n%s", stderr)
+		}
+	} else {
+		t.Logf("the run survived the NameNode's restart (%s)", job)
+	}
+	if got, _, _ := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out); got != want || strings.Count(want, "\n") < 20 {
+		t.Errorf("spans after the NameNode restarted (%d lines) differ from the local run's (%d lines)", strings.Count(got, "\n"), strings.Count(want, "\n"))
+	}
+}

@@ -80,21 +80,30 @@ func getJSON(url string, v any) error {
 	return json.NewDecoder(resp.Body).Decode(v)
 }
 
-// rmNodes returns the ResourceManager's nodes: id -> state, and HTTP
+// nodeStates returns the ResourceManager's nodes: id -> state, and HTTP
 // address -> id.
-func rmNodes(t *testing.T) (state, byHTTP map[string]string) {
-	t.Helper()
+func nodeStates() (state, byHTTP map[string]string, err error) {
 	var r struct {
 		Nodes struct {
 			Node []struct{ ID, State, NodeHTTPAddress string }
 		}
 	}
 	if err := getJSON("http://localhost:8088/ws/v1/cluster/nodes?states=NEW,RUNNING,UNHEALTHY,DECOMMISSIONED,LOST,REBOOTED,SHUTDOWN", &r); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	state, byHTTP = map[string]string{}, map[string]string{}
 	for _, n := range r.Nodes.Node {
 		state[n.ID], byHTTP[n.NodeHTTPAddress] = n.State, n.ID
+	}
+	return state, byHTTP, nil
+}
+
+// rmNodes is nodeStates for the test's goroutine: an error fails the test.
+func rmNodes(t *testing.T) (state, byHTTP map[string]string) {
+	t.Helper()
+	state, byHTTP, err := nodeStates()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return state, byHTTP
 }
@@ -284,7 +293,7 @@ func TestHadoopNodeManagerKilled(t *testing.T) {
 				go func() {
 					defer close(restarted)
 					for start := time.Now(); time.Since(start) < 2*time.Minute; time.Sleep(time.Second) {
-						if state, _ := rmNodes(t); state[node] == "LOST" {
+						if state, _, err := nodeStates(); err == nil && state[node] == "LOST" {
 							break
 						}
 					}

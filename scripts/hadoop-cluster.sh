@@ -4,7 +4,7 @@
 # Hadoop's pseudo-distributed setup runs them: a NameNode, three DataNodes (replication 2),
 # a ResourceManager, two NodeManagers and the JobHistory server. No Hadoop tarball, no Docker.
 #
-# usage: scripts/hadoop-cluster.sh start|stop|status|env|fetch|fs ARGS...|logs APPID|pids
+# usage: scripts/hadoop-cluster.sh start|stop|status|env|fetch|fs ARGS...|logs APPID|pids|restart NAME
 #
 #   fetch    download the jars (scripts/hadoop/pom.xml) into $PDC_HADOOP_JARS if missing
 #   start    fetch, format HDFS, start the daemons, wait until HDFS is out of safe mode with
@@ -14,8 +14,11 @@
 #   env      print `export HADOOP_CONF_DIR=... PDC_HADOOP_CONF_DIR=... PDC_HADOOP_JARS=...`
 #   fs       run the Hadoop shell (`hdfs dfs`) against the cluster: fs -ls /
 #   logs     print the aggregated logs of a YARN application (yarn logs -applicationId)
-#   pids     print `NAME PID` per daemon (nn, dn1..dn3, rm, nm1, nm2, jhs): the fault tests
+#   pids     print `NAME PID NODE` per live daemon (nn, dn1..dn3, rm, nm1, nm2, jhs; NODE the
+#            address a DataNode or NodeManager registered with, else -): the fault tests
 #            kill one
+#   restart  start a stopped or killed daemon again (its conf and data kept) and wait until
+#            the cluster counts it
 #
 # Environment:
 #   PDC_HADOOP_HOME      cache root (default $HOME/.cache/pdc-hadoop)

@@ -244,28 +244,45 @@ func sameNeighbours(spans []Span, a, b Content) (xa, xb []ranges.Range) {
 		}
 		return i, j - 1, j > i
 	}
-	seenA, seenB := map[int]bool{}, map[int]bool{}
-	add := func(i, j int) {
-		if !seenA[i] {
-			seenA[i] = true
-			xa = append(xa, ra[i])
-		}
-		if !seenB[j] {
-			seenB[j] = true
-			xb = append(xb, rb[j])
-		}
-	}
+	// doneA[i], doneB[j]: the sentence lies in a span or was walked
+	// already. A walk goes on while one of the pair is new, so that the
+	// walks take at most as many steps as the two documents have
+	// sentences, however many spans the pair has.
+	doneA, doneB := make([]bool, len(ra)), make([]bool, len(rb))
+	type bounds struct{ fa, la, fb, lb int }
+	var bs []bounds
 	for _, s := range spans {
 		fa, la, okA := within(ra, s.CharStartA, s.CharEndA)
 		fb, lb, okB := within(rb, s.CharStartB, s.CharEndB)
 		if !okA || !okB {
 			continue
 		}
-		for i, j := la+1, lb+1; i < len(ra) && j < len(rb) && a.hash[i] == b.hash[j]; i, j = i+1, j+1 {
-			add(i, j)
+		for i := fa; i <= la; i++ {
+			doneA[i] = true
 		}
-		for i, j := fa-1, fb-1; i >= 0 && j >= 0 && a.hash[i] == b.hash[j]; i, j = i-1, j-1 {
-			add(i, j)
+		for j := fb; j <= lb; j++ {
+			doneB[j] = true
+		}
+		bs = append(bs, bounds{fa, la, fb, lb})
+	}
+	step := func(i, j int) bool {
+		if doneA[i] && doneB[j] || a.hash[i] != b.hash[j] {
+			return false
+		}
+		if !doneA[i] {
+			doneA[i] = true
+			xa = append(xa, ra[i])
+		}
+		if !doneB[j] {
+			doneB[j] = true
+			xb = append(xb, rb[j])
+		}
+		return true
+	}
+	for _, x := range bs {
+		for i, j := x.la+1, x.lb+1; i < len(ra) && j < len(rb) && step(i, j); i, j = i+1, j+1 {
+		}
+		for i, j := x.fa-1, x.fb-1; i >= 0 && j >= 0 && step(i, j); i, j = i-1, j-1 {
 		}
 	}
 	return xa, xb

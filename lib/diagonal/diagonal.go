@@ -296,8 +296,9 @@ func strictlySorted(pairs []Pair) bool {
 // locator finds a pair by its (A, B) in pairs sorted by (A, B), without
 // duplicates. Rows (the pairs of one A) are found through a table indexed
 // by A when there are 32 pairs or more and their A values are dense
-// enough, then searched; otherwise the whole slice is binary searched. Runs visit each pair and look up a few
-// neighbours per step, so the lookup is the matching's inner loop.
+// enough, then searched; otherwise the whole slice is binary searched.
+// Runs visit each pair and look up a few neighbours per step, so the
+// lookup is the matching's inner loop.
 type locator struct {
 	pairs []Pair
 	minA  int

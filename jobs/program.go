@@ -44,8 +44,8 @@ func runProgram(f mr.Func, in io.Reader, out, stderr io.Writer, getenv func(stri
 // programCmd is `pdc map|reduce|combine JOB`: a streaming program on the
 // process's standard streams, as Hadoop Streaming runs it.
 func (m *Main) programCmd(ctx context.Context, kind string, args []string) error {
-	if len(args) != 1 || kind == "reduce-next" {
-		return usagef("usage: pdc %s JOB (a job of the pipeline: parse, stats, index, join, match, extend, the clusters and dedup jobs)", kind)
+	if len(args) != 1 {
+		return usagef("usage: pdc %s JOB (a job of the pipeline: parse, stats, index, join, join+match, match, extend, the clusters and dedup jobs)", kind)
 	}
 	f, err := pipeline.Program(kind, args[0])
 	if err != nil {

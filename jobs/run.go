@@ -105,7 +105,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: 2 per worker locally, 2 on Hadoop)")
 	o.sortMem = 256 << 20
 	fs.Var(sizeFlag{&o.sortMem}, "sort-mem", "local runner: in-memory sort buffer `size` (bytes, or with K, M, G: 512M); larger map outputs spill to disk")
-	fs.Var(sizeFlag{&o.splitSize}, "split-size", "local runner: input split `size` (bytes, or with K, M, G; 0: about 4 splits per worker, 1 to 32 MiB each)")
+	fs.Var(sizeFlag{&o.splitSize}, "split-size", "input split `size` (bytes, or with K, M, G); locally 0 is about 4 splits per worker, 1 to 32 MiB each; on Hadoop the largest split of the jobs reading the run's own files, whose small files are packed together (0: 128 MiB)")
 	fs.StringVar(&o.tmpDir, "tmp", "", "local runner: directory for sort spills (default OUT/_tmp)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every job's counters as it finishes (they are in OUT/counters.tsv)")
@@ -320,6 +320,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		Read:       readOptions(cfg),
 		Fault:      m.Getenv("PDC_FAULT"),
 		Reducers:   reducers,
+		SplitSize:  o.splitSize,
 		Queue:      o.queue,
 		Stderr:     m.Stderr,
 		Quiet:      o.quiet,

@@ -51,6 +51,9 @@ type Driver struct {
 	Fault string
 	// Reducers is the number of reduce tasks per job.
 	Reducers int
+	// SplitSize is the largest input split of the jobs that read the
+	// run's own part files (0: DefaultSplitSize); see CombineFormat.
+	SplitSize int64
 	// Queue is the YARN queue every job is submitted to ("": the
 	// cluster's default).
 	Queue string
@@ -66,8 +69,24 @@ var _ pipeline.Driver = (*Driver)(nil)
 // FS is the cluster's HDFS.
 func (d *Driver) FS() hdfsfs.FS { return d.FileSystem }
 
-// Fuses is false: every stage is a job of its own on Hadoop.
-func (d *Driver) Fuses() bool { return false }
+// CombineFormat is the input format of the jobs that read the run's own
+// part files: their small files and blocks are packed into splits of up to
+// Driver.SplitSize bytes, so that a job over many small parts (a map-only
+// job writes one per input split) runs a few map tasks, not one per file
+// or block. Lines are never cut, and no program of such a job needs its
+// input's file name or offsets. Jobs that read the documents (parse, pdc
+// dedup's: each record is placed by file and offset) or whole files
+// (match) keep TextInputFormat.
+const CombineFormat = "org.apache.hadoop.mapred.lib.CombineTextInputFormat"
+
+// DefaultSplitSize is the default Driver.SplitSize: an HDFS block as
+// Hadoop ships it.
+const DefaultSplitSize = 128 << 20
+
+// Fuses is true for Chained steps: the match runs in the join's reduce
+// tasks, one job. Hadoop Streaming has no second output for a map task, so
+// a Feeding stage and the next are two jobs.
+func (d *Driver) Fuses(f pipeline.Fusion) bool { return f == pipeline.Chained }
 
 // Prepare finds the job input paths on HDFS: hdfs:// URIs and paths
 // missing from the local disk are read in place; local JSON Lines files
@@ -187,27 +206,27 @@ func (d *Driver) uploadConverted(ctx context.Context, in *input.Set, name string
 	return nil
 }
 
-// Run runs one stage as a job writing OUT/_tmp/DIR, renamed to OUT/DIR
-// when it succeeds.
+// Run runs one step as a job writing OUT/_tmp/DIR, renamed to OUT/DIR
+// when it succeeds (for a chained step, DIR is its second stage's).
 func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Job) error) error {
-	st := s.Stages[0]
-	dir := path.Join(d.Out, st.OutputDir())
-	tmp := path.Join(d.Out, "_tmp", st.OutputDir())
+	name, last := s.Name(), s.Stages[len(s.Stages)-1]
+	dir := path.Join(d.Out, last.OutputDir())
+	tmp := path.Join(d.Out, "_tmp", last.OutputDir())
 	if err := d.FileSystem.RemoveAll(tmp); err != nil {
-		return fmt.Errorf("job %s: %w", st.JobName(), err)
+		return fmt.Errorf("job %s: %w", name, err)
 	}
 	if err := d.FileSystem.MkdirAll(path.Dir(tmp), 0o755); err != nil {
-		return fmt.Errorf("job %s: %w", st.JobName(), err)
+		return fmt.Errorf("job %s: %w", name, err)
 	}
 	t0 := time.Now()
-	res, err := d.Submitter.Run(ctx, d.job(st, tmp))
+	res, err := d.Submitter.Run(ctx, d.job(s, tmp))
 	if err != nil {
-		return fmt.Errorf("job %s: %w", st.JobName(), err)
+		return fmt.Errorf("job %s: %w", name, err)
 	}
 	if err := d.FileSystem.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("job %s: commit output: %w", st.JobName(), err)
+		return fmt.Errorf("job %s: commit output: %w", name, err)
 	}
-	return done(pipeline.Job{Name: st.JobName(), ID: res.JobID, Dir: dir, Counters: res.Counters, Took: time.Since(t0)})
+	return done(pipeline.Job{Name: name, ID: res.JobID, Dir: dir, Counters: res.Counters, Took: time.Since(t0)})
 }
 
 // tag is the YARN application tag of the run's jobs: "pdc-" and a hash of
@@ -223,10 +242,11 @@ func (d *Driver) tag() string {
 // (-files links it there under its base name).
 func (d *Driver) prog() string { return filepath.Base(d.Binary) }
 
-// job builds the Hadoop Streaming job of a stage.
-func (d *Driver) job(st pipeline.Stage, output string) *Job {
+// job builds the Hadoop Streaming job of a step.
+func (d *Driver) job(s pipeline.Step, output string) *Job {
+	st := s.Stages[0]
 	j := &Job{
-		Name:              st.JobName(),
+		Name:              s.Name(),
 		Mapper:            d.prog() + " map " + st.Name,
 		KeyFields:         st.KeyFields,
 		PartitionFields:   st.PartitionFields,
@@ -239,6 +259,11 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 	if !st.MapOnly {
 		j.Reducer = d.prog() + " reduce " + st.Name
 	}
+	if s.Fusion == pipeline.Chained {
+		// The reducers write the second stage's output (pipeline.Program).
+		j.Reducer = d.prog() + " reduce " + s.Name()
+		j.Conf["stream.num.reduce.output.key.fields"] = strconv.Itoa(s.Stages[1].KeyFields)
+	}
 	if st.Combine {
 		j.Combiner = d.prog() + " combine " + st.Name
 	}
@@ -247,6 +272,17 @@ func (d *Driver) job(st pipeline.Stage, output string) *Job {
 	}
 	if st.InputKeys {
 		j.Conf["stream.map.input.ignoreKey"] = "false" // offset TAB line (mr.InputKeyed)
+	}
+	if st.Input != "" && !st.WholeFiles && !st.InputKeys {
+		size := d.SplitSize
+		if size <= 0 {
+			size = DefaultSplitSize
+		}
+		j.InputFormat = CombineFormat
+		j.Conf["mapreduce.input.fileinputformat.split.maxsize"] = strconv.FormatInt(size, 10)
+		// Streaming passes keys to the mappers for any input format but
+		// TextInputFormat unless told not to.
+		j.Conf["stream.map.input.ignoreKey"] = "true"
 	}
 	j.Conf["mapreduce.job.tags"] = d.tag()
 	if d.Queue != "" {

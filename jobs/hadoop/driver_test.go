@@ -12,15 +12,17 @@ import (
 // TestHadoopJobs checks how stages become Hadoop Streaming jobs: commands
 // name the shipped binary by its file name (pdc, or pdc-extract after a
 // hand-over), the parse job reads keyed input, match reads whole files,
-// the index job gets the stats through the distributed cache, and with
-// --queue every job names the queue.
+// the jobs reading the run's part files pack them into splits, the index
+// job gets the stats through the distributed cache, the join's reducers
+// run the match in a chained step, and with --queue every job names the
+// queue.
 func TestHadoopJobs(t *testing.T) {
 	for _, bin := range []string{"/opt/pdc/bin/pdc", "/opt/pdc/bin/pdc-extract"} {
 		h := &Driver{Config: jobconf.Default(), Reducers: 3, URI: "hdfs://",
 			Out: "/user/me/out", Binary: bin, input: []string{"/user/me/in.jsonl"}}
 		prog := bin[strings.LastIndex(bin, "/")+1:]
 		for _, st := range pipeline.Stages() {
-			j := h.job(st, "/user/me/out/_tmp/"+st.Name)
+			j := h.job(one(st), "/user/me/out/_tmp/"+st.Name)
 			if want := prog + " map " + st.Name; j.Mapper != want {
 				t.Errorf("%s: mapper %q, want %q", st.Name, j.Mapper, want)
 			}
@@ -30,10 +32,15 @@ func TestHadoopJobs(t *testing.T) {
 			if len(j.Files) != 1 || j.Files[0] != bin {
 				t.Errorf("%s: files %v, want [%s]", st.Name, j.Files, bin)
 			}
-			_, keyed := j.Conf["stream.map.input.ignoreKey"]
+			keyed := j.Conf["stream.map.input.ignoreKey"] == "false"
 			_, whole := j.Conf["mapreduce.input.fileinputformat.split.minsize"]
 			if keyed != (st.Name == "parse") || whole != (st.Name == "match") {
 				t.Errorf("%s: conf %v", st.Name, j.Conf)
+			}
+			packed := st.Name != "parse" && st.Name != "match"
+			if packed != (j.InputFormat == CombineFormat) || packed != (j.Conf["mapreduce.input.fileinputformat.split.maxsize"] == "134217728") ||
+				packed != (j.Conf["stream.map.input.ignoreKey"] == "true") {
+				t.Errorf("%s: input format %q, conf %v", st.Name, j.InputFormat, j.Conf)
 			}
 			if (st.Name == "index") != (len(j.CacheFiles) == 1 && j.CacheFiles[0] == "hdfs:///user/me/out/stats#stats") {
 				t.Errorf("%s: cache files %v", st.Name, j.CacheFiles)
@@ -54,9 +61,9 @@ func TestHadoopJobs(t *testing.T) {
 	// limit), the side inputs linked in the task's directory.
 	h := &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://nn:8020", Out: "/c", Binary: "/pdc", input: []string{"/in"}}
 	for _, st := range append([]pipeline.Stage{pipeline.DedupFactsStage()}, pipeline.DedupStages()...) {
-		j := h.job(st, "/c/_tmp/"+st.OutputDir())
+		j := h.job(one(st), "/c/_tmp/"+st.OutputDir())
 		_, limit := j.Conf["mapreduce.input.linerecordreader.line.maxlength"]
-		if j.Conf["stream.map.input.ignoreKey"] != "false" || limit || j.Reducer != "pdc reduce "+st.Name || !slices.Equal(j.Inputs, []string{"/in"}) {
+		if j.Conf["stream.map.input.ignoreKey"] != "false" || limit || j.Reducer != "pdc reduce "+st.Name || !slices.Equal(j.Inputs, []string{"/in"}) || j.InputFormat != "" {
 			t.Errorf("%s: conf %v, reducer %q, inputs %v", st.Name, j.Conf, j.Reducer, j.Inputs)
 		}
 		var want []string
@@ -67,17 +74,55 @@ func TestHadoopJobs(t *testing.T) {
 			t.Errorf("%s: cache files %v, %s %q; want %v", st.Name, j.CacheFiles, jobconf.EnvSide, j.Env[jobconf.EnvSide], want)
 		}
 	}
-	if _, limit := h.job(pipeline.Stages()[0], "/c/_tmp/parsed").Conf["mapreduce.input.linerecordreader.line.maxlength"]; !limit {
+	if _, limit := h.job(one(pipeline.Stages()[0]), "/c/_tmp/parsed").Conf["mapreduce.input.linerecordreader.line.maxlength"]; !limit {
 		t.Error("parse: no line limit")
 	}
 	// --queue: every job goes to it.
 	h = &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://", Out: "/o", Binary: "/pdc", input: []string{"/in"}, Queue: "research"}
 	for _, st := range pipeline.Stages() {
-		if q := h.job(st, "/o/_tmp/"+st.Name).Conf["mapreduce.job.queuename"]; q != "research" {
+		if q := h.job(one(st), "/o/_tmp/"+st.Name).Conf["mapreduce.job.queuename"]; q != "research" {
 			t.Errorf("%s: queue %q, want research", st.Name, q)
 		}
 	}
 }
+
+// TestHadoopChained checks the one job of a chained step: the join's
+// mapper, reducers that run the match on their output (`pdc reduce
+// join+match`), the match's key fields for that output, the step's name,
+// and packed splits of the index output; and --split-size.
+func TestHadoopChained(t *testing.T) {
+	h := &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://", Out: "/o", Binary: "/bin/pdc", input: []string{"/in"}, SplitSize: 64 << 20}
+	if !h.Fuses(pipeline.Chained) || h.Fuses(pipeline.Feeding) {
+		t.Error("Fuses: want Chained only")
+	}
+	st := pipeline.Stages()
+	var step pipeline.Step
+	for i, s := range st {
+		if s.ChainsNext {
+			step = pipeline.Step{Stages: []pipeline.Stage{s, st[i+1]}, Out: "/o", Fusion: pipeline.Chained}
+		}
+	}
+	j := h.job(step, "/o/_tmp/matches")
+	if j.Name != "join+match" || j.Mapper != "pdc map join" || j.Reducer != "pdc reduce join+match" ||
+		j.Conf["stream.num.reduce.output.key.fields"] != "2" || !slices.Equal(j.Inputs, []string{"/o/index"}) ||
+		j.InputFormat != CombineFormat || j.Conf["mapreduce.input.fileinputformat.split.maxsize"] != "67108864" {
+		t.Errorf("chained job %+v", j)
+	}
+	if _, err := pipeline.Program("reduce", j.Name); err != nil {
+		t.Errorf("the chained reducer's program: %v", err)
+	}
+	for _, bad := range []string{"join+extend", "index+match", "match+extend"} {
+		if _, err := pipeline.Program("reduce", bad); err == nil {
+			t.Errorf("Program(reduce, %s): no error", bad)
+		}
+	}
+	if _, err := pipeline.Program("map", "join+match"); err == nil {
+		t.Error("Program(map, join+match): no error")
+	}
+}
+
+// one is the step of one stage.
+func one(st pipeline.Stage) pipeline.Step { return pipeline.Step{Stages: []pipeline.Stage{st}} }
 
 func TestClientEnv(t *testing.T) {
 	for _, tt := range []struct {

@@ -29,7 +29,10 @@ type Job struct {
 	Files      []string          // local files shipped to the tasks' working dir (-files)
 	CacheFiles []string          // files already on the cluster, "hdfs:///p#name" (-files)
 	Inputs     []string          // input paths on the cluster
-	Output     string            // output directory on the cluster; must not exist
+	// InputFormat is the input format class (-inputformat); "" is
+	// Streaming's default, TextInputFormat.
+	InputFormat string
+	Output      string // output directory on the cluster; must not exist
 
 	Conf              map[string]string // extra -D properties (sorted; applied last)
 	CompressMapOutput bool              // compress map output (mapreduce.map.output.compress)
@@ -112,6 +115,9 @@ func (s *Submitter) Argv(j *Job) []string {
 	}
 	for _, in := range j.Inputs {
 		argv = append(argv, "-input", in)
+	}
+	if j.InputFormat != "" {
+		argv = append(argv, "-inputformat", j.InputFormat)
 	}
 	argv = append(argv, "-output", j.Output, "-mapper", j.Mapper)
 	if j.Combiner != "" {

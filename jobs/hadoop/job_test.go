@@ -49,7 +49,7 @@ func TestArgv(t *testing.T) {
 			KeyFields: 2, PartitionFields: 1, Reducers: 4,
 			Env:   map[string]string{"PDC_TAU": "0.5", "PDC_MAX_DF": "100"},
 			Files: []string{"/bin/pdc"}, CacheFiles: []string{"hdfs:///stats/part-00000#stats"},
-			Inputs: []string{"/in/a", "/in/b"}, Output: "/out",
+			Inputs: []string{"/in/a", "/in/b"}, Output: "/out", InputFormat: CombineFormat,
 			Conf:              map[string]string{"mapreduce.map.maxattempts": "2", "a.b": "c"},
 			CompressMapOutput: true,
 		}},

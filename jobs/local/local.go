@@ -71,8 +71,8 @@ var _ pipeline.Driver = (*Driver)(nil)
 // FS is the local disk.
 func (d *Driver) FS() hdfsfs.FS { return hdfsfs.Local() }
 
-// Fuses is true: the local runner fuses stages.
-func (d *Driver) Fuses() bool { return true }
+// Fuses is true: the local runner fuses stages both ways.
+func (d *Driver) Fuses(pipeline.Fusion) bool { return true }
 
 // Prepare creates the runner's spill directory and the progress display.
 func (d *Driver) Prepare(ctx context.Context) error {
@@ -255,7 +255,7 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 		job.Combine, _ = pipeline.Program("combine", st.Name)
 	}
 	if then != nil {
-		job.Reduce, _ = pipeline.Program("reduce-next", st.Name)
+		job.Reduce, _ = pipeline.Program("reduce", s.Name())
 		job.OutputKeyFields = then.KeyFields
 	}
 	return job, nil

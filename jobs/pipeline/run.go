@@ -21,9 +21,10 @@ import (
 type Driver interface {
 	// FS is the file system of the run's output directory.
 	FS() hdfsfs.FS
-	// Fuses tells whether the driver runs steps of two stages (Stage.Feeds,
-	// Stage.ChainsNext); if not, every step is one stage.
-	Fuses() bool
+	// Fuses tells whether the driver runs steps of two stages fused as f
+	// (Feeding: Stage.Feeds, Chained: Stage.ChainsNext); a stage the
+	// driver does not fuse is a step, and a job, of its own.
+	Fuses(f Fusion) bool
 	// Prepare readies the driver once the output directory exists (the
 	// Hadoop driver uploads local documents to OUT/input).
 	Prepare(ctx context.Context) error
@@ -198,7 +199,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if o.Clusters {
 		stages = append(stages, ClusterStages()...)
 	}
-	for _, step := range plan(stages, o.Out, d.Fuses() && !o.KeepIntermediate, d.Fuses(), func(dir string) bool { return Succeeded(fsys, dir) }) {
+	for _, step := range plan(stages, o.Out, d.Fuses(Chained) && !o.KeepIntermediate, d.Fuses(Feeding), func(dir string) bool { return Succeeded(fsys, dir) }) {
 		if err := runStep(step); err != nil {
 			return nil, err
 		}

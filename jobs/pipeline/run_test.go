@@ -56,7 +56,7 @@ type fakeDriver struct {
 }
 
 func (d *fakeDriver) FS() hdfsfs.FS                     { return hdfsfs.Local() }
-func (d *fakeDriver) Fuses() bool                       { return d.fuses }
+func (d *fakeDriver) Fuses(Fusion) bool                 { return d.fuses }
 func (d *fakeDriver) Prepare(ctx context.Context) error { return nil }
 
 func (d *fakeDriver) Run(ctx context.Context, s Step, done func(Job) error) error {

@@ -40,6 +40,7 @@ package pipeline
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -260,26 +261,42 @@ var programs = map[string]program{
 }
 
 // Program returns the streaming program for kind ("map", "reduce" or
-// "combine", or "reduce-next" for the reducer of a Stage.ChainsNext stage
-// followed by the next stage's mapper) of job name.
+// "combine") of job name. The reducer of a chained step (Stage.ChainsNext)
+// is named as the step is, "first+second" (e.g. `pdc reduce join+match`):
+// the first stage's reducer followed by the second stage's mapper.
 func Program(kind, name string) (mr.Func, error) {
-	p, ok := programs[name]
+	first, next, chained := strings.Cut(name, "+")
+	p, ok := programs[first]
 	if !ok {
-		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, boilerplate, join, match, extend, passages, edges, large-star, small-star, components, clusters, dedup-facts, dedup-kept, dedup-docs or dedup-removed)", name)
+		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, boilerplate, join, join+match, match, extend, passages, edges, large-star, small-star, components, clusters, dedup-facts, dedup-kept, dedup-docs or dedup-removed)", name)
 	}
 	var f mr.Func
-	switch kind {
-	case "map":
+	switch {
+	case chained:
+		if kind == "reduce" && next == chainedNext(first) {
+			f = p.withNext
+		}
+	case kind == "map":
 		f = p.mapper
-	case "reduce":
+	case kind == "reduce":
 		f = p.reducer
-	case "combine":
+	case kind == "combine":
 		f = p.combiner
-	case "reduce-next":
-		f = p.withNext
 	}
 	if f == nil {
 		return nil, fmt.Errorf("job %s has no %s program", name, kind)
 	}
 	return f, nil
+}
+
+// chainedNext is the name of the stage chained onto stage first's reduce
+// tasks (Stage.ChainsNext), or "".
+func chainedNext(first string) string {
+	st := Stages()
+	for i := 0; i+1 < len(st); i++ {
+		if st[i].Name == first && st[i].ChainsNext {
+			return st[i+1].Name
+		}
+	}
+	return ""
 }

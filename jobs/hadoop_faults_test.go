@@ -477,3 +477,51 @@ func TestHadoopNameNodeRestarted(t *testing.T) {
 		t.Errorf("spans after the NameNode restarted (%d lines) differ from the local run's (%d lines)", strings.Count(got, "\n"), strings.Count(want, "\n"))
 	}
 }
+
+// TestHadoopSpaceQuota: HDFS out of space in the middle of a run (a space
+// quota on the directory above OUT, 8 MiB: the uploaded sample and the
+// first jobs fit, a later job's output does not). The driver stops with
+// one error naming the job and the quota and saying what to do; no job
+// directory is half-written (each has its _SUCCESS, the failed job's
+// output is only under OUT/_tmp); with the quota lifted, the same command
+// resumes and gives the local run's spans.
+func TestHadoopSpaceQuota(t *testing.T) {
+	env := hadoopEnv(t)
+	dir := hdfsDir(t)
+	out := dir + "/run"
+	clusterScript(t, "fs", "-mkdir", "-p", dir)
+	clusterScript(t, "dfsadmin", "-setSpaceQuota", "8m", dir)
+	args := []string{"run", "--hadoop", "--input", sample, "--output", out, "--reducers", "2"}
+	_, stderr, code := runPDCEnv(t, env, args...)
+	if code == 0 {
+		t.Fatalf("the run fit in the quota:\n%s", stderr)
+	}
+	last := strings.TrimSpace(stderr[strings.LastIndex(strings.TrimSpace(stderr), "\npdc: ")+1:])
+	if !strings.HasPrefix(last, "pdc: ") || !strings.Contains(last, "DSQuotaExceededException") || !strings.Contains(last, "HDFS is out of space") ||
+		!strings.Contains(last, "rerun the same command") || strings.Count(last, "\n") > 0 {
+		t.Errorf("the error is not one line naming the quota and what to do:\n%s", stderr)
+	}
+	t.Logf("out of space: %.400s", last)
+	ls, _, _ := runPDCEnv(t, env, "fs", "ls", out)
+	for _, line := range strings.Split(strings.TrimSpace(ls), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 || f[0] != "d" {
+			continue
+		}
+		name := f[2][strings.LastIndex(f[2], "/")+1:]
+		if name == "_tmp" {
+			continue
+		}
+		if _, _, code := runPDCEnv(t, env, "fs", "cat", f[2]+"/_SUCCESS"); code != 0 {
+			t.Errorf("%s is half-written: no _SUCCESS (%s)", f[2], ls)
+		}
+	}
+	clusterScript(t, "dfsadmin", "-clrSpaceQuota", dir)
+	if _, stderr, code = runPDCEnv(t, env, args...); code != 0 || !strings.Contains(stderr, "pdc: resuming the unfinished run") {
+		t.Fatalf("rerun with the quota lifted: exit %d\n%s", code, stderr)
+	}
+	want, _, _ := runPDC(t, "spans", sampleRun(t))
+	if got, _, _ := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out); got != want || strings.Count(want, "\n") < 20 {
+		t.Errorf("spans after the quota was lifted (%d lines) differ from the local run's (%d lines)", strings.Count(got, "\n"), strings.Count(want, "\n"))
+	}
+}

@@ -139,7 +139,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	if m.Getenv == nil {
 		m.Getenv = os.Getenv
 	}
-	return kerberos.Explain(m.run(ctx, args))
+	return kerberos.Explain(hdfsfs.ExplainSpace(m.run(ctx, args)))
 }
 
 func (m *Main) run(ctx context.Context, args []string) error {

@@ -4,7 +4,7 @@
 # Hadoop's pseudo-distributed setup runs them: a NameNode, three DataNodes (replication 2),
 # a ResourceManager, two NodeManagers and the JobHistory server. No Hadoop tarball, no Docker.
 #
-# usage: scripts/hadoop-cluster.sh start|stop|status|env|fetch|fs ARGS...|logs APPID|pids|restart NAME
+# usage: scripts/hadoop-cluster.sh start|stop|status|env|fetch|fs ARGS...|dfsadmin ARGS...|logs APPID|pids|restart NAME
 #
 #   fetch    download the jars (scripts/hadoop/pom.xml) into $PDC_HADOOP_JARS if missing
 #   start    fetch, format HDFS, start the daemons, wait until HDFS is out of safe mode with
@@ -13,6 +13,7 @@
 #   status   exit 0 when every daemon is up
 #   env      print `export HADOOP_CONF_DIR=... PDC_HADOOP_CONF_DIR=... PDC_HADOOP_JARS=...`
 #   fs       run the Hadoop shell (`hdfs dfs`) against the cluster: fs -ls /
+#   dfsadmin run `hdfs dfsadmin` against the cluster: dfsadmin -setSpaceQuota 8m /dir
 #   logs     print the aggregated logs of a YARN application (yarn logs -applicationId)
 #   pids     print `NAME PID NODE` per live daemon (nn, dn1..dn3, rm, nm1, nm2, jhs; NODE the
 #            address a DataNode or NodeManager registered with, else -): the fault tests
@@ -407,6 +408,10 @@ fs)
 	shift
 	client org.apache.hadoop.fs.FsShell "$@"
 	;;
+dfsadmin)
+	shift
+	client org.apache.hadoop.hdfs.tools.DFSAdmin "$@"
+	;;
 logs)
 	[ $# -eq 2 ] || die "usage: $0 logs APPLICATION_ID"
 	client org.apache.hadoop.yarn.client.cli.LogsCLI -applicationId "$2"
@@ -421,7 +426,7 @@ restart)
 	restart "$2"
 	;;
 *)
-	echo "usage: $0 start|stop|status|env|fetch|fs ARGS...|logs APPID|pids|restart NAME" >&2
+	echo "usage: $0 start|stop|status|env|fetch|fs ARGS...|dfsadmin ARGS...|logs APPID|pids|restart NAME" >&2
 	exit 2
 	;;
 esac

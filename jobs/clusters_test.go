@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -249,31 +250,49 @@ func distinctWords(text string) map[string]bool {
 }
 
 // TestComponentsJob: the sample's graph of passages is small, so its
-// connected components are found by the components job in one job, and
-// its clusters are those of the star rounds (--component-edges 0), which
-// run in pairs of jobs until a round changes nothing.
+// connected components are found by the components job in one job, whose
+// reduce task writes the clusters too (components+clusters; two jobs with
+// --keep-intermediate), and its clusters are those of the star rounds
+// (--component-edges 0), which run in pairs of jobs until a round changes
+// nothing, then the clusters job.
 func TestComponentsJob(t *testing.T) {
 	runs := map[string]string{}
-	for _, edges := range []string{"250000", "0"} {
+	for _, tt := range []struct {
+		name  string
+		flags []string
+		want  []string // jobs after edges
+	}{
+		{"components", []string{"--component-edges", "250000"}, []string{"components+clusters"}},
+		{"kept", []string{"--component-edges", "250000", "--keep-intermediate"}, []string{"components", "clusters"}},
+		{"rounds", []string{"--component-edges", "0"}, []string{"large-star-1", "small-star-1"}},
+	} {
 		out := filepath.Join(t.TempDir(), "out")
-		if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--clusters", "--quiet", "--component-edges", edges); code != 0 {
-			t.Fatalf("--component-edges %s: exit %d\n%s", edges, code, stderr)
+		if _, stderr, code := runPDC(t, append([]string{"run", "--input", sample, "--output", out, "--clusters", "--quiet"}, tt.flags...)...); code != 0 {
+			t.Fatalf("%s: exit %d\n%s", tt.name, code, stderr)
 		}
-		jobs, err := os.ReadFile(filepath.Join(out, "jobs.tsv"))
+		data, err := os.ReadFile(filepath.Join(out, "jobs.tsv"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		one := strings.Contains(string(jobs), "\ncomponents\t")
-		rounds := strings.Contains(string(jobs), "\nlarge-star-1\t")
-		if one == (edges == "0") || rounds != (edges == "0") {
-			t.Errorf("--component-edges %s: jobs\n%s", edges, jobs)
+		var jobs []string
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			jobs = append(jobs, strings.Split(l, "\t")[0])
 		}
-		if runs[edges], _, _ = runPDC(t, "clusters", out); strings.Count(runs[edges], "\n") < 20 {
-			t.Fatalf("--component-edges %s: %d cluster lines", edges, strings.Count(runs[edges], "\n"))
+		i := slices.Index(jobs, "edges")
+		if i < 0 || len(jobs) < i+1+len(tt.want) || !slices.Equal(jobs[i+1:i+1+len(tt.want)], tt.want) ||
+			(tt.name == "rounds") != (jobs[len(jobs)-1] == "clusters" && !slices.Contains(jobs, "components")) {
+			t.Errorf("%s: jobs %v, want %v after edges", tt.name, jobs, tt.want)
+		}
+		for _, cmd := range [][]string{{"clusters", out}, {"clusters", out, "--format", "jsonl", "--text"}} {
+			got, stderr, code := runPDC(t, cmd...)
+			if code != 0 || strings.Count(got, "\n") < 20 {
+				t.Fatalf("%s: pdc %v: exit %d, %d lines\n%s", tt.name, cmd[2:], code, strings.Count(got, "\n"), stderr)
+			}
+			runs[tt.name] += got
 		}
 	}
-	if runs["250000"] != runs["0"] {
-		t.Error("the components job's clusters differ from the star rounds'")
+	if runs["components"] != runs["rounds"] || runs["kept"] != runs["rounds"] {
+		t.Error("the clusters of the components job, fused or not, differ from the star rounds'")
 	}
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", filepath.Join(t.TempDir(), "o"), "--component-edges", "-1"); code != 2 || !strings.Contains(stderr, "--component-edges must be >= 0") {
 		t.Errorf("--component-edges -1: exit %d, %s", code, stderr)

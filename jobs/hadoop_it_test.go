@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -78,21 +80,37 @@ func hdfsDir(t *testing.T) string {
 	return fmt.Sprintf("/pdc-it/%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano())
 }
 
-// TestHadoopMatchesLocal: the full pipeline on YARN with 2 reducers, with
-// every first task attempt failing (Hadoop retries them), gives the local
-// runner's spans and counters; pdc spans reads them back from HDFS. The
-// clusters come from star rounds (--component-edges 0; TestHadoopNoOrphans
-// runs the components job).
+// TestHadoopMatchesLocal: the full pipeline on YARN with 2 reducers, every
+// job's output kept, with every first task attempt failing (Hadoop retries
+// them), gives the local runner's spans and counters; pdc spans reads them
+// back from HDFS. The clusters come from one star round, then the
+// components job, then the clusters job (--component-edges set between the
+// graph's edges before and after the first round; TestHadoopNoOrphans runs
+// components+clusters).
 func TestHadoopMatchesLocal(t *testing.T) {
 	env := hadoopEnv(t)
 	out := hdfsDir(t)
-	_, stderr, code := runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), "run", "--hadoop", "--input", sample, "--output", out, "--reducers", "2", "--keep-intermediate", "--clusters", "--component-edges", "0")
+	rounds := filepath.Join(t.TempDir(), "rounds")
+	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", rounds, "--quiet", "--keep-intermediate", "--clusters", "--component-edges", "0"); code != 0 {
+		t.Fatal(stderr)
+	}
+	c, _ := os.ReadFile(filepath.Join(rounds, "components-01-small", "_counters.tsv"))
+	oneRound := strconv.FormatInt(mr.ParseCounters(string(c))["clusters.star-edges"], 10)
+	args := []string{"--reducers", "2", "--keep-intermediate", "--clusters", "--component-edges", oneRound}
+	_, stderr, code := runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), append([]string{"run", "--hadoop", "--input", sample, "--output", out}, args...)...)
 	if code != 0 {
 		t.Fatalf("pdc run --hadoop: exit %d\n%s", code, stderr)
 	}
+	if !strings.Contains(stderr, "job small-star-1: ") || strings.Contains(stderr, "job large-star-2: ") || !strings.Contains(stderr, "job components: ") || !strings.Contains(stderr, "job clusters: ") {
+		t.Errorf("--component-edges %s: not one star round, then the components and the clusters jobs:\n%s", oneRound, stderr)
+	}
 	local := filepath.Join(t.TempDir(), "out")
-	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", local, "--reducers", "2", "--quiet", "--keep-intermediate", "--clusters", "--component-edges", "0"); code != 0 {
+	if _, stderr, code := runPDC(t, append([]string{"run", "--input", sample, "--output", local, "--quiet"}, args...)...); code != 0 {
 		t.Fatal(stderr)
+	}
+	clusters := func(dir string) string { s, _, _ := runPDC(t, "clusters", dir); return s }
+	if c := clusters(local); c != clusters(rounds) || strings.Count(c, "\n") < 20 {
+		t.Error("the clusters of one round and the components job differ from the rounds'")
 	}
 	want, _, _ := runPDC(t, "spans", local)
 	got, stderr, code := runPDCEnv(t, env, "spans", "hdfs://localhost:9000"+out)
@@ -264,6 +282,11 @@ func TestHadoopConvertedInputs(t *testing.T) {
 	if !strings.Contains(stderr, "upload: 37 documents converted to JSON Lines") {
 		t.Errorf("no conversion message in\n%s", stderr)
 	}
+	// Six jobs, the match inside the join's reduce tasks, each job's time
+	// in the summary.
+	if !strings.Contains(stderr, " by 6 jobs\n") || !regexp.MustCompile(`\npdc: jobs: parse [0-9.ms]+, stats [0-9.ms]+, index [0-9.ms]+, boilerplate [0-9.ms]+, join\+match [0-9.ms]+, extend [0-9.ms]+\n`).MatchString(stderr) {
+		t.Errorf("not the six jobs with their times in the summary:\n%s", stderr)
+	}
 	local := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", pq, "--input", tree, "--output", local, "--quiet"); code != 0 {
 		t.Fatal(stderr)
@@ -387,7 +410,7 @@ func TestHadoopNoOrphans(t *testing.T) {
 	lc, _, _ := runPDC(t, "clusters", local)
 	hc, _, _ := runPDCEnv(t, env, "clusters", "hdfs://localhost:9000"+out)
 	jobs, _, _ := runPDCEnv(t, env, "fs", "cat", out+"/jobs.tsv")
-	if hc != lc || strings.Count(hc, "\n") < 20 || !strings.Contains(jobs, "\ncomponents\t") || strings.Contains(jobs, "large-star") {
+	if hc != lc || strings.Count(hc, "\n") < 20 || !strings.Contains(jobs, "\ncomponents+clusters\t") || strings.Contains(jobs, "large-star") {
 		t.Errorf("clusters of the components job on Hadoop (%d lines) differ from the local rounds' (%d lines), or the jobs were others:\n%s", strings.Count(hc, "\n"), strings.Count(lc, "\n"), jobs)
 	}
 }

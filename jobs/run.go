@@ -373,7 +373,7 @@ func hdfsURI(output string) string {
 // finish prints the run's summary and, with --print, the spans.
 func (m *Main) finish(o *runOptions, jobs []pipeline.Job, took time.Duration) error {
 	c := pipeline.Merged(jobs)
-	m.summary(c, o, took, len(jobs))
+	m.summary(c, o, took, jobs)
 	if c["parse.docs.ok"] == 0 && !o.allowEmpty {
 		return emptyRun(c, o.inputs, m.Getenv)
 	}
@@ -512,7 +512,7 @@ func skipReasons(c map[string]int64) map[string]int64 {
 // summary prints the end of a run: what was read and skipped, what was
 // found, where it is and what to run next. Every counter is in
 // OUT/counters.tsv (and printed per job with --verbose).
-func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration, jobs int) {
+func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration, jobs []pipeline.Job) {
 	reasons := skipReasons(c)
 	skipped := ""
 	if len(reasons) > 0 {
@@ -521,12 +521,17 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration, jo
 	out := strings.TrimSuffix(o.output, "/")
 	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read%s) in %s by %s\n",
 		plural(c["extend.spans"], "span"), plural(c["extend.doc-pairs.with-spans"], "document pair"),
-		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took), plural(int64(jobs), "job"))
+		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took), plural(int64(len(jobs)), "job"))
 	if line := templateNote(c, o.maxSiteDF, out); line != "" {
 		fmt.Fprintln(m.Stderr, line)
 	}
 	if o.quiet {
 		return
+	}
+	if o.hadoop {
+		// On a cluster each job costs its start-up at least: say where the
+		// time went.
+		fmt.Fprintf(m.Stderr, "pdc: jobs: %s\n", jobTimes(jobs))
 	}
 	fmt.Fprintf(m.Stderr, "pdc: each job's time in %s/jobs.tsv, counters in %s/counters.tsv, templates and boilerplate left out in %s/boilerplate.tsv\n", out, out, out)
 	if c["extend.spans"] > 0 && !o.print {
@@ -541,6 +546,23 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration, jo
 			plural(c["clusters.clusters"], "passage cluster"), plural(c["clusters.documents"], "document"),
 			plural(c["clusters.rounds"], "round"), out, out)
 	}
+}
+
+// jobTimes lists jobs with their times ("parse 2m1.9s, stats 17.6s, ...";
+// a job finished by an earlier run says so).
+func jobTimes(jobs []pipeline.Job) string {
+	var b strings.Builder
+	for i, j := range jobs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if j.Skipped {
+			fmt.Fprintf(&b, "%s (earlier run)", j.Name)
+			continue
+		}
+		fmt.Fprintf(&b, "%s %s", j.Name, j.Took.Round(100*time.Millisecond))
+	}
+	return b.String()
 }
 
 func countSum(m map[string]int64) int64 {

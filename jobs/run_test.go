@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/avroio"
@@ -383,6 +384,22 @@ func TestTemplatesWithoutURLs(t *testing.T) {
 		c := readCountersFile(t, out)
 		if c["parse.sentences.not-content.template"] < 1000 || c["parse.sentences.not-content.links"] < 100 {
 			t.Errorf("input %s: not-content counters %v", in, c)
+		}
+	}
+}
+
+func TestJobTimes(t *testing.T) {
+	for _, tt := range []struct {
+		jobs []pipeline.Job
+		want string
+	}{
+		{nil, ""},
+		{[]pipeline.Job{{Name: "parse", Took: 121930 * time.Millisecond}}, "parse 2m1.9s"},
+		{[]pipeline.Job{{Name: "parse", Skipped: true}, {Name: "join+match", Took: 25049 * time.Millisecond}, {Name: "extend", Took: 40 * time.Millisecond}},
+			"parse (earlier run), join+match 25s, extend 0s"},
+	} {
+		if got := jobTimes(tt.jobs); got != tt.want {
+			t.Errorf("jobTimes(%v) = %q, want %q", tt.jobs, got, tt.want)
 		}
 	}
 }

@@ -42,14 +42,15 @@ trap '[ -z "$before" ] || git -C "$ROOT" worktree remove --force "$WORK/a" >/dev
 sides=b
 if [ -n "$before" ]; then
 	git -C "$ROOT" worktree add --detach "$WORK/a" "$before" >/dev/null 2>&1
-	(cd "$WORK/a" && CGO_ENABLED=0 go build -tags nomainextract -o "$WORK/pdc-a" ./jobs/pdc)
+	(cd "$WORK/a" && CGO_ENABLED=0 go build -tags nomainextract -o "$WORK/bin-a/pdc" ./jobs/pdc)
 	sides="a b"
 fi
-(cd "$ROOT" && CGO_ENABLED=0 go build -tags nomainextract -o "$WORK/pdc-b" ./jobs/pdc)
+# Named pdc: the tasks run `pdc map ...` (-files ships it under its name).
+(cd "$ROOT" && CGO_ENABLED=0 go build -tags nomainextract -o "$WORK/bin-b/pdc" ./jobs/pdc)
 hjava() { java -cp "$PDC_HADOOP_CONF_DIR:$PDC_HADOOP_JARS/*" "$@"; }
 streaming=$(ls "$PDC_HADOOP_JARS"/hadoop-streaming-*.jar | head -n 1)
 H=/pdc-jobs
-"$WORK/pdc-b" fs rm "hdfs://$H" >/dev/null 2>&1 || true
+"$WORK/bin-b/pdc" fs rm "hdfs://$H" >/dev/null 2>&1 || true
 
 echo "| input | pdc | run | jobs | wall s |"
 echo "|---|---|---|---:|---:|"
@@ -57,7 +58,7 @@ i=0
 for in in "${inputs[@]}"; do
 	i=$((i + 1))
 	name=$(basename "$in")
-	"$WORK/pdc-b" fs put "$in" "hdfs://$H/in-$i" >/dev/null
+	"$WORK/bin-b/pdc" fs put "$in" "hdfs://$H/in-$i" >/dev/null
 	t0=$(date +%s.%N)
 	hjava org.apache.hadoop.streaming.HadoopStreaming -D mapreduce.job.reduces=2 \
 		-input "$H/in-$i" -output "$H/floor-$i" -mapper cat -reducer cat >"$WORK/floor.log" 2>&1 ||
@@ -68,11 +69,11 @@ for in in "${inputs[@]}"; do
 		for run in ${PDC_JOBS_RUNS:-default clusters dedup}; do
 			out="hdfs://$H/$side-$i-run"
 			case $run in
-			default) cmd=("$WORK/pdc-$side" run --hadoop --input "$in" --output "$out-default") ;;
-			clusters) cmd=("$WORK/pdc-$side" run --hadoop --input "$in" --output "$out-clusters" --clusters) ;;
-			dedup) cmd=("$WORK/pdc-$side" dedup "$out-clusters" --output "hdfs://$H/$side-$i-clean" --jobs) ;;
+			default) cmd=("$WORK/bin-$side/pdc" run --hadoop --input "$in" --output "$out-default") ;;
+			clusters) cmd=("$WORK/bin-$side/pdc" run --hadoop --input "$in" --output "$out-clusters" --clusters) ;;
+			dedup) cmd=("$WORK/bin-$side/pdc" dedup "$out-clusters" --output "hdfs://$H/$side-$i-clean" --jobs) ;;
 			esac
-			if [ "$run" = dedup ] && ! "$WORK/pdc-$side" dedup --help 2>&1 | grep -q -- -jobs; then
+			if [ "$run" = dedup ] && ! "$WORK/bin-$side/pdc" dedup --help 2>&1 | grep -q -- -jobs; then
 				printf '| %s | %s | %s | 0 | (in the client, not timed) |\n' "$name" "$rev" "$run"
 				continue
 			fi

@@ -262,7 +262,9 @@ func (d *Driver) job(s pipeline.Step, output string) *Job {
 	if s.Fusion == pipeline.Chained {
 		// The reducers write the second stage's output (pipeline.Program).
 		j.Reducer = d.prog() + " reduce " + s.Name()
-		j.Conf["stream.num.reduce.output.key.fields"] = strconv.Itoa(s.Stages[1].KeyFields)
+		if then := s.Stages[1]; then.MapOnly { // the output is then's map output
+			j.Conf["stream.num.reduce.output.key.fields"] = strconv.Itoa(then.KeyFields)
+		}
 	}
 	if st.Combine {
 		j.Combiner = d.prog() + " combine " + st.Name

@@ -89,7 +89,8 @@ func TestHadoopJobs(t *testing.T) {
 // TestHadoopChained checks the one job of a chained step: the join's
 // mapper, reducers that run the match on their output (`pdc reduce
 // join+match`), the match's key fields for that output, the step's name,
-// and packed splits of the index output; and --split-size.
+// and packed splits of the index output; and --split-size. Likewise the
+// components job with the clusters job in its reduce task.
 func TestHadoopChained(t *testing.T) {
 	h := &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://", Out: "/o", Binary: "/bin/pdc", input: []string{"/in"}, SplitSize: 64 << 20}
 	if !h.Fuses(pipeline.Chained) || h.Fuses(pipeline.Feeding) {
@@ -111,7 +112,19 @@ func TestHadoopChained(t *testing.T) {
 	if _, err := pipeline.Program("reduce", j.Name); err != nil {
 		t.Errorf("the chained reducer's program: %v", err)
 	}
-	for _, bad := range []string{"join+extend", "index+match", "match+extend"} {
+	// The components job's one reduce task writes the clusters: its output
+	// is the clusters reducer's, lines as they are.
+	comp := pipeline.ComponentsStage("edges")
+	step = pipeline.Step{Stages: []pipeline.Stage{comp, pipeline.ClustersStage(comp.OutputDir())}, Out: "/o", Fusion: pipeline.Chained}
+	j = h.job(step, "/o/_tmp/clusters")
+	if _, set := j.Conf["stream.num.reduce.output.key.fields"]; j.Name != "components+clusters" || j.Mapper != "pdc map components" ||
+		j.Reducer != "pdc reduce components+clusters" || set || !slices.Equal(j.Inputs, []string{"/o/edges"}) {
+		t.Errorf("components+clusters job %+v", j)
+	}
+	if _, err := pipeline.Program("reduce", j.Name); err != nil {
+		t.Errorf("the components+clusters reducer's program: %v", err)
+	}
+	for _, bad := range []string{"join+extend", "index+match", "match+extend", "components+edges", "clusters+components"} {
 		if _, err := pipeline.Program("reduce", bad); err == nil {
 			t.Errorf("Program(reduce, %s): no error", bad)
 		}

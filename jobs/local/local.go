@@ -256,7 +256,9 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 	}
 	if then != nil {
 		job.Reduce, _ = pipeline.Program("reduce", s.Name())
-		job.OutputKeyFields = then.KeyFields
+		if then.MapOnly { // the output is then's map output
+			job.OutputKeyFields = then.KeyFields
+		}
 	}
 	return job, nil
 }

@@ -205,7 +205,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 		}
 	}
 	if o.Clusters {
-		if err := runClusters(o.Out, o.ComponentEdges, runStep, &jobs); err != nil {
+		if err := runClusters(o.Out, o.ComponentEdges, d.Fuses(Chained) && !o.KeepIntermediate, runStep, &jobs); err != nil {
 			return nil, err
 		}
 	}
@@ -223,8 +223,10 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 // runClusters runs the rounds of the connected-components iteration until
 // one changes no edge, or, once the graph has at most maxEdges edges, the
 // components job that ends it in one job (a round too); then the clusters
-// job, whose counters get the number of rounds (clusters.rounds).
-func runClusters(out string, maxEdges int, runStep func(Step) error, jobs *[]Job) error {
+// job, whose counters get the number of rounds (clusters.rounds). With
+// chain, the components job's one reduce task runs the clusters job too
+// (one job, "components+clusters").
+func runClusters(out string, maxEdges int, chain bool, runStep func(Step) error, jobs *[]Job) error {
 	cs := ClusterStages()
 	input := cs[len(cs)-1].OutputDir()
 	edges := (*jobs)[len(*jobs)-1].Counters["clusters.edges"]
@@ -235,6 +237,12 @@ func runClusters(out string, maxEdges int, runStep func(Step) error, jobs *[]Job
 		}
 		if edges <= int64(maxEdges) {
 			st := ComponentsStage(input)
+			if chain {
+				if err := runStep(Step{Stages: []Stage{st, ClustersStage(st.OutputDir())}, Out: out, Fusion: Chained}); err != nil {
+					return err
+				}
+				return countRounds(jobs, rounds)
+			}
 			if err := runStep(Step{Stages: []Stage{st}, Out: out}); err != nil {
 				return err
 			}
@@ -254,6 +262,11 @@ func runClusters(out string, maxEdges int, runStep func(Step) error, jobs *[]Job
 	if err := runStep(Step{Stages: []Stage{ClustersStage(input)}, Out: out}); err != nil {
 		return err
 	}
+	return countRounds(jobs, rounds)
+}
+
+// countRounds gives the last job the counter clusters.rounds.
+func countRounds(jobs *[]Job, rounds int) error {
 	j := &(*jobs)[len(*jobs)-1]
 	if j.Counters == nil {
 		j.Counters = map[string]int64{}

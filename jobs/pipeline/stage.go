@@ -233,9 +233,12 @@ func (s Stage) OutputDir() string {
 
 type program struct {
 	mapper, reducer, combiner mr.Func
-	// withNext is the reducer followed by the next stage's mapper in one
-	// program (Stage.ChainsNext).
+	// withNext is the reducer followed by stage next in one program, for a
+	// chained step (Fusion Chained): the join's reducer and the match's
+	// mapper (Stage.ChainsNext); the components job's one reduce task and
+	// the whole clusters job (mr.Shuffled).
 	withNext mr.Func
+	next     string
 }
 
 var programs = map[string]program{
@@ -243,7 +246,7 @@ var programs = map[string]program{
 	"stats":       {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
 	"index":       {mapper: index.Map, reducer: indexred.Reduce},
 	"boilerplate": {mapper: boilerplatemap.Map},
-	"join":        {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch},
+	"join":        {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch, next: "match"},
 	"match":       {mapper: matchmap.Map},
 	"extend":      {mapper: extendmap.Map, reducer: extendred.Reduce},
 
@@ -251,8 +254,9 @@ var programs = map[string]program{
 	"edges":      {mapper: clustermap.Edges, reducer: clusterred.Edges},
 	"large-star": {mapper: clustermap.LargeStar, reducer: clusterred.LargeStar},
 	"small-star": {mapper: clustermap.SmallStar, reducer: clusterred.SmallStar},
-	"components": {mapper: clustermap.Components, reducer: clusterred.Components},
-	"clusters":   {mapper: clustermap.Clusters, reducer: clusterred.Clusters},
+	"components": {mapper: clustermap.Components, reducer: clusterred.Components, next: "clusters",
+		withNext: mr.Shuffled(clusterred.Components, clustermap.Clusters, clustermap.StarKeyFields, clusterred.Clusters)},
+	"clusters": {mapper: clustermap.Clusters, reducer: clusterred.Clusters},
 
 	"dedup-facts":   {mapper: dedupmap.Facts, reducer: dedupred.Facts},
 	"dedup-kept":    {mapper: dedupmap.Kept, reducer: dedupred.Kept},
@@ -268,12 +272,12 @@ func Program(kind, name string) (mr.Func, error) {
 	first, next, chained := strings.Cut(name, "+")
 	p, ok := programs[first]
 	if !ok {
-		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, boilerplate, join, join+match, match, extend, passages, edges, large-star, small-star, components, clusters, dedup-facts, dedup-kept, dedup-docs or dedup-removed)", name)
+		return nil, fmt.Errorf("unknown job %q (want parse, stats, index, boilerplate, join, join+match, match, extend, passages, edges, large-star, small-star, components, components+clusters, clusters, dedup-facts, dedup-kept, dedup-docs or dedup-removed)", name)
 	}
 	var f mr.Func
 	switch {
 	case chained:
-		if kind == "reduce" && next == chainedNext(first) {
+		if kind == "reduce" && next == p.next {
 			f = p.withNext
 		}
 	case kind == "map":
@@ -287,16 +291,4 @@ func Program(kind, name string) (mr.Func, error) {
 		return nil, fmt.Errorf("job %s has no %s program", name, kind)
 	}
 	return f, nil
-}
-
-// chainedNext is the name of the stage chained onto stage first's reduce
-// tasks (Stage.ChainsNext), or "".
-func chainedNext(first string) string {
-	st := Stages()
-	for i := 0; i+1 < len(st); i++ {
-		if st[i].Name == first && st[i].ChainsNext {
-			return st[i+1].Name
-		}
-	}
-	return ""
 }

@@ -26,7 +26,9 @@ import (
 // These tests run the pipeline on a real Hadoop cluster (HDFS + YARN +
 // Hadoop Streaming): scripts/hadoop-cluster.sh start, then
 // eval "$(scripts/hadoop-cluster.sh env)". They are skipped without
-// PDC_HADOOP_CONF_DIR.
+// PDC_HADOOP_CONF_DIR. They run in parallel (go test -parallel), each in
+// its own HDFS directory, after the fault tests (hadoop_faults_test.go),
+// which kill or fill the cluster's daemons and so run alone.
 
 // hadoopEnv returns the environment for a pdc process talking to the
 // cluster, with a static pdc binary to ship, or skips the test.
@@ -89,6 +91,7 @@ func hdfsDir(t *testing.T) string {
 // components+clusters).
 func TestHadoopMatchesLocal(t *testing.T) {
 	env := hadoopEnv(t)
+	t.Parallel()
 	out := hdfsDir(t)
 	rounds := filepath.Join(t.TempDir(), "rounds")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", rounds, "--quiet", "--keep-intermediate", "--clusters", "--component-edges", "0"); code != 0 {
@@ -212,6 +215,7 @@ func TestHadoopMatchesLocal(t *testing.T) {
 // final output.
 func TestHadoopFailingMapper(t *testing.T) {
 	env := hadoopEnv(t)
+	t.Parallel()
 	out := hdfsDir(t)
 	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", badInput(t), "--output", out, "--strict", "--quiet")
 	if code != 1 {
@@ -235,6 +239,7 @@ func TestHadoopFailingMapper(t *testing.T) {
 // back byte-identical with pdc fs get and pdc fs cat.
 func TestHDFSRoundTrip(t *testing.T) {
 	env := hadoopEnv(t)
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "big.bin")
 	data := make([]byte, 3<<20+12345)
@@ -269,6 +274,7 @@ func TestHDFSRoundTrip(t *testing.T) {
 // spans of its JSON Lines original.
 func TestHadoopConvertedInputs(t *testing.T) {
 	env := hadoopEnv(t)
+	t.Parallel()
 	pq := parquetSample(t)
 	tree := filepath.Join(t.TempDir(), "tree")
 	for i := range 6 {
@@ -369,6 +375,7 @@ func startHadoopRun(t *testing.T, env []string, args ...string) (*exec.Cmd, stri
 // do.
 func TestHadoopNoOrphans(t *testing.T) {
 	env := hadoopEnv(t)
+	t.Parallel()
 	out := hdfsDir(t)
 	args := []string{"run", "--hadoop", "--queue", "default", "--input", sample, "--output", out, "--clusters"}
 	want, _, _ := runPDC(t, "spans", sampleRun(t))
@@ -421,6 +428,7 @@ func TestHadoopNoOrphans(t *testing.T) {
 // --queue default, the test cluster's one queue.)
 func TestHadoopQueue(t *testing.T) {
 	env := hadoopEnv(t)
+	t.Parallel()
 	out := hdfsDir(t)
 	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--queue", "no-such-queue", "--input", sample, "--output", out, "--quiet")
 	if code != 1 || !strings.Contains(stderr, "job parse") || !strings.Contains(stderr, "unknown queue: no-such-queue") {
@@ -441,6 +449,7 @@ func TestHadoopQueue(t *testing.T) {
 // lines of bad JSON.
 func TestHadoopCorruptParquet(t *testing.T) {
 	env := hadoopEnv(t)
+	t.Parallel()
 	pq := filepath.Join("..", "lib", "parquetio", "testdata", "oom.parquet")
 	out := hdfsDir(t)
 	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", pq, "--output", out, "--quiet")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // testAtomic runs the CreateAtomic behaviour every FS must share under dir, which it
@@ -237,6 +238,8 @@ func (w failWriter) Close() error {
 // TestAtomicFailure checks that a failure at any step leaves the old file and no
 // temporary file, and is reported.
 func TestAtomicFailure(t *testing.T) {
+	defer func(b time.Duration) { writeBackoff = b }(writeBackoff)
+	writeBackoff = time.Millisecond // the injected errors are retried (retryWrite)
 	injected := errors.New("injected")
 	tests := []struct {
 		name string

@@ -262,8 +262,8 @@ func (d *Driver) job(s pipeline.Step, output string) *Job {
 	if s.Fusion == pipeline.Chained {
 		// The reducers write the second stage's output (pipeline.Program).
 		j.Reducer = d.prog() + " reduce " + s.Name()
-		if then := s.Stages[1]; then.MapOnly { // the output is then's map output
-			j.Conf["stream.num.reduce.output.key.fields"] = strconv.Itoa(then.KeyFields)
+		if n := s.ChainedKeyFields(); n > 0 {
+			j.Conf["stream.num.reduce.output.key.fields"] = strconv.Itoa(n)
 		}
 	}
 	if st.Combine {

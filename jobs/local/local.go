@@ -256,9 +256,7 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 	}
 	if then != nil {
 		job.Reduce, _ = pipeline.Program("reduce", s.Name())
-		if then.MapOnly { // the output is then's map output
-			job.OutputKeyFields = then.KeyFields
-		}
+		job.OutputKeyFields = s.ChainedKeyFields()
 	}
 	return job, nil
 }

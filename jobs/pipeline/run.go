@@ -68,6 +68,16 @@ func (s Step) Name() string {
 	return s.Stages[0].JobName()
 }
 
+// ChainedKeyFields is, for a chained step whose second stage is map-only,
+// the key fields of the job's output (that stage's map output, which the
+// runners write sorted by its key); 0 otherwise (the job's own key).
+func (s Step) ChainedKeyFields() int {
+	if s.Fusion == Chained && s.Stages[1].MapOnly {
+		return s.Stages[1].KeyFields
+	}
+	return 0
+}
+
 // Dir is the output directory of the step's last stage (for a chained
 // step, its only output).
 func (s Step) Dir() string { return s.dir(s.Stages[len(s.Stages)-1]) }

@@ -47,6 +47,25 @@ func TestPlan(t *testing.T) {
 	}
 }
 
+// TestChainedKeyFields: a chained step whose second stage is map-only
+// writes that stage's map output, sorted by its key; other steps their
+// own.
+func TestChainedKeyFields(t *testing.T) {
+	got := map[string]int{}
+	for _, s := range plan(Stages(), "/out", true, true, func(string) bool { return false }) {
+		got[s.Name()] = s.ChainedKeyFields()
+	}
+	match := Stages()[slices.IndexFunc(Stages(), func(st Stage) bool { return st.Name == "match" })]
+	if !match.MapOnly || got["join+match"] != match.KeyFields || match.KeyFields < 1 {
+		t.Errorf("join+match: %d output key fields, want match's %d (map-only %v)", got["join+match"], match.KeyFields, match.MapOnly)
+	}
+	for name, n := range got {
+		if name != "join+match" && n != 0 {
+			t.Errorf("%s: %d output key fields, want 0", name, n)
+		}
+	}
+}
+
 // fakeDriver runs every step by writing its directories with _SUCCESS and
 // one counter, and records what it ran.
 type fakeDriver struct {

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
@@ -61,42 +61,50 @@ var (
 	word    = regexp.MustCompile(`[A-Za-z]{3,}`)
 )
 
-// waitFor waits until path exists.
-func waitFor(t *testing.T, path string) {
-	t.Helper()
-	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-	}
-	t.Fatalf("%s did not appear", path)
-}
-
-// TestOneRunPerOutput: while a run works on OUT, a second run on OUT, with
-// or without --overwrite, fails at once naming the first (pid, host,
-// start), and leaves the first run's output alone: it finishes with the
-// spans of a run on its own. A run killed with SIGKILL leaves no lock
-// behind (the OS lock ends with it): the rerun resumes.
+// TestOneRunPerOutput: while another run holds OUT (a process of this
+// test binary holding OUT's lock as a run does), a run on OUT, with or
+// without --overwrite, fails at once naming it (pid, host, start) and
+// leaves OUT alone. Once that process is killed with SIGKILL, no lock is
+// left behind (the OS lock ends with it): a run on OUT succeeds, with the
+// spans of a run on its own, and releases its lock.
 func TestOneRunPerOutput(t *testing.T) {
-	docs := largeSample(t, 30)
+	docs := largeSample(t, 2)
 	out := filepath.Join(t.TempDir(), "out")
-	args := []string{"run", "--input", docs, "--output", out, "--quiet", "--workers", "1"}
-	first := pdcCmd(args...)
-	var stderr strings.Builder
-	first.Stderr = &stderr
-	if err := first.Start(); err != nil {
+	holder := exec.Command(os.Args[0], "-test.run=^$")
+	holder.Env = append(os.Environ(), "PDC_TEST_HOLD_LOCK="+out)
+	stdin, err := holder.StdinPipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, filepath.Join(out, "_pdc.json"))
+	defer stdin.Close()
+	stdout, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var holderErr strings.Builder
+	holder.Stderr = &holderErr
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); line != "locked\n" {
+		holder.Process.Kill()
+		t.Fatalf("lock holder: %q %v %s", line, err, holderErr.String())
+	}
+	args := []string{"run", "--input", docs, "--output", out, "--quiet"}
 	for _, extra := range [][]string{nil, {"--overwrite"}} {
 		_, msg, code := runPDC(t, append(args, extra...)...)
-		want := fmt.Sprintf("is in use by pdc run pid %d on ", first.Process.Pid)
+		want := fmt.Sprintf("is in use by pdc run pid %d on ", holder.Process.Pid)
 		if code != 1 || !strings.Contains(msg, want) || strings.Count(strings.TrimSpace(msg), "\n") > 0 {
-			t.Errorf("second run %v: exit %d %q; want exit 1 and one line with %q", extra, code, msg, want)
+			t.Errorf("run %v while held: exit %d %q; want exit 1 and one line with %q", extra, code, msg, want)
 		}
 	}
-	if err := first.Wait(); err != nil {
-		t.Fatalf("first run: %v\n%s", err, stderr.String())
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the held output was written: %v", err)
+	}
+	holder.Process.Signal(syscall.SIGKILL)
+	holder.Wait()
+	if _, msg, code := runPDC(t, args...); code != 0 {
+		t.Fatalf("run after the holder was killed: exit %d %s", code, msg)
 	}
 	alone := filepath.Join(t.TempDir(), "alone")
 	if _, msg, code := runPDC(t, "run", "--input", docs, "--output", alone, "--quiet"); code != 0 {
@@ -105,25 +113,9 @@ func TestOneRunPerOutput(t *testing.T) {
 	got, _, _ := runPDC(t, "spans", out)
 	want, _, _ := runPDC(t, "spans", alone)
 	if got != want || len(got) == 0 {
-		t.Errorf("the first run's spans (%d bytes) differ from a run on its own (%d bytes)", len(got), len(want))
+		t.Errorf("the run's spans (%d bytes) differ from a run on its own (%d bytes)", len(got), len(want))
 	}
 	if _, err := os.Stat(pipeline.LockName(hdfsfs.Local(), out)); !os.IsNotExist(err) {
 		t.Errorf("lock file left after the run: %v", err)
-	}
-
-	killed := filepath.Join(t.TempDir(), "killed")
-	kargs := []string{"run", "--input", docs, "--output", killed, "--quiet", "--workers", "1"}
-	k := pdcCmd(kargs...)
-	if err := k.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, filepath.Join(killed, "_pdc.json"))
-	k.Process.Signal(syscall.SIGKILL)
-	k.Wait()
-	if _, msg, code := runPDC(t, kargs...); code != 0 {
-		t.Fatalf("rerun after SIGKILL: exit %d %s", code, msg)
-	}
-	if got, _, _ := runPDC(t, "spans", killed); got != want {
-		t.Errorf("the resumed run's spans differ from a run on its own")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -12,6 +13,10 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -20,6 +25,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // os.Args[0] with PDC_TEST_AS_PDC=1 to run real processes (Hadoop
 // Streaming-style pipelines, exit statuses).
 func TestMain(m *testing.M) {
+	if out := os.Getenv("PDC_TEST_HOLD_LOCK"); out != "" {
+		holdLock(out)
+	}
 	if os.Getenv("PDC_TEST_AS_PDC") == "1" {
 		// As jobs/pdc's main: the first SIGINT or SIGTERM stops the
 		// command, which exits 128 + the signal.
@@ -39,6 +47,25 @@ func TestMain(m *testing.M) {
 		os.Exit(ExitCode(err))
 	}
 	os.Exit(m.Run())
+}
+
+// holdLock takes the lock of output directory out as a run does, says
+// "locked" on stdout, and holds it until stdin ends (or the process is
+// killed): a run that the test controls.
+func holdLock(out string) {
+	host, _ := os.Hostname()
+	l, err := pipeline.AcquireLock(hdfsfs.Local(), out, pipeline.LockInfo{Host: host, PID: os.Getpid(), Since: time.Now()}, false)
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	os.Stdout.WriteString("locked\n")
+	io.Copy(io.Discard, os.Stdin)
+	if err := l.Release(); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // pdcCmd returns a command running the test binary as pdc.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
@@ -66,7 +67,8 @@ var (
 // without --overwrite, fails at once naming it (pid, host, start) and
 // leaves OUT alone. Once that process is killed with SIGKILL, no lock is
 // left behind (the OS lock ends with it): a run on OUT succeeds, with the
-// spans of a run on its own, and releases its lock.
+// spans of a run on its own, and releases its lock. A run killed with
+// SIGKILL is resumed by the same command.
 func TestOneRunPerOutput(t *testing.T) {
 	docs := largeSample(t, 2)
 	out := filepath.Join(t.TempDir(), "out")
@@ -106,6 +108,33 @@ func TestOneRunPerOutput(t *testing.T) {
 	if _, msg, code := runPDC(t, args...); code != 0 {
 		t.Fatalf("run after the holder was killed: exit %d %s", code, msg)
 	}
+	sameSpansAsAlone(t, out, docs)
+	if _, err := os.Stat(pipeline.LockName(hdfsfs.Local(), out)); !os.IsNotExist(err) {
+		t.Errorf("lock file left after the run: %v", err)
+	}
+
+	// A run killed with SIGKILL once under way (or, on a fast machine,
+	// done) leaves no lock and what it wrote: the rerun resumes it.
+	big := largeSample(t, 30)
+	killed := filepath.Join(t.TempDir(), "killed")
+	kargs := []string{"run", "--input", big, "--output", killed, "--quiet", "--workers", "1"}
+	k := pdcCmd(kargs...)
+	if err := k.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, filepath.Join(killed, "_pdc.json"))
+	k.Process.Signal(syscall.SIGKILL)
+	k.Wait()
+	if _, msg, code := runPDC(t, kargs...); code != 0 {
+		t.Fatalf("rerun after SIGKILL: exit %d %s", code, msg)
+	}
+	sameSpansAsAlone(t, killed, big)
+}
+
+// sameSpansAsAlone checks that run out has the spans of a run of docs on
+// its own.
+func sameSpansAsAlone(t *testing.T, out, docs string) {
+	t.Helper()
 	alone := filepath.Join(t.TempDir(), "alone")
 	if _, msg, code := runPDC(t, "run", "--input", docs, "--output", alone, "--quiet"); code != 0 {
 		t.Fatal(msg)
@@ -113,9 +142,17 @@ func TestOneRunPerOutput(t *testing.T) {
 	got, _, _ := runPDC(t, "spans", out)
 	want, _, _ := runPDC(t, "spans", alone)
 	if got != want || len(got) == 0 {
-		t.Errorf("the run's spans (%d bytes) differ from a run on its own (%d bytes)", len(got), len(want))
+		t.Errorf("%s: spans (%d bytes) differ from a run on its own (%d bytes)", out, len(got), len(want))
 	}
-	if _, err := os.Stat(pipeline.LockName(hdfsfs.Local(), out)); !os.IsNotExist(err) {
-		t.Errorf("lock file left after the run: %v", err)
+}
+
+// waitFor waits until path exists.
+func waitFor(t *testing.T, path string) {
+	t.Helper()
+	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
 	}
+	t.Fatalf("%s did not appear", path)
 }

@@ -32,11 +32,9 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/pdc-mr/pdc/jobs/hadoop"
 	"github.com/pdc-mr/pdc/jobs/local"
@@ -65,8 +63,7 @@ func (m *Main) dedupJobs(ctx context.Context, o dedupOptions, r *runOutput, cs [
 		return err
 	}
 	defer closeDriver()
-	host, _ := os.Hostname()
-	lock, err := pipeline.AcquireLock(fsys, clean, pipeline.LockInfo{Host: host, PID: os.Getpid(), Since: time.Now().UTC().Truncate(time.Second), Command: "pdc dedup"}, false)
+	lock, err := pipeline.AcquireLock(fsys, clean, pipeline.ThisProcess("pdc dedup"), false)
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}

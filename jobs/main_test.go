@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
@@ -53,8 +52,7 @@ func TestMain(m *testing.M) {
 // "locked" on stdout, and holds it until stdin ends (or the process is
 // killed): a run that the test controls.
 func holdLock(out string) {
-	host, _ := os.Hostname()
-	l, err := pipeline.AcquireLock(hdfsfs.Local(), out, pipeline.LockInfo{Host: host, PID: os.Getpid(), Since: time.Now()}, false)
+	l, err := pipeline.AcquireLock(hdfsfs.Local(), out, pipeline.ThisProcess(""), false)
 	if err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		os.Exit(1)

@@ -352,10 +352,9 @@ func (m *Main) submitter(streaming []string, progress io.Writer) (*hadoop.Submit
 }
 
 func (m *Main) pipelineOptions(o *runOptions, out string, man pipeline.Manifest) pipeline.Options {
-	host, _ := os.Hostname()
 	return pipeline.Options{Out: out, Display: o.output, Manifest: man, Overwrite: o.overwrite,
 		KeepIntermediate: o.keepIntermediate, Clusters: o.clusters, ComponentEdges: o.componentEdges, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose,
-		Holder: pipeline.LockInfo{Host: host, PID: os.Getpid(), Since: time.Now().UTC().Truncate(time.Second)}, ForceUnlock: o.forceUnlock}
+		Holder: pipeline.ThisProcess(""), ForceUnlock: o.forceUnlock}
 }
 
 // hdfsURI returns the hdfs:// prefix of an output path: "hdfs://HOST:PORT"

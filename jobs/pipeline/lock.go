@@ -48,6 +48,13 @@ type LockInfo struct {
 	Command string `json:"command,omitempty"`
 }
 
+// ThisProcess is the LockInfo of the calling process, holding a lock for
+// command ("": pdc run) from now on.
+func ThisProcess(command string) LockInfo {
+	host, _ := os.Hostname()
+	return LockInfo{Host: host, PID: os.Getpid(), Since: time.Now().UTC().Truncate(time.Second), Command: command}
+}
+
 func (l LockInfo) String() string {
 	return fmt.Sprintf("%s pid %d on %s since %s", cmp.Or(l.Command, "pdc run"), l.PID, l.Host, l.Since.Format(time.RFC3339))
 }

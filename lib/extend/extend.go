@@ -130,6 +130,9 @@ type Counts struct {
 	// Edge counts extensions stopped by the end of a window (the window
 	// sent was too short to tell whether the run goes on).
 	Edge int
+	// Weak counts the document pairs whose seeds' evidence adds up to
+	// less than Params.MinEvidence (Spans).
+	Weak int
 }
 
 // Window is the number of sentences before and after each seed that its
@@ -138,8 +141,20 @@ const Window = 6
 
 // Spans returns a document pair's spans from its seeds: Extend's result,
 // or with p.Tau 0 (no extension) the seeds that are spans, ordered by
-// (StartA, StartB).
+// (StartA, StartB). A document pair whose seeds' evidence (the join's
+// pairs among them) adds up to less than p.MinEvidence has none: a step
+// may bring evidence of its own (a merge whose union is an anchor), but
+// the pairs of the join must carry a copy first, and the match job sends
+// no seeds of such a pair (lib/matcher).
 func Spans(seeds []Seed, a, b Side, p Params, c *Counts) []Seed {
+	total := 0
+	for _, s := range seeds {
+		total += s.Evidence
+	}
+	if len(seeds) > 0 && total < p.MinEvidence {
+		c.Weak++
+		return nil
+	}
 	if p.Tau > 0 {
 		return Extend(seeds, a, b, p, c)
 	}

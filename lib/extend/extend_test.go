@@ -821,4 +821,17 @@ func TestExtendEvidence(t *testing.T) {
 	if got := Spans(seeds, a.side, b.side, p, &c); len(got) != 1 || got[0].Evidence != 25 || c != (Counts{Unanchored: 1, Out: 1}) {
 		t.Errorf("Spans with Tau 0 = %+v %+v, want the seed with evidence 25, one unanchored", got, c)
 	}
+	// A document pair whose seeds carry less than the evidence a span
+	// needs has no span, though a merge step would anchor one (Extend).
+	p.Tau = defaults.Tau
+	c = Counts{}
+	merge := []Seed{with(span(am, bm, 2, 2, 4, 4, 3, 1), 19)}
+	if got := Spans(merge, am.side, bm.side, p, &c); len(got) != 0 || c != (Counts{Weak: 1}) {
+		t.Errorf("Spans of seeds with evidence 19 = %+v %+v, want none, one weak pair", got, c)
+	}
+	c = Counts{}
+	merge[0].Evidence = 20
+	if got := Spans(merge, am.side, bm.side, p, &c); len(got) != 1 || c.Weak != 0 {
+		t.Errorf("Spans of seeds with evidence 20 = %+v %+v, want the extended span", got, c)
+	}
 }

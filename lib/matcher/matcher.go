@@ -77,8 +77,9 @@ type Matcher struct {
 	line  []byte
 	// Counts, added to c by Close: per document pair they would cost more
 	// than the matching of most pairs.
-	docPairs, sentPairs, shortDropped, spans, withSpans, candidates, singles int64
-	found                                                                    diagonal.Counts
+	docPairs, sentPairs, shortDropped, spans, withSpans, candidates, singles, weak int64
+	found                                                                          diagonal.Counts
+	sent                                                                           []sent // the document pair's seeds (send)
 }
 
 // NewMatcher returns a Matcher writing spans to out and counting in c.
@@ -109,26 +110,26 @@ func (m *Matcher) Close() error {
 	}{
 		{"match.doc-pairs", m.docPairs}, {"match.sentence-pairs", m.sentPairs},
 		{"match.short-spans-dropped", m.shortDropped}, {"match.spans", m.spans},
-		{"match.doc-pairs.with-spans", m.withSpans}, {"match.candidates", m.candidates}, {"match.singles", m.singles},
+		{"match.doc-pairs.with-spans", m.withSpans}, {"match.doc-pairs.without-evidence", m.weak}, {"match.candidates", m.candidates}, {"match.singles", m.singles},
 		{"match.runs.joined", int64(m.found.Joined)}, {"match.runs.covered-dropped", int64(m.found.Covered)},
 	} {
 		if c.n > 0 {
 			m.c.Add(c.name, c.n)
 		}
 	}
-	m.docPairs, m.sentPairs, m.shortDropped, m.spans, m.withSpans, m.candidates, m.singles = 0, 0, 0, 0, 0, 0, 0
+	m.docPairs, m.sentPairs, m.shortDropped, m.spans, m.withSpans, m.candidates, m.singles, m.weak = 0, 0, 0, 0, 0, 0, 0, 0
 	m.found = diagonal.Counts{}
 	return err
 }
 
-// seeds writes the candidates for the extend job to grow (lib/extend):
+// seeds adds to m.sent the candidates for the extend job to grow (lib/extend):
 // the runs of 2 or more pairs that are no span, and, when the document
 // pair has a span or a candidate, its pairs outside them as single pairs
 // (extension may step on a pair of the join, not on two sentences as
 // similar that the join left out; see lib/extend).
-func (m *Matcher) seeds(spans, short []diagonal.Run) error {
+func (m *Matcher) seeds(spans, short []diagonal.Run) {
 	if len(spans) == 0 && len(short) == 0 {
-		return nil
+		return
 	}
 	in := newBoxes(spans)
 	// A span without the evidence it needs yet (extension may add it)
@@ -142,13 +143,10 @@ func (m *Matcher) seeds(spans, short []diagonal.Run) error {
 		}
 	}
 	if len(spans) == 0 && len(cands) == 0 {
-		return nil
+		return
 	}
 	for _, run := range cands {
-		if err := m.write(run, false); err != nil {
-			return err
-		}
-		m.candidates++
+		m.sent = append(m.sent, sent{run: run})
 	}
 	near := extend.Window + m.cfg.Gap
 	byCand := newBoxes(cands)
@@ -158,10 +156,47 @@ func (m *Matcher) seeds(spans, short []diagonal.Run) error {
 			continue
 		}
 		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score, Evidence: p.Evidence}
-		if err := m.write(single, false); err != nil {
+		m.sent = append(m.sent, sent{run: single, single: true})
+	}
+}
+
+// sent is a seed the document pair sends to extension: a run, a span or
+// not.
+type sent struct {
+	run            diagonal.Run
+	isSpan, single bool
+}
+
+// send writes the document pair's seeds (m.sent) when their evidence adds
+// up to need: a span needs that much from the join's pairs of its
+// document pair (lib/extend Spans), so extension would make none of less.
+func (m *Matcher) send(need int) error {
+	defer func() { m.sent = m.sent[:0] }()
+	total := 0
+	for _, s := range m.sent {
+		total += s.run.Evidence
+	}
+	if len(m.sent) > 0 && total < need {
+		m.weak++
+		return nil
+	}
+	spans := 0
+	for _, s := range m.sent {
+		if err := m.write(s.run, s.isSpan); err != nil {
 			return err
 		}
-		m.singles++
+		switch {
+		case s.isSpan:
+			spans++
+		case s.single:
+			m.singles++
+		default:
+			m.candidates++
+		}
+	}
+	if spans > 0 {
+		m.spans += int64(spans)
+		m.withSpans++
 	}
 	return nil
 }
@@ -234,6 +269,21 @@ func (m *Matcher) emit() error {
 		m.pairs, m.offs = m.pairs[:0], m.offs[:0]
 		return nil
 	}
+	need := minEvidence(m.cfg)
+	if need > 0 {
+		total := 0
+		for _, p := range m.pairs {
+			total += p.Evidence
+		}
+		if total < need {
+			// No span of this document pair can reach the evidence
+			// it needs (lib/extend Spans): most document pairs of
+			// generated text, which share a line or two of a formula.
+			m.weak++
+			m.pairs, m.offs = m.pairs[:0], m.offs[:0]
+			return nil
+		}
+	}
 	var runs, short []diagonal.Run
 	if m.cfg.ExtendTau > 0 {
 		runs, short = diagonal.FindAll(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
@@ -248,20 +298,15 @@ func (m *Matcher) emit() error {
 			short = append(short, run) // a candidate
 			continue
 		}
-		if err := m.write(run, true); err != nil {
-			return err
-		}
+		m.sent = append(m.sent, sent{run: run, isSpan: true})
 		runs[kept] = run
 		kept++
 	}
 	if m.cfg.ExtendTau > 0 {
-		if err := m.seeds(runs[:kept], short); err != nil {
-			return err
-		}
+		m.seeds(runs[:kept], short)
 	}
-	if kept > 0 {
-		m.spans += int64(kept)
-		m.withSpans++
+	if err := m.send(need); err != nil {
+		return err
 	}
 	m.pairs, m.offs = m.pairs[:0], m.offs[:0]
 	return nil

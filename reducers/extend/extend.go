@@ -127,7 +127,7 @@ func (x *reducer) counts() {
 		{"extend.spans.extended", x.n.Extended}, {"extend.spans.new", x.n.New},
 		{"extend.seeds.joined", x.n.Joined}, {"extend.spans.covered-dropped", x.n.Covered},
 		{"extend.spans.unanchored", x.n.Unanchored},
-		{"extend.window-ends", x.n.Edge}, {"extend.spans", x.n.Out},
+		{"extend.window-ends", x.n.Edge}, {"extend.spans", x.n.Out}, {"extend.doc-pairs.without-evidence", x.n.Weak},
 		{"extend.doc-pairs.with-spans", int(x.pairs)},
 	} {
 		if c.n > 0 {

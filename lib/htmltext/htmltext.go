@@ -145,6 +145,7 @@ type extractor struct {
 	link      int       // open <a href> elements
 	heading   int       // open h1-h6 elements
 	links     []Range   // link text in out
+	index     indexLists
 	tmpl      templates
 	pageURL   pageURL
 	atoms     atomCache
@@ -154,6 +155,7 @@ func (e *extractor) reset() {
 	e.out, e.space, e.brk = e.out[:0], false, false
 	e.skipAtom, e.skipDepth, e.pre = 0, 0, 0
 	e.link, e.heading, e.links = 0, 0, e.links[:0]
+	e.index.reset()
 	e.tmpl.reset()
 	e.pageURL = pageURL{}
 }
@@ -187,6 +189,9 @@ func (e *extractor) run(src []byte) error {
 					e.heading++
 				}
 				e.tmpl.start(a, tt == html.SelfClosingTagToken, z.Raw(), len(e.out))
+				if tt == html.StartTagToken {
+					e.index.start(a, len(e.links))
+				}
 				switch a {
 				case atom.Link, atom.Meta, atom.Base:
 					e.pageURL.tag(a, z.Raw())
@@ -203,6 +208,9 @@ func (e *extractor) run(src []byte) error {
 					e.heading--
 				}
 				e.tmpl.end(a, len(e.out))
+				if r, first, ok := e.index.end(a, len(e.out)); ok {
+					e.links = append(e.links[:first], r)
+				}
 			}
 			e.end(a)
 		}
@@ -431,6 +439,7 @@ func (e *extractor) emit(b []byte) {
 	sep := len(e.out) - before
 	e.brk, e.space = false, false
 	e.out = append(e.out, b...)
+	e.index.text(before+sep, e.link > 0)
 	if e.link > 0 {
 		e.addLink(before, sep)
 	}

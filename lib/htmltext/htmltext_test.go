@@ -174,6 +174,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte("<meta charset=gbk><p>\xd6\xd0\xce\xc4</p>"), "")
 	f.Add([]byte("<pre>a\n\n b</pre><svg><p>x"), "text/html; charset=big5")
 	f.Add([]byte("\xff\xfe<\x00p\x00>\x00"), "")
+	f.Add([]byte("<dl><dt><a href=a>a</a> x<dd>A<dl><dt><a href=b>b</a></dl><dt><a href=c>c</a><dt><a href=d>d</a></dt></dl>"), "")
 	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
 		if utf8.Valid(body) {
 			want, err1 := Extract(body, "text/html; charset=utf-8")
@@ -320,6 +321,48 @@ func TestLinks(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: links %q, want %q (text %q)", tt.page, got, tt.want, res.Text)
+		}
+	}
+}
+
+// TestIndexLists: a definition list most of whose terms (at least
+// minIndexTerms) begin with a link is an index, and all its text, terms
+// and descriptions, is one link range; a glossary (terms not links), a
+// list with too few linked terms, and terms with a link later in them are
+// not. Terms whose end tag is left out end at the next <dt> or <dd>, and
+// an inner list's terms count for the outer one.
+func TestIndexLists(t *testing.T) {
+	entry := func(name string) string {
+		return `<dt><a href="C.html#` + name + `">` + name + `()</a> - Method in class p.<a href="C.html">C</a></dt><dd><div class="block">Does ` + name + `.</div></dd>`
+	}
+	javadoc := `<h1>Index</h1><dl class="index">` + entry("get") + entry("set") + entry("put") + `</dl><p>After.</p>`
+	tests := []struct {
+		name, page string
+		want       []string
+	}{
+		{"javadoc index", javadoc, []string{"get() - Method in class p.C\n\nDoes get.\n\nset() - Method in class p.C\n\nDoes set.\n\nput() - Method in class p.C\n\nDoes put."}},
+		{"glossary", `<dl><dt>alpha</dt><dd>First, see <a href=b>beta</a>.</dd><dt>beta</dt><dd>Second.</dd><dt>gamma</dt><dd>Third.</dd></dl>`, []string{"beta"}},
+		{"two linked terms", `<dl>` + entry("get") + entry("set") + `</dl>`, []string{"get()", "C", "set()", "C"}},
+		{"linked terms a minority", `<dl>` + entry("get") + entry("set") + entry("put") + `<dt>a</dt><dt>b</dt><dt>c</dt><dt>d</dt></dl>`, []string{"get()", "C", "set()", "C", "put()", "C"}},
+		{"link later in the term", `<dl><dt>x <a href=a>a</a></dt><dt>y <a href=b>b</a></dt><dt>z <a href=c>c</a></dt></dl>`, []string{"a", "b", "c"}},
+		{"end tags left out", `<dl><dt><a href=a>a</a> one<dd>A.<dt><a href=b>b</a> two<dd>B.<dt><a href=c>c</a> three<dd>C.</dl>`, []string{"a one\n\nA.\n\nb two\n\nB.\n\nc three\n\nC."}},
+		{"nested lists", `<dl><dt>Letter A</dt><dd><dl>` + entry("get") + entry("set") + `</dl></dd><dt>Letter B</dt><dd><dl>` + entry("put") + entry("pop") + `</dl></dd></dl>`,
+			[]string{"Letter A\n\nget() - Method in class p.C\n\nDoes get.\n\nset() - Method in class p.C\n\nDoes set.\n\nLetter B\n\nput() - Method in class p.C\n\nDoes put.\n\npop() - Method in class p.C\n\nDoes pop."}},
+	}
+	for _, tt := range tests {
+		res, err := ExtractUTF8([]byte(tt.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for i, l := range res.Links {
+			if i > 0 && l.Start < res.Links[i-1].End {
+				t.Errorf("%s: link ranges overlap: %+v", tt.name, res.Links)
+			}
+			got = append(got, res.Text[l.Start:l.End])
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: links %q, want %q (text %q)", tt.name, got, tt.want, res.Text)
 		}
 	}
 }

@@ -17,32 +17,46 @@ const quoted = "The committee met on Tuesday to review the annual budget of the 
 
 // sitePage is a page with its own text around the quoted paragraph;
 // canonical, if not empty, is its <link rel="canonical">.
-func sitePage(i int, canonical string) string {
+func sitePage(i int, canonical string) string { return layoutPage(i, canonical, "") }
+
+// layoutPage is sitePage with a header and a footer of class layout
+// ("": none).
+func layoutPage(i int, canonical, layout string) string {
 	head := ""
 	if canonical != "" {
 		head = fmt.Sprintf(`<head><link rel="canonical" href="%s"></head>`, canonical)
 	}
+	top, bottom := "", ""
+	if layout != "" {
+		top = fmt.Sprintf(`<div class="%s-nav"><a href="/">Home</a> page %d</div>`, layout, i)
+		bottom = fmt.Sprintf(`<div class="%s-footer">Footer of page %d</div>`, layout, i)
+	}
 	own := fmt.Sprintf("Page %d tells its own story about topic number %d in several words. ", i, i) +
 		fmt.Sprintf("It has a second sentence that no other page shares, number %d. ", i)
-	return fmt.Sprintf("<html>%s<body><p>%s</p><p>%s</p><p>%s</p></body></html>", head, own, quoted, own)
+	return fmt.Sprintf("<html>%s<body>%s<p>%s</p><p>%s</p><p>%s</p>%s</body></html>", head, top, own, quoted, own, bottom)
 }
 
 // TestSitesWithoutURLs: pages without URLs get a site from the page's own
-// canonical link or from their tree (--site-from), so --max-site-df (4)
-// takes a paragraph that six pages of one site share for that site's
-// template; with --site-from none, or sites of three pages each
-// (--site-from path:1), the paragraph is reuse. parse.site.* count where
-// each site came from.
+// canonical link, from their tree (--site-from), else from their layout
+// (pages whose header and footer elements share their classes), so
+// --max-site-df (4) takes a paragraph that six pages of one site share
+// for that site's template; with --site-from none and no layout, sites of
+// three pages each (--site-from path:1) or two layouts of three pages,
+// the paragraph is reuse. parse.site.* count where each site came from.
 func TestSitesWithoutURLs(t *testing.T) {
 	tree := filepath.Join(t.TempDir(), "tree")
 	canon := filepath.Join(t.TempDir(), "canon")
+	layout := filepath.Join(t.TempDir(), "layout")
+	layouts := filepath.Join(t.TempDir(), "layouts")
 	for i := range 6 {
-		dir := "a"
+		dir, theme := "a", "blue"
 		if i >= 3 {
-			dir = "b"
+			dir, theme = "b", "green"
 		}
 		writeFile(t, filepath.Join(tree, dir, fmt.Sprintf("p%d.html", i)), sitePage(i, ""))
 		writeFile(t, filepath.Join(canon, dir, fmt.Sprintf("p%d.html", i)), sitePage(i, fmt.Sprintf("https://www.example.org/%s/p%d.html", dir, i)))
+		writeFile(t, filepath.Join(layout, dir, fmt.Sprintf("p%d.html", i)), layoutPage(i, "", "blue"))
+		writeFile(t, filepath.Join(layouts, dir, fmt.Sprintf("p%d.html", i)), layoutPage(i, "", theme))
 	}
 	tests := []struct {
 		name      string
@@ -57,6 +71,9 @@ func TestSitesWithoutURLs(t *testing.T) {
 		{"canonical links", []string{"--input", canon, "--site-from", "none"}, 0, "parse.site.page", true},
 		{"cross-site-only keeps named sites", []string{"--input", tree, "--site-from", "path:1", "--cross-site-only"}, 15, "parse.site.input", false},
 		{"cross-site-only drops URL hosts", []string{"--input", canon, "--site-from", "none", "--max-site-df", "0", "--cross-site-only"}, 0, "parse.site.page", false},
+		{"one layout is one site", []string{"--input", layout, "--site-from", "none"}, 0, "parse.site.layout", true},
+		{"two layouts are two sites", []string{"--input", layouts, "--site-from", "none"}, 15, "parse.site.layout", false},
+		{"the tree before the layout", []string{"--input", layouts}, 0, "parse.site.input", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,10 +6,14 @@
 # silver pairs (pages whose sources share a run of >= 3 sentences) found, and reported pairs
 # whose passages lie outside both pages' sources (template-only). See docs/quality-templates.md.
 #
-#   scripts/silver.sh [--with-urls] [--with-sources] [--check] [-- PDC_RUN_FLAGS...]
+#   scripts/silver.sh [--with-urls | --dump] [--with-others] [--with-sources] [--check] [-- PDC_RUN_FLAGS...]
 #
 #   --with-urls      give pdc JSON Lines with url https://docs.python.org/3.11/PATH (same ids),
 #                    so that its per-site template filter (--max-site-df) applies
+#   --dump           give pdc JSON Lines without url or site: a dump whose sites are unknown
+#   --with-others    add go-readability's test pages (pages of many other sites, ids
+#                    others/NAME.html, without url; each one's content is its expected.html),
+#                    in JSON Lines
 #   --with-sources   add the sources as text documents (id _sources/PATH.rst.txt): page/source
 #                    pairs are then expected and reported apart
 #   --check          exit 1 unless silver recall >= 0.95 and template-only share <= 0.05
@@ -42,17 +46,19 @@ log() {
 . "$REPO/scripts/debs.sh"
 
 usage() {
-	echo "usage: scripts/silver.sh [--with-urls] [--with-sources] [--check] [-- PDC_RUN_FLAGS...]" >&2
+	echo "usage: scripts/silver.sh [--with-urls | --dump] [--with-others] [--with-sources] [--check] [-- PDC_RUN_FLAGS...]" >&2
 	exit 2
 }
 
 # now prints the time in seconds since the epoch, with nanoseconds.
 now() { date +%s.%N; }
 
-urls=false sources=false check=()
+urls=false sources=false dump=false others=false check=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--with-urls) urls=true ;;
+	--dump) dump=true ;;
+	--with-others) others=true ;;
 	--with-sources) sources=true ;;
 	--check) check=(-check) ;;
 	--) shift; break ;;
@@ -62,8 +68,11 @@ while [ $# -gt 0 ]; do
 done
 pdc_flags=("$@")
 
+$urls && $dump && usage
 mode=pages
 $urls && mode=urls
+$dump && mode=dump
+$others && mode=$mode-others
 $sources && mode=$mode-sources
 work=${PDC_SILVER_WORK:-$DATA/silver}/$mode
 mkdir -p "$work"
@@ -85,9 +94,19 @@ if [ -z "$pdc" ]; then
 	label="built from the tree at $(cd "$REPO" && git describe --always --dirty 2>/dev/null || echo '?')"
 fi
 
+# The go-readability version whose test pages are the other sites (as scripts/contentcheck).
+READABILITY=github.com/go-shiori/go-readability@v0.0.0-20241012063810-92284fa8a71f
 prep=(-html "$html" -out "$work/input")
+score_others=()
 $urls && prep+=(-url-base "$URL_BASE")
+$dump && prep+=(-dump)
 $sources && prep+=(-sources)
+if $others; then
+	dir=$(cd "$REPO" && go mod download -json "$READABILITY" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	[ -d "$dir/test-pages" ] || die "go mod download $READABILITY gave no test-pages/"
+	prep+=(-others "$dir/test-pages")
+	score_others=(-others "$dir/test-pages")
+fi
 input=$("$bin/silver" prepare "${prep[@]}")
 
 run=("$pdc" run --input "$input" --output "$work/out" --overwrite --quiet ${pdc_flags[@]+"${pdc_flags[@]}"})
@@ -98,7 +117,7 @@ secs=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
 "$pdc" spans "$work/out" --text --format jsonl --input "$input" >"$work/spans.jsonl" ||
 	die "pdc spans failed"
 
-score=("$bin/silver" score -html "$html" -spans "$work/spans.jsonl" -sample "$work/sample.txt" ${check[@]+"${check[@]}"})
+score=("$bin/silver" score -html "$html" ${score_others[@]+"${score_others[@]}"} -spans "$work/spans.jsonl" -sample "$work/sample.txt" ${check[@]+"${check[@]}"})
 status=0
 {
 	echo "mode                           $mode"

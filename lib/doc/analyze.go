@@ -28,6 +28,8 @@ type Analysis struct {
 	// PageURL is the URL an HTML page states for itself (htmltext
 	// Result.URL: canonical link, og:url, base), or "".
 	PageURL string
+	// Layout names an HTML page's layout (htmltext Result.Layout), or "".
+	Layout string
 }
 
 // Analyzer extracts text, splits sentences and tokenizes them. It reuses
@@ -95,7 +97,7 @@ func (a *Analyzer) Analyze(d *Doc) (Analysis, error) {
 		}
 		res.Text, res.Charset, res.InvalidUTF8 = r.Text, r.Charset, r.InvalidUTF8
 		links, tmpl = r.Links, r.Template
-		res.PageURL = r.URL
+		res.PageURL, res.Layout = r.URL, r.Layout
 	} else {
 		res.Text, res.Charset = body, "utf-8"
 	}

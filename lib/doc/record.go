@@ -8,8 +8,10 @@ package doc
 // docid and url are escaped with mr.Escape. url is the document's URL; for
 // a document without one, the URL its page states for itself (canonical
 // link, og:url, base href), else SitePrefix and the site its input named
-// (Doc.Site: a directory tree, --site-field), else "". The index job takes
-// the site (URL host, or the name) from it. srcpos
+// (Doc.Site: a directory tree, --site-field), else SitePrefix, LayoutPrefix
+// and the hash of its page's layout (Analysis.Layout: pages that share
+// their template elements are taken for one site), else "". The index job
+// takes the site (URL host, or the name) from it. srcpos
 // is the escaped input file name, "@" and the record's 16-digit byte offset
 // in it (in the uncompressed stream of a .gz file; in the JSON Lines
 // rendering of inputs converted on the fly): among records with the same id, the one with the smallest srcpos
@@ -63,6 +65,10 @@ func SplitRecord(line []byte) (Record, error) {
 
 // SitePrefix starts a record's url field that names a site, not a URL.
 const SitePrefix = "site:"
+
+// LayoutPrefix follows SitePrefix in the url field of a document whose
+// site is inferred from its page's layout.
+const LayoutPrefix = "layout:"
 
 // Sentence is one sentence of a parsed document.
 type Sentence struct {

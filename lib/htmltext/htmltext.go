@@ -76,6 +76,11 @@ type Result struct {
 	// <link rel="canonical" href>, else <meta property="og:url" content>,
 	// else <base href>; "" if none. ExtractMain does not set it.
 	URL string
+	// Layout names the page's layout: a hash of the tags, classes, ids
+	// and roles of its outermost template elements (template.go), which
+	// the pages of one site share whatever their text; "" when none of
+	// them has a class, id or role. ExtractMain does not set it.
+	Layout string
 }
 
 // Range is a byte range [Start, End) of Result.Text.
@@ -120,6 +125,7 @@ func extract(src []byte, name string, invalid int) (Result, error) {
 	}
 	res.Template = e.tmpl.finish(len(res.Text))
 	res.URL = e.pageURL.best()
+	res.Layout = e.tmpl.layout()
 	if cap(e.out) <= maxPooled {
 		pool.Put(e)
 	}

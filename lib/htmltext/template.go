@@ -2,6 +2,9 @@ package htmltext
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/fnv"
+	"strconv"
 
 	"golang.org/x/net/html/atom"
 
@@ -42,6 +45,14 @@ type templates struct {
 	open    []openTemplate // template elements not yet closed, outermost first
 	section int            // open article, main and section elements
 	ranges  []Range
+	shapes  []shape // of the outermost template elements (layout)
+}
+
+// shape is an outermost template element's tag, class, id and role
+// (hashed), and whether it has any of the three.
+type shape struct {
+	hash  uint64
+	named bool
 }
 
 // openTemplate is a template element not yet closed.
@@ -53,6 +64,7 @@ type openTemplate struct {
 
 func (t *templates) reset() {
 	t.open, t.section, t.ranges = t.open[:0], 0, t.ranges[:0]
+	t.shapes = t.shapes[:0]
 }
 
 // start handles a start tag with atom a and raw text raw, at output offset
@@ -77,8 +89,51 @@ func (t *templates) start(a atom.Atom, selfClosing bool, raw []byte, off int) {
 		}
 	}
 	if t.isTemplate(a, raw) {
+		if len(t.open) == 0 {
+			t.shape(a, raw)
+		}
 		t.open = append(t.open, openTemplate{a: a, depth: 1, from: off})
 	}
+}
+
+// shape notes an outermost template element for the page's layout: its
+// tag and its class, id and role values.
+func (t *templates) shape(a atom.Atom, raw []byte) {
+	h := fnv.New64a()
+	var n [4]byte
+	binary.LittleEndian.PutUint32(n[:], uint32(a))
+	h.Write(n[:])
+	named := false
+	for _, name := range []string{"class", "id", "role"} {
+		v, _ := attr(raw, name)
+		named = named || len(v) > 0
+		h.Write([]byte{0})
+		h.Write(v)
+	}
+	t.shapes = append(t.shapes, shape{h.Sum64(), named})
+}
+
+// layout returns the page's layout (Result.Layout): a hash of the shapes
+// of its first and last outermost template elements (its header and
+// footer, as a site repeats them on every page; template elements between
+// them may be the page's own, a sidebar in the text), or "" when neither
+// has a class, id or role (a bare <nav> or <footer> says nothing of a
+// site).
+func (t *templates) layout() string {
+	if len(t.shapes) == 0 {
+		return ""
+	}
+	first, last := t.shapes[0], t.shapes[len(t.shapes)-1]
+	if !first.named && !last.named {
+		return ""
+	}
+	h := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], first.hash)
+	h.Write(b[:])
+	binary.LittleEndian.PutUint64(b[:], last.hash)
+	h.Write(b[:])
+	return strconv.FormatUint(h.Sum64(), 16)
 }
 
 // end handles an end tag with atom a at output offset off.

@@ -151,3 +151,43 @@ func samplePage(t *testing.T, id string) Result {
 	t.Fatalf("no page %s in the sample", id)
 	return Result{}
 }
+
+// TestLayout: a page's layout is named by its first and last outermost
+// template elements (tags, classes, ids, roles), not by their text nor by
+// the template elements between them; none when neither has a class, id or
+// role, or the page has no template element.
+func TestLayout(t *testing.T) {
+	page := func(head, middle, foot string) string {
+		return `<html><body>` + head + `<main><p>Some text of the page.</p>` + middle + `</main>` + foot + `</body></html>`
+	}
+	layout := func(s string) string {
+		res, err := ExtractUTF8([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Layout
+	}
+	site := page(`<div class="related" role="navigation"><a href=a>Up</a></div>`, ``, `<div class="footer">© One</div>`)
+	tests := []struct {
+		name, page string
+		same       bool // same layout as site
+		none       bool
+	}{
+		{"other text in the same elements", page(`<div class="related" role="navigation"><a href=b>Next</a> and more</div>`, ``, `<div class="footer">© Two, all rights</div>`), true, false},
+		{"a template element between them", page(`<div class="related" role="navigation">Up</div>`, `<div class="sidebar">See also</div>`, `<div class="footer">©</div>`), true, false},
+		{"another footer", page(`<div class="related" role="navigation">Up</div>`, ``, `<div class="site-footer">©</div>`), false, false},
+		{"another header", page(`<nav id="top">Up</nav>`, ``, `<div class="footer">©</div>`), false, false},
+		{"bare elements only", page(`<nav>Up</nav>`, `<div class="sidebar">x</div>`, `<footer>©</footer>`), false, true},
+		{"no template element", page(``, ``, ``), false, true},
+	}
+	want := layout(site)
+	if want == "" {
+		t.Fatalf("layout of %s is empty", site)
+	}
+	for _, tt := range tests {
+		got := layout(tt.page)
+		if (got == "") != tt.none || (got == want) != tt.same {
+			t.Errorf("%s: layout %q (site's %q), want same %v, none %v", tt.name, got, want, tt.same, tt.none)
+		}
+	}
+}

@@ -293,21 +293,9 @@ func TestPrepare(t *testing.T) {
 		{nil, []string{"a.html", "b.html", "genindex.html", "sub/c.html"}},
 		{[]string{"-sources"}, []string{"_sources/a.rst.txt", "_sources/b.rst.txt", "_sources/sub/c.rst.txt", "a.html", "b.html", "genindex.html", "sub/c.html"}},
 	} {
-		out := filepath.Join(t.TempDir(), "in")
-		var stdout bytes.Buffer
-		if err := (Main{Stdout: &stdout, Stderr: os.Stderr}).Run(append([]string{"prepare", "-html", root, "-out", out, "-url-base", "https://x/3/"}, tc.args...)); err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(strings.TrimSpace(stdout.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
 		var ids []string
-		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			var d struct{ ID, URL, HTML, Text string }
-			if err := json.Unmarshal([]byte(line), &d); err != nil {
-				t.Fatal(err)
-			}
+		for _, r := range prepared(t, append([]string{"-html", root, "-url-base", "https://x/3/"}, tc.args...)...) {
+			d := struct{ ID, URL, HTML, Text string }{r["id"], r["url"], r["html"], r["text"]}
 			if d.URL != "https://x/3/"+d.ID || (d.HTML == "") == (d.Text == "") || (d.Text != "") != strings.HasPrefix(d.ID, "_sources/") {
 				t.Errorf("record %+v", d)
 			}
@@ -317,4 +305,88 @@ func TestPrepare(t *testing.T) {
 			t.Errorf("prepare %v: ids %v, want %v", tc.args, ids, tc.want)
 		}
 	}
+}
+
+// TestPrepareDumpOthers: -dump writes no url; -others adds each other
+// site's page NAME/source.html as others/NAME.html (a directory without
+// expected.html is no page), and the scorer takes expected.html's text as
+// that page's content, so a pair of other pages sharing their articles is
+// silver and one sharing only furniture is template-only.
+func TestPrepareDumpOthers(t *testing.T) {
+	spans := spansJSONL(t,
+		map[string]any{"doc_a": "others/one.html", "doc_b": "others/two.html", "text_a": "Volunteers check the stone bridge for cracks after every flood of the year.", "text_b": "Volunteers check the stone bridge for cracks after every flood of the year."},
+		map[string]any{"doc_a": "others/one.html", "doc_b": "others/three.html", "text_a": "Subscribe to our newsletter today and never miss a story again.", "text_b": "Subscribe to our newsletter today and never miss a story again."})
+	root, spansFile := writeTree(t, spans)
+	others := t.TempDir()
+	writeFile := func(name, text string) {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	article := "<p>The river floods the old mill every spring and the town piles sandbags along its banks. Volunteers check the stone bridge for cracks after every flood of the year. The council promised a new wall and engineers surveyed the bank last summer.</p>"
+	furniture := "<div>Subscribe to our newsletter today and never miss a story again. Follow us on all the networks you like to read and share. Copyright notices apply to every page of this site.</div>"
+	for name, page := range map[string][2]string{
+		"one":   {article + furniture, article},
+		"two":   {article + furniture, article},
+		"three": {"<p>A different story about the harvest in the valley this autumn.</p>" + furniture, "<p>A different story about the harvest in the valley this autumn.</p>"},
+	} {
+		writeFile(filepath.Join(others, name, "source.html"), page[0])
+		writeFile(filepath.Join(others, name, "expected.html"), page[1])
+	}
+	writeFile(filepath.Join(others, "no-expected", "source.html"), article)
+	var ids []string
+	for _, d := range prepared(t, "-html", root, "-dump", "-others", others) {
+		if _, ok := d["url"]; ok {
+			t.Errorf("record %s has a url", d["id"])
+		}
+		ids = append(ids, d["id"])
+	}
+	want := "a.html b.html genindex.html sub/c.html others/one.html others/three.html others/two.html"
+	if strings.Join(ids, " ") != want {
+		t.Errorf("ids %v, want %s", ids, want)
+	}
+
+	c := testConfig(root, spansFile)
+	c.others = others
+	r, err := evaluate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, res := range r.results {
+		got[res.a+" "+res.b] = res.class
+	}
+	if got["others/one.html others/two.html"] != silverClass || got["others/one.html others/three.html"] != templateClass {
+		t.Errorf("classes %v, want one/two silver and one/three template-only", got)
+	}
+	if cnt := r.count(); cnt.otherSilver != 1 || cnt.otherFound != 1 || cnt.otherPairs != 2 || cnt.otherTemplate != 1 {
+		t.Errorf("other sites' counts %+v", cnt)
+	}
+}
+
+// prepared runs prepare with args (and -out) and returns the JSON Lines
+// records it writes.
+func prepared(t *testing.T, args ...string) []map[string]string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "in")
+	var stdout bytes.Buffer
+	if err := (Main{Stdout: &stdout, Stderr: os.Stderr}).Run(append([]string{"prepare", "-out", out}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(strings.TrimSpace(stdout.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []map[string]string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var d map[string]string
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, d)
+	}
+	return recs
 }

@@ -21,6 +21,8 @@ func (m Main) prepare(args []string) error {
 	out := fl.String("out", "", "output directory (replaced)")
 	urlBase := fl.String("url-base", "", "write JSON Lines with url URL-BASE+PATH instead of a tree")
 	withSources := fl.Bool("sources", false, "add each page's source as a text document _sources/PATH.rst.txt")
+	dump := fl.Bool("dump", false, "write JSON Lines without url (a dump of pages whose sites are unknown)")
+	others := fl.String("others", "", "add the pages of other sites DIR/NAME/source.html as others/NAME.html (JSON Lines; content in DIR/NAME/expected.html, see -others of score)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -39,9 +41,9 @@ func (m Main) prepare(args []string) error {
 		return err
 	}
 	var name string
-	if *urlBase != "" {
+	if *urlBase != "" || *dump || *others != "" {
 		name = filepath.Join(*out, "pages.jsonl")
-		err = writeJSONL(name, *root, *urlBase, docs)
+		err = writeJSONL(name, *root, *urlBase, docs, *others)
 	} else {
 		name = filepath.Join(*out, "pages")
 		err = linkTree(name, *root, docs)
@@ -128,8 +130,10 @@ func linkTree(dir, root string, docs []string) error {
 	return nil
 }
 
-// writeJSONL writes docs as JSON Lines: pages as html, sources as text.
-func writeJSONL(name, root, urlBase string, docs []string) error {
+// writeJSONL writes docs as JSON Lines: pages as html, sources as text,
+// with url urlBase+PATH unless urlBase is ""; then the pages of other
+// sites under others, if any, without url.
+func writeJSONL(name, root, urlBase string, docs []string, others string) error {
 	f, err := os.Create(name)
 	if err != nil {
 		return err
@@ -143,7 +147,10 @@ func writeJSONL(name, root, urlBase string, docs []string) error {
 			f.Close()
 			return err
 		}
-		rec := map[string]string{"id": d, "url": urlBase + path.Clean(d)}
+		rec := map[string]string{"id": d}
+		if urlBase != "" {
+			rec["url"] = urlBase + path.Clean(d)
+		}
 		if pageOf(d) != "" {
 			rec["text"] = string(b)
 		} else {
@@ -154,9 +161,54 @@ func writeJSONL(name, root, urlBase string, docs []string) error {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
 	}
+	if others != "" {
+		names, err := otherPages(others)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		for _, n := range names {
+			b, err := os.ReadFile(filepath.Join(others, n, "source.html"))
+			if err != nil {
+				f.Close()
+				return err
+			}
+			if err := enc.Encode(map[string]string{"id": otherID(n), "html": string(b)}); err != nil {
+				f.Close()
+				return fmt.Errorf("write %s: %w", name, err)
+			}
+		}
+	}
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return f.Close()
 }
+
+// otherPages lists the pages of other sites under dir: the names of its
+// subdirectories holding source.html and expected.html, in order.
+func otherPages(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("other sites' pages: %w", err)
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		_, err1 := os.Stat(filepath.Join(dir, e.Name(), "source.html"))
+		_, err2 := os.Stat(filepath.Join(dir, e.Name(), "expected.html"))
+		if err1 == nil && err2 == nil {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("other sites' pages: no NAME/source.html with NAME/expected.html in %s", dir)
+	}
+	return out, nil
+}
+
+// otherID is the document id of the other site's page name.
+func otherID(name string) string { return "others/" + name + ".html" }

@@ -52,6 +52,13 @@ func evaluate(c config) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.others != "" {
+		n, err := loadOthers(srcs, c.others)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, n...)
+	}
 	r := &report{pages: len(ps), withSource: len(srcs), srcs: srcs, silver: silverPairs(srcs, c.run, c.minTokens)}
 	for _, s := range srcs {
 		if s.unresolved > 0 {
@@ -117,6 +124,8 @@ type counts struct {
 	contentBySource               int            // content page pairs whose sources are reported too
 	unpaired                      []string       // pages with a source not reported with it
 	missed                        []pair         // silver pairs not reported
+	otherSilver, otherFound       int            // silver pairs with another site's page (prepare -others); reported
+	otherPairs, otherTemplate     int            // reported page pairs with another site's page; template-only
 }
 
 // count computes the numbers.
@@ -141,10 +150,22 @@ func (r *report) count() counts {
 		}
 		c.byClass[res.class]++
 		r.countPair(&c, res)
+		if isOther(res.a) || isOther(res.b) {
+			c.otherPairs++
+			if res.class == templateClass {
+				c.otherTemplate++
+			}
+		}
 	}
 	for _, p := range slices.SortedFunc(mapKeys(r.silver), comparePairs) {
 		if !reported[p] {
 			c.missed = append(c.missed, p)
+		}
+		if isOther(p.a) || isOther(p.b) {
+			c.otherSilver++
+			if reported[p] {
+				c.otherFound++
+			}
 		}
 	}
 	for _, p := range sortedPages(r.srcs) {
@@ -206,6 +227,11 @@ func (r *report) print(w io.Writer) error {
 	f("  template-only                %d  share %.4f", c.byClass[templateClass], ratio(c.byClass[templateClass], pp))
 	f("    with a page without source %d", c.templateNoSource)
 	f("    with unresolved includes   %d", c.templateInc)
+	if c.otherSilver+c.otherPairs > 0 {
+		f("other sites' pages (-others)")
+		f("  silver pairs                 %d, found %d", c.otherSilver, c.otherFound)
+		f("  reported pairs               %d, template-only %d", c.otherPairs, c.otherTemplate)
+	}
 	f("spans of page pairs            %d", c.spans)
 	f("  template-only spans          %d  share %.4f", c.templateSpans, ratio(c.templateSpans, c.spans))
 	if n := c.byKind[ownSource] + c.byKind[sourceSource] + c.byKind[pageSource]; n > 0 {
@@ -382,3 +408,6 @@ func (r *report) sample(n int) []*result {
 	}
 	return out
 }
+
+// isOther reports whether id is another site's page (prepare -others).
+func isOther(id string) bool { return strings.HasPrefix(id, "others/") }

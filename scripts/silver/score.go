@@ -16,6 +16,7 @@ import (
 // config is the score command's parameters.
 type config struct {
 	root       string  // the manual's HTML root
+	others     string  // other sites' pages (prepare -others), "" for none
 	spans      string  // `pdc spans OUT --text --format jsonl` output
 	sample     string  // file for the hand-check sample, "" for none
 	run        int     // silver: run length in sentences
@@ -36,6 +37,7 @@ func (m Main) score(args []string) error {
 	fl.SetOutput(m.Stderr)
 	var c config
 	fl.StringVar(&c.root, "html", "", "the manual's HTML root (holding _sources/)")
+	fl.StringVar(&c.others, "others", "", "other sites' pages as prepare -others added them: each page's content is its expected.html")
 	fl.StringVar(&c.spans, "spans", "", "spans as JSON Lines with passages (pdc spans OUT --text --format jsonl)")
 	fl.StringVar(&c.sample, "sample", "", "write a sample of 50 reported pairs with their passages here")
 	fl.IntVar(&c.run, "run", 3, "silver pairs share a run of this many sentences")

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
+	"github.com/pdc-mr/pdc/lib/htmltext"
 	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
@@ -55,4 +58,30 @@ func newSource(page, text string, tz *sentence.Tokenizer) *source {
 // sentenceText is sentence i of s.
 func (s *source) sentenceText(i int) string {
 	return s.text[s.sents[i].ByteStart:s.sents[i].ByteEnd]
+}
+
+// loadOthers adds to srcs the other sites' pages under dir (prepare
+// -others), each with the visible text of its expected.html (the article
+// readability keeps) as its content, and returns their ids.
+func loadOthers(srcs map[string]*source, dir string) ([]string, error) {
+	names, err := otherPages(dir)
+	if err != nil {
+		return nil, err
+	}
+	var tz sentence.Tokenizer
+	var ids []string
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(dir, n, "expected.html"))
+		if err != nil {
+			return nil, fmt.Errorf("content of %s: %w", n, err)
+		}
+		res, err := htmltext.ExtractUTF8(b)
+		if err != nil {
+			return nil, fmt.Errorf("content of %s: %w", n, err)
+		}
+		id := otherID(n)
+		srcs[id] = newSource(id, res.Text, &tz)
+		ids = append(ids, id)
+	}
+	return ids, nil
 }

@@ -233,12 +233,13 @@ func (s Stage) OutputDir() string {
 
 type program struct {
 	mapper, reducer, combiner mr.Func
-	// withNext is the reducer followed by stage next in one program, for a
-	// chained step (Fusion Chained): the join's reducer and the match's
-	// mapper (Stage.ChainsNext); the components job's one reduce task and
-	// the whole clusters job (mr.Shuffled).
+	// withNext is the reducer followed by the next job in one program,
+	// for a chained step (Fusion Chained): the join's reducer and the
+	// match's mapper (Stage.ChainsNext: the next stage of Stages); the
+	// components job's one reduce task and the whole clusters job
+	// (mr.Shuffled, next "clusters").
 	withNext mr.Func
-	next     string
+	next     string // for a job that is no stage of Stages
 }
 
 var programs = map[string]program{
@@ -246,7 +247,7 @@ var programs = map[string]program{
 	"stats":       {mapper: statsmap.Map, reducer: statsred.Reduce, combiner: statsred.Combine},
 	"index":       {mapper: index.Map, reducer: indexred.Reduce},
 	"boilerplate": {mapper: boilerplatemap.Map},
-	"join":        {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch, next: "match"},
+	"join":        {mapper: joinmap.Map, reducer: joinred.Reduce, withNext: joinred.ReduceMatch},
 	"match":       {mapper: matchmap.Map},
 	"extend":      {mapper: extendmap.Map, reducer: extendred.Reduce},
 
@@ -264,6 +265,18 @@ var programs = map[string]program{
 	"dedup-removed": {mapper: dedupmap.Removed, reducer: dedupred.Removed},
 }
 
+// chainedNext is the job whose work the reducer of job name (program p)
+// does too: the next stage of a stage that ChainsNext, else p.next.
+func chainedNext(name string, p program) string {
+	stages := Stages()
+	for i, s := range stages {
+		if s.Name == name && s.ChainsNext && i+1 < len(stages) {
+			return stages[i+1].Name
+		}
+	}
+	return p.next
+}
+
 // Program returns the streaming program for kind ("map", "reduce" or
 // "combine") of job name. The reducer of a chained step (Stage.ChainsNext)
 // is named as the step is, "first+second" (e.g. `pdc reduce join+match`):
@@ -277,7 +290,7 @@ func Program(kind, name string) (mr.Func, error) {
 	var f mr.Func
 	switch {
 	case chained:
-		if kind == "reduce" && next == p.next {
+		if kind == "reduce" && next == chainedNext(first, p) {
 			f = p.withNext
 		}
 	case kind == "map":

@@ -35,15 +35,17 @@ func TestInterrupt(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Signal once the run is under way (its output directory has its
-		// manifest), not while the process starts.
-		for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(20 * time.Millisecond) {
+		// Signal once the run is under way: pdc handles signals from its
+		// start, and writes its output directory's manifest before its
+		// first job, which then lasts seconds.
+		for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(5 * time.Millisecond) {
 			if _, err := os.Stat(filepath.Join(out, "_pdc.json")); err == nil {
 				break
 			}
 		}
-		time.Sleep(100 * time.Millisecond)
-		cmd.Process.Signal(tt.sig)
+		if err := cmd.Process.Signal(tt.sig); err != nil {
+			t.Fatalf("%v: %v (the run ended before the signal?)", tt.sig, err)
+		}
 		err := cmd.Wait()
 		code := cmd.ProcessState.ExitCode()
 		if code != tt.code || !strings.Contains(stderr.String(), "rerun the same command to resume") {

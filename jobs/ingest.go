@@ -78,7 +78,7 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	flags.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	o.partSize = 256 << 20
 	flags.Var(sizeFlag{&o.partSize}, "part-size", "directory output: start a new part after this `size` of compressed bytes (bytes, or with K, M, G)")
-	flags.StringVar(&o.siteFrom, "site-from", "tree", "site written for a tree's pages (\"site\" field): none, tree or path:N, as pdc run --site-from")
+	flags.StringVar(&o.siteFrom, "site-from", "tree", "site written for a tree's pages (\"site\" field): tree, path:N, layout or none (no field), as pdc run --site-from")
 	flags.StringVar(&o.avro.Site, "site-field", "", "input field naming a document's site, written as \"site\" (JSON Lines: read besides \"site\")")
 	if err := flags.parse(args); err != nil {
 		return err

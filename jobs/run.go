@@ -85,7 +85,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.BoolVar(&cfg.NoFilter, "no-filter", cfg.NoFilter, "words: index every token and skip PPJoin's index-prefix and positional filters (to measure the filters; frequent tokens' lists then hit --max-df)")
 	fs.BoolVar(&cfg.Strict, "strict", cfg.Strict, "stop at the first bad input record instead of skipping it")
 	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all (all visible text) or main (main content only)")
-	fs.StringVar(&cfg.SiteFrom, "site-from", cfg.SiteFrom, "site of a tree's pages without URL (for --max-site-df): none, tree (one site per --input directory) or path:N (the directory and the first N directories under it)")
+	fs.StringVar(&cfg.SiteFrom, "site-from", cfg.SiteFrom, "site of a tree's pages without URL (for --max-site-df): tree (one site per --input directory), path:N (the directory and the first N directories under it), layout (pages whose header and footer elements are alike, as for any document without a site) or none (no site, not even the layout)")
 	fs.StringVar(&cfg.SiteField, "site-field", cfg.SiteField, "input field naming a document's site when it has no URL (JSON Lines: read besides \"site\"; Avro, Parquet: only this field)")
 }
 

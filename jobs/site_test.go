@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,16 +39,19 @@ func layoutPage(i int, canonical, layout string) string {
 
 // TestSitesWithoutURLs: pages without URLs get a site from the page's own
 // canonical link, from their tree (--site-from), else from their layout
-// (pages whose header and footer elements share their classes), so
-// --max-site-df (4) takes a paragraph that six pages of one site share
-// for that site's template; with --site-from none and no layout, sites of
-// three pages each (--site-from path:1) or two layouts of three pages,
-// the paragraph is reuse. parse.site.* count where each site came from.
+// (pages whose header and footer elements share their classes; with
+// --site-from layout, or a dump's records), so --max-site-df (4) takes a
+// paragraph that six pages of one site share for that site's template;
+// with --site-from none (no site, not even the layout), sites of three
+// pages each (--site-from path:1) or two layouts of three pages, the
+// paragraph is reuse. parse.site.* count where each site came from.
 func TestSitesWithoutURLs(t *testing.T) {
 	tree := filepath.Join(t.TempDir(), "tree")
 	canon := filepath.Join(t.TempDir(), "canon")
 	layout := filepath.Join(t.TempDir(), "layout")
 	layouts := filepath.Join(t.TempDir(), "layouts")
+	dump := filepath.Join(t.TempDir(), "dump.jsonl")
+	var lines []string
 	for i := range 6 {
 		dir, theme := "a", "blue"
 		if i >= 3 {
@@ -57,7 +61,13 @@ func TestSitesWithoutURLs(t *testing.T) {
 		writeFile(t, filepath.Join(canon, dir, fmt.Sprintf("p%d.html", i)), sitePage(i, fmt.Sprintf("https://www.example.org/%s/p%d.html", dir, i)))
 		writeFile(t, filepath.Join(layout, dir, fmt.Sprintf("p%d.html", i)), layoutPage(i, "", "blue"))
 		writeFile(t, filepath.Join(layouts, dir, fmt.Sprintf("p%d.html", i)), layoutPage(i, "", theme))
+		rec, err := json.Marshal(map[string]string{"id": fmt.Sprintf("p%d", i), "html": layoutPage(i, "", "blue")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(rec))
 	}
+	writeFile(t, dump, strings.Join(lines, "\n")+"\n")
 	tests := []struct {
 		name      string
 		args      []string
@@ -71,9 +81,12 @@ func TestSitesWithoutURLs(t *testing.T) {
 		{"canonical links", []string{"--input", canon, "--site-from", "none"}, 0, "parse.site.page", true},
 		{"cross-site-only keeps named sites", []string{"--input", tree, "--site-from", "path:1", "--cross-site-only"}, 15, "parse.site.input", false},
 		{"cross-site-only drops URL hosts", []string{"--input", canon, "--site-from", "none", "--max-site-df", "0", "--cross-site-only"}, 0, "parse.site.page", false},
-		{"one layout is one site", []string{"--input", layout, "--site-from", "none"}, 0, "parse.site.layout", true},
-		{"two layouts are two sites", []string{"--input", layouts, "--site-from", "none"}, 15, "parse.site.layout", false},
+		{"one layout is one site", []string{"--input", layout, "--site-from", "layout"}, 0, "parse.site.layout", true},
+		{"no layout with none", []string{"--input", layout, "--site-from", "none"}, 15, "parse.site.none", false},
+		{"two layouts are two sites", []string{"--input", layouts, "--site-from", "layout"}, 15, "parse.site.layout", false},
 		{"the tree before the layout", []string{"--input", layouts}, 0, "parse.site.input", true},
+		{"a dump's pages take their layout", []string{"--input", dump}, 0, "parse.site.layout", true},
+		{"a dump without layouts with none", []string{"--input", dump, "--site-from", "none"}, 15, "parse.site.none", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

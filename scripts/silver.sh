@@ -69,6 +69,7 @@ done
 pdc_flags=("$@")
 
 $urls && $dump && usage
+$others && ! $urls && ! $dump && die "--with-others needs --dump or --with-urls (the pages go in JSON Lines, where the tree is no site)"
 mode=pages
 $urls && mode=urls
 $dump && mode=dump

@@ -38,9 +38,13 @@ func TestInterrupt(t *testing.T) {
 		// Signal once the run is under way: pdc handles signals from its
 		// start, and writes its output directory's manifest before its
 		// first job, which then lasts seconds.
-		for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(5 * time.Millisecond) {
+		for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
 			if _, err := os.Stat(filepath.Join(out, "_pdc.json")); err == nil {
 				break
+			}
+			if time.Since(start) > 30*time.Second {
+				cmd.Process.Kill()
+				t.Fatalf("%v: no %s/_pdc.json after 30 s", tt.sig, out)
 			}
 		}
 		if err := cmd.Process.Signal(tt.sig); err != nil {

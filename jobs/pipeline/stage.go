@@ -103,9 +103,9 @@ type Stage struct {
 	// stage's part files whole, may run inside this stage's reduce tasks
 	// (ReduceNext, the reducer followed by the next stage's mapper in one
 	// program): the next stage sees the same lines either way, and the
-	// intermediate output is neither written nor read back. The local
-	// runner does so unless --keep-intermediate; on Hadoop the two stay
-	// two jobs.
+	// intermediate output is neither written nor read back. Both runners
+	// do so unless --keep-intermediate (on Hadoop one job, `pdc reduce
+	// join+match`).
 	ChainsNext bool
 	// Extra names more job outputs (directories under OUT) the stage reads
 	// besides Input.

@@ -119,6 +119,7 @@ func extract(src []byte, name string, invalid int) (Result, error) {
 	e := pool.Get().(*extractor)
 	e.reset()
 	err := e.run(src)
+	e.index.finish(len(e.out), func(r Range, first int) { e.links = append(e.links[:first], r) })
 	res := Result{Text: string(e.out), Charset: name, InvalidUTF8: invalid}
 	if len(e.links) > 0 {
 		res.Links = append([]Range(nil), e.links...)

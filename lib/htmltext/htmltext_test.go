@@ -346,6 +346,12 @@ func TestIndexLists(t *testing.T) {
 		{"linked terms a minority", `<dl>` + entry("get") + entry("set") + entry("put") + `<dt>a</dt><dt>b</dt><dt>c</dt><dt>d</dt></dl>`, []string{"get()", "C", "set()", "C", "put()", "C"}},
 		{"link later in the term", `<dl><dt>x <a href=a>a</a></dt><dt>y <a href=b>b</a></dt><dt>z <a href=c>c</a></dt></dl>`, []string{"a", "b", "c"}},
 		{"end tags left out", `<dl><dt><a href=a>a</a> one<dd>A.<dt><a href=b>b</a> two<dd>B.<dt><a href=c>c</a> three<dd>C.</dl>`, []string{"a one\n\nA.\n\nb two\n\nB.\n\nc three\n\nC."}},
+		{"an index inside a glossary", `<dl><dt>alpha</dt><dd>First.</dd><dt>beta</dt><dd>Second.</dd><dt>gamma</dt><dd>Third.</dd><dt>delta</dt><dd><dl>` + entry("get") + entry("set") + entry("put") + `</dl></dd></dl>`,
+			[]string{"get() - Method in class p.C\n\nDoes get.\n\nset() - Method in class p.C\n\nDoes set.\n\nput() - Method in class p.C\n\nDoes put."}},
+		{"an index after an unclosed list", `<dl><dt>alpha</dt><dd>First.<p>Text.</p><dl>` + entry("get") + entry("set") + entry("put") + `</dl><p>More.</p>`,
+			[]string{"get() - Method in class p.C\n\nDoes get.\n\nset() - Method in class p.C\n\nDoes set.\n\nput() - Method in class p.C\n\nDoes put."}},
+		{"an index left open", `<p>Before.</p><dl>` + entry("get") + entry("set") + entry("put"),
+			[]string{"get() - Method in class p.C\n\nDoes get.\n\nset() - Method in class p.C\n\nDoes set.\n\nput() - Method in class p.C\n\nDoes put."}},
 		{"nested lists", `<dl><dt>Letter A</dt><dd><dl>` + entry("get") + entry("set") + `</dl></dd><dt>Letter B</dt><dd><dl>` + entry("put") + entry("pop") + `</dl></dd></dl>`,
 			[]string{"Letter A\n\nget() - Method in class p.C\n\nDoes get.\n\nset() - Method in class p.C\n\nDoes set.\n\nLetter B\n\nput() - Method in class p.C\n\nDoes put.\n\npop() - Method in class p.C\n\nDoes pop."}},
 	}

@@ -3,7 +3,8 @@ package htmltext
 import "golang.org/x/net/html/atom"
 
 // indexLists finds the definition lists that are indexes: a <dl> most of
-// whose terms (<dt>) begin with a link, as Javadoc's index-files pages
+// whose terms (<dt>, those of the lists inside it included) begin with a
+// link, as Javadoc's index-files pages
 // and generated indexes list "member - kind in class X" entries, each
 // with the member's summary under it. Such a list's text, terms and
 // descriptions, is link text as a whole (Result.Links): an index, not
@@ -19,7 +20,8 @@ type indexLists struct {
 // first text), the first of the links it holds, and its terms counted.
 type indexList struct {
 	start, firstLink int
-	terms, linked    int
+	terms, linked    int // its terms and those of the lists inside it
+	own, ownLinked   int // its own terms
 }
 
 // minIndexTerms is the fewest link-led terms of a list that is an index.
@@ -45,8 +47,10 @@ func (x *indexLists) start(a atom.Atom, links int) {
 
 // text notes visible text starting at at in out, inside a link or not.
 func (x *indexLists) text(at int, inLink bool) {
-	if len(x.lists) > 0 && x.lists[0].start < 0 {
-		x.lists[0].start = at
+	for i := range x.lists {
+		if x.lists[i].start < 0 {
+			x.lists[i].start = at
+		}
 	}
 	if x.inDT && x.led == 0 {
 		x.led = 2
@@ -64,38 +68,63 @@ func (x *indexLists) term() {
 	l := &x.lists[len(x.lists)-1]
 	if x.led != 0 {
 		l.terms++
+		l.own++
 	}
 	if x.led == 1 {
 		l.linked++
+		l.ownLinked++
 	}
 	x.inDT, x.led = false, 0
 }
 
-// end notes an end tag at text length out. When it closes an outermost
-// list that is an index it returns the list's range and the index of its
-// first link range, which the range replaces.
+// end notes an end tag at text length out. When it closes a list that
+// is an index it returns the list's range and the index of its first link
+// range, which the range replaces (an outer list that is an index too
+// replaces it in turn).
 func (x *indexLists) end(a atom.Atom, out int) (Range, int, bool) {
 	switch a {
 	case atom.Dt:
 		x.term()
 	case atom.Dl:
 		x.term()
-		n := len(x.lists)
-		if n == 0 {
-			return Range{}, 0, false
-		}
-		l := x.lists[n-1]
-		x.lists = x.lists[:n-1]
-		if n > 1 {
-			// An inner list's terms count for the outer one.
-			p := &x.lists[n-2]
-			p.terms += l.terms
-			p.linked += l.linked
-			return Range{}, 0, false
-		}
-		if l.linked >= minIndexTerms && 2*l.linked > l.terms && l.start >= 0 {
-			return Range{Start: l.start, End: out}, l.firstLink, true
+		if len(x.lists) > 0 {
+			return x.close(out, false)
 		}
 	}
 	return Range{}, 0, false
+}
+
+// close closes the innermost open list at text length out and judges it
+// by its terms and those of the lists inside it, which count for the list
+// around it too; a list left open (eof) by its own terms only, since its
+// end is not known.
+func (x *indexLists) close(out int, eof bool) (Range, int, bool) {
+	n := len(x.lists)
+	l := x.lists[n-1]
+	x.lists = x.lists[:n-1]
+	if n > 1 {
+		p := &x.lists[n-2]
+		p.terms += l.terms
+		p.linked += l.linked
+	}
+	terms, linked := l.terms, l.linked
+	if eof {
+		terms, linked = l.own, l.ownLinked
+	}
+	if linked >= minIndexTerms && 2*linked > terms && l.start >= 0 && out > l.start {
+		return Range{Start: l.start, End: out}, l.firstLink, true
+	}
+	return Range{}, 0, false
+}
+
+// finish closes the lists still open at the end of a text of length out
+// (a missing end tag, a truncated page), innermost first, calling apply
+// for each that is an index.
+func (x *indexLists) finish(out int, apply func(r Range, firstLink int)) {
+	x.term()
+	for len(x.lists) > 0 {
+		if r, first, ok := x.close(out, true); ok {
+			apply(r, first)
+		}
+	}
 }

@@ -100,9 +100,7 @@ func (t *templates) start(a atom.Atom, selfClosing bool, raw []byte, off int) {
 // tag and its class, id and role values.
 func (t *templates) shape(a atom.Atom, raw []byte) {
 	h := fnv.New64a()
-	var n [4]byte
-	binary.LittleEndian.PutUint32(n[:], uint32(a))
-	h.Write(n[:])
+	h.Write([]byte(a.String()))
 	named := false
 	for _, name := range []string{"class", "id", "role"} {
 		v, _ := attr(raw, name)

@@ -74,9 +74,11 @@ type Config struct {
 	// "main" content.
 	Extract string
 	// SiteFrom is how pages of a directory tree get a site when they have
-	// no URL of their own (ParseSiteFrom): "none", "tree" (every page of an
-	// --input directory is of one site) or "path:N" (the directory and the
-	// first N components of the page's path under it).
+	// no URL of their own (ParseSiteFrom): "tree" (every page of an
+	// --input directory is of one site), "path:N" (the directory and the
+	// first N components of the page's path under it), "layout" (none from
+	// the tree: its layout, as for a document of any input without a site)
+	// or "none" (no site, not even from the layout: LayoutSites).
 	SiteFrom string
 	// SiteField names the input field that holds a document's site when it
 	// has no URL ("" for the field "site"); read from JSON Lines records by
@@ -166,11 +168,11 @@ func (c Config) Validate() error {
 }
 
 // ParseSiteFrom parses a SiteFrom rule and returns the number of path
-// components of a page that name its site: -1 for "none" (no site), 0 for
-// "tree", N for "path:N".
+// components of a page that name its site: -1 for "none" and "layout" (no
+// site from the tree), 0 for "tree", N for "path:N".
 func ParseSiteFrom(s string) (int, error) {
 	switch s {
-	case "none":
+	case "none", "layout":
 		return -1, nil
 	case "tree", "":
 		return 0, nil
@@ -180,8 +182,13 @@ func ParseSiteFrom(s string) (int, error) {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("site-from must be none, tree or path:N (N >= 1), got %q", s)
+	return 0, fmt.Errorf("site-from must be tree, path:N (N >= 1), layout or none, got %q", s)
 }
+
+// LayoutSites reports whether under SiteFrom rule s a document without a
+// URL or a site from its input takes its page's layout as its site: unless
+// s is "none".
+func LayoutSites(s string) bool { return s != "none" }
 
 // Env returns the configuration as environment variables.
 func (c Config) Env() map[string]string {

@@ -3,7 +3,10 @@
 // sentence pairs, written as seed records (lib/extend, which documents the
 // format): the runs that are spans and, with extension on (jobconf
 // Config.ExtendTau), the runs of 2 or more pairs that are not
-// (candidates) and the single pairs near them. The match job's mapper
+// (candidates) and the single pairs near them; nothing for a document pair
+// whose pairs, or whose seeds, carry less evidence than a span needs
+// (lib/extend Spans; counted as match.doc-pairs.without-evidence, document
+// pairs of two or more sentence pairs). The match job's mapper
 // (mappers/match), the join's reducer when the match is fused into it
 // (reducers/join) and `pdc spans --pair` run it.
 package matcher

@@ -241,7 +241,8 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 // document's URL, else the URL the page states for itself, else
 // "site:NAME" for the site its input gave it (a tree, a --site-field),
 // else "site:layout:HASH" for the layout of its template elements (pages
-// that share one are taken for one site), else nothing;
+// that share one are taken for one site; not with --site-from none), else
+// nothing;
 // parse.site.{url,page,input,layout,none} count which.
 func (m *mapper) appendSite(b []byte, d *doc.Doc, a *doc.Analysis) []byte {
 	switch {
@@ -254,7 +255,7 @@ func (m *mapper) appendSite(b []byte, d *doc.Doc, a *doc.Analysis) []byte {
 	case d.Site != "":
 		m.counters.Add("parse.site.input", 1)
 		return mr.AppendEscape(append(b, doc.SitePrefix...), d.Site)
-	case a.Layout != "":
+	case a.Layout != "" && jobconf.LayoutSites(m.cfg.SiteFrom):
 		m.counters.Add("parse.site.layout", 1)
 		return append(append(b, doc.SitePrefix+doc.LayoutPrefix...), a.Layout...)
 	}

@@ -4,10 +4,12 @@ import (
 	"encoding/binary"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/ranges"
+	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
 // DocPair is a pair of documents and the spans they share.
@@ -121,9 +123,11 @@ type Content struct {
 	// hold the content of every document they measure).
 	enc  []byte
 	last int // the end of the last range
-	// hash holds each sentence's hash (its tokens in order), when the
-	// content was made from an analysis (ContentOf): sentences with equal
-	// hashes are the same words.
+	// hash holds each sentence's hash (its tokens in order, their digits
+	// left out), when the content was made from an analysis (ContentOf):
+	// sentences with equal hashes are the same words but for their
+	// numbers (a mirror's "Mirror 01 of this manual" and "Mirror 02 ...",
+	// a version, a date).
 	hash []uint32
 	// Chars is their length in characters, Sentences their number.
 	Chars, Sentences int
@@ -171,12 +175,28 @@ func (c Content) Ranges() iter.Seq[ranges.Range] {
 // ContentOf returns the content of an analysed document.
 func ContentOf(a doc.Analysis, minTokens int) Content {
 	var c Content
-	for _, s := range a.Sentences {
+	var tz sentence.Tokenizer
+	var toks []uint64
+	var buf []byte
+	for i, s := range a.Sentences {
 		if s.NotContent != "" || len(s.Tokens) < minTokens {
 			continue
 		}
 		c.add(ranges.Range{Start: s.Start, End: s.End})
-		c.hash = append(c.hash, sentenceHash(s.Tokens))
+		h := sentenceHash(s.Tokens)
+		if i < len(a.Spans) {
+			if text := a.Text[a.Spans[i].ByteStart:a.Spans[i].ByteEnd]; strings.ContainsAny(text, "0123456789") {
+				buf = buf[:0]
+				for j := 0; j < len(text); j++ {
+					if b := text[j]; b < '0' || b > '9' {
+						buf = append(buf, b)
+					}
+				}
+				toks = tz.Hashes(toks[:0], string(buf))
+				h = sentenceHash(toks)
+			}
+		}
+		c.hash = append(c.hash, h)
 	}
 	c.enc, c.hash = slices.Clip(c.enc), slices.Clip(c.hash)
 	return c
@@ -220,11 +240,12 @@ func (p DocPair) MeasureContent(a, b Content, minSentences int, whole bool) (Mea
 // sameNeighbours returns the content sentences of A and of B that are the
 // same words, in the same order, as the other side's next to a span: from
 // each span's last sentences on, and back from its first, while the two
-// sides' sentences are equal (Content hashes). They are shared although no
-// span holds them: the run leaves a site's template out of its spans (a
-// licence notice, an include shared by many pages), and two copies of a
-// page share it all the same. Words only, never a sentence that differs;
-// none without hashes (NewContent).
+// sides' sentences are equal but for their numbers (Content hashes: a
+// mirror's banner with its number, a version line). They are
+// shared although no span holds them: the run leaves a site's template out
+// of its spans (a licence notice, an include shared by many pages, each
+// mirror's banner), and two copies of a page share it all the same. Words
+// only, never a sentence of other words; none without hashes (NewContent).
 func sameNeighbours(spans []Span, a, b Content) (xa, xb []ranges.Range) {
 	if len(spans) == 0 || len(a.hash) == 0 || len(b.hash) == 0 {
 		return nil, nil

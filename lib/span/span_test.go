@@ -10,6 +10,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/ranges"
+	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
 // TestCompare checks the order of parsed spans against the bytes the
@@ -206,6 +207,48 @@ func TestSameNeighbours(t *testing.T) {
 		_, pa, _ := p.MeasureContent(plain(a), plain(b), 0, false)
 		if want := a.Within(p.RangesA); pa != want {
 			t.Errorf("%s: without hashes shared %d, want the spans' %d", tt.name, pa, want)
+		}
+	}
+}
+
+// TestSameNeighboursNumbers: next to a span, sentences that are the same
+// words but for their numbers (each mirror's banner) are shared; one with
+// another word is not, nor is anything past it.
+func TestSameNeighboursNumbers(t *testing.T) {
+	var tz sentence.Tokenizer
+	analysis := func(sents ...string) doc.Analysis {
+		var a doc.Analysis
+		for _, s := range sents {
+			start := len(a.Text)
+			a.Text += s + " "
+			a.Sentences = append(a.Sentences, doc.Sentence{Start: start, End: start + len(s), Tokens: tz.Hashes(nil, s)})
+			a.Spans = append(a.Spans, sentence.Span{ByteStart: start, ByteEnd: start + len(s), Start: start, End: start + len(s)})
+		}
+		return a
+	}
+	content := []string{"The first sentence of the page.", "The second sentence of the page."}
+	for _, tt := range []struct {
+		name       string
+		a, b       []string
+		wantBanner bool
+	}{
+		{"banners with other numbers", append([]string{"Mirror 01 of this manual, refreshed every 2 days."}, content...),
+			append([]string{"Mirror 02 of this manual, refreshed every 3 days."}, content...), true},
+		{"banners with other words", append([]string{"Mirror 01 of this manual, refreshed every 2 days."}, content...),
+			append([]string{"Copy 01 of this manual, refreshed every 2 days."}, content...), false},
+	} {
+		a, b := ContentOf(analysis(tt.a...), 1), ContentOf(analysis(tt.b...), 1)
+		ra := slices.Collect(a.Ranges())
+		rb := slices.Collect(b.Ranges())
+		p := DocPair{Spans: []Span{{DocA: "a", DocB: "b", CharStartA: ra[1].Start, CharEndA: ra[2].End, CharStartB: rb[1].Start, CharEndB: rb[2].End}}}
+		p.measure()
+		_, sa, _ := p.MeasureContent(a, b, 0, false)
+		want := (ra[2].End - ra[1].Start) - (ra[2].Start - ra[1].End) // the two content sentences
+		if tt.wantBanner {
+			want += ra[0].End - ra[0].Start
+		}
+		if sa != want {
+			t.Errorf("%s: shared %d characters of A, want %d", tt.name, sa, want)
 		}
 	}
 }

@@ -37,6 +37,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -304,7 +305,7 @@ func (r *reducer) dropTemplates() error {
 			s.docs++
 			s.lastDoc = doc
 			key, ok := copyKey(v, r.prefixed)
-			s.addPage(key, ok, r.maxSiteDF+1)
+			s.addPage(key, ok, doc, r.maxSiteDF+1)
 		}
 	}
 	kept := r.vals[:0]
@@ -339,32 +340,61 @@ type siteDocs struct {
 	lastDoc []byte
 	written bool // its T record
 	// k1 and k2 are the distinct halves of the documents' copy keys, up
-	// to a limit; nokey counts documents without one.
-	k1, k2 []uint16
-	nokey  int
+	// to a limit; names the distinct file names of the documents without
+	// one.
+	k1, k2, names []uint16
+	// name is the first document's file name; oneName that every
+	// document has it.
+	name    uint16
+	oneName bool
 }
 
-// addPage adds a document's copy key (ok false: none), keeping at most
-// limit distinct values of each half.
-func (s *siteDocs) addPage(key uint32, ok bool, limit int) {
-	if !ok {
-		s.nokey++
-		return
-	}
+// addPage adds a document's copy key (ok false: none) and its id,
+// keeping at most limit distinct values of each half and of the file
+// names of the documents without a key.
+func (s *siteDocs) addPage(key uint32, ok bool, doc []byte, limit int) {
 	add := func(ks []uint16, k uint16) []uint16 {
 		if len(ks) < limit && !slices.Contains(ks, k) {
 			ks = append(ks, k)
 		}
 		return ks
 	}
+	name := fileName(doc)
+	if s.docs <= 1 {
+		s.name, s.oneName = name, true
+	} else if name != s.name {
+		s.oneName = false
+	}
+	if !ok {
+		s.names = add(s.names, name)
+		return
+	}
 	s.k1, s.k2 = add(s.k1, uint16(key>>16)), add(s.k2, uint16(key))
+}
+
+// fileName is a 16-bit hash of the last component of a document id's
+// path: the copies of a short page in a mirrored or versioned tree keep
+// their file name (v1/git-stage.html, v2/git-stage.html), while the pages
+// a site's template is on have each their own.
+func fileName(doc []byte) uint16 {
+	if i := bytes.LastIndexByte(doc, '/'); i >= 0 {
+		doc = doc[i+1:]
+	}
+	h := fnv.New32a()
+	h.Write(doc)
+	return uint16(h.Sum32() ^ h.Sum32()>>16)
 }
 
 // pages is the number of pages among the documents (at least up to the
 // limit of addPage): copies that share either half of their copy key
-// count once.
+// count once, and so do documents without a key (short pages, whose
+// few sentences a key would take from their template) that have the same
+// file name.
 func (s *siteDocs) pages() int {
-	return s.nokey + min(len(s.k1), len(s.k2))
+	if s.oneName {
+		return 1
+	}
+	return len(s.names) + min(len(s.k1), len(s.k2))
 }
 
 // copyKey returns the copy key of a posting's site field (ok false: none).

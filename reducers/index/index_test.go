@@ -199,10 +199,12 @@ func TestCutFieldsRandom(t *testing.T) {
 // TestTemplatePages: a sentence in more than PDC_MAX_SITE_DF documents of a
 // site is its template when they are more than PDC_MAX_SITE_DF pages:
 // documents whose copy keys share either half count once, documents
-// without a key each once; the copy key never reaches the output.
+// without a key once per file name, and documents that all have one file
+// name (a page's copies in a mirrored or versioned tree) once; the copy
+// key never reaches the output.
 func TestTemplatePages(t *testing.T) {
 	env := map[string]string{"PDC_SIGNATURE": "words", "PDC_MAX_DF": "100", "PDC_MAX_SITE_DF": "2"}
-	list := func(keys ...string) string {
+	list := func(ids, keys []string) string {
 		var b strings.Builder
 		b.WriteString("0000abcd")
 		for i, k := range keys {
@@ -210,22 +212,33 @@ func TestTemplatePages(t *testing.T) {
 			if k != "" {
 				site += "~" + k
 			}
-			fmt.Fprintf(&b, "\td%d\t0000003\t5\t0\t9\t%s\t1\tAAB", i, site)
+			id := fmt.Sprintf("d%d", i)
+			if ids != nil {
+				id = ids[i]
+			}
+			fmt.Fprintf(&b, "\t%s\t0000003\t5\t0\t9\t%s\t1\tAAB", id, site)
 		}
 		return b.String() + "\n"
 	}
+	split := []string{"11112222", "33334444", "55556666"}
 	for _, tt := range []struct {
 		name     string
+		ids      []string // nil: d0, d1, ...
 		keys     []string
 		template bool
 	}{
-		{"ten copies of one page", []string{"11112222", "11112222", "11113333", "44442222", "11112222", "11112222"}, false},
-		{"two pages in copies", []string{"11112222", "11112222", "55556666", "55556666"}, false},
-		{"three pages", []string{"11112222", "55556666", "77778888"}, true},
-		{"no keys", []string{"", "", ""}, true},
-		{"copies and keyless pages", []string{"11112222", "11112222", "", ""}, true},
+		{"ten copies of one page", nil, []string{"11112222", "11112222", "11113333", "44442222", "11112222", "11112222"}, false},
+		{"two pages in copies", nil, []string{"11112222", "11112222", "55556666", "55556666"}, false},
+		{"three pages", nil, []string{"11112222", "55556666", "77778888"}, true},
+		{"no keys", nil, []string{"", "", ""}, true},
+		{"copies and keyless pages", nil, []string{"11112222", "11112222", "", ""}, true},
+		{"keyless copies of one file", []string{"v1/a.html", "v2/a.html", "v3/a.html"}, []string{"", "", ""}, false},
+		{"keyless files of two names", []string{"v1/a.html", "v2/a.html", "v1/b.html"}, []string{"", "", ""}, false},
+		{"keyless files of three names", []string{"v1/a.html", "v1/b.html", "v1/c.html"}, []string{"", "", ""}, true},
+		{"keys apart, one file name", []string{"v1/x.html", "v2/x.html", "v3/x.html"}, split, false},
+		{"keys apart, three names", []string{"v1/x.html", "v1/y.html", "v1/z.html"}, split, true},
 	} {
-		got, err := reduce(t, env, list(tt.keys...))
+		got, err := reduce(t, env, list(tt.ids, tt.keys))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -86,6 +86,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}
+	if r.man != nil && len(r.man.Against) > 0 {
+		return fmt.Errorf("dedup: %s is a batch run (--against %s): dedup of a batch against its stored collection is not supported yet; run pdc run --clusters over the whole collection and pdc dedup that", o.out, r.man.Against[len(r.man.Against)-1])
+	}
 	cs, err := dedupClusters(r, o.out)
 	if err != nil {
 		return err

@@ -90,12 +90,35 @@ func (r *runOutput) Analyzer(ctx context.Context, cmdline []string) (*doc.Analyz
 
 // Inputs returns the run's documents, from its _pdc.json: the uploaded
 // copy (OUT/input) for Hadoop runs when there is one, else the inputs as
-// given.
+// given; for a batch run, those of the stored runs it ran against too.
 //
 // Local input files that changed since the run (their size or modification
 // time, recorded in _pdc.json) are an error, or a warning with --force
 // (forceFlag): the run's offsets may no longer fit their text.
 func (r *runOutput) Inputs() ([]string, error) {
+	in, err := r.ownInputs()
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range r.man.Against {
+		s := &runOutput{m: r.m, arg: a, FS: r.FS, Dir: a}
+		if s.man, s.manErr = pipeline.ReadManifest(r.FS, a); s.manErr != nil {
+			return nil, fmt.Errorf("stored run %s of the batch run %s: %w", a, r.arg, s.manErr)
+		}
+		if r.FS != hdfsfs.Local() {
+			s.arg = hdfsURI(r.arg) + a
+		}
+		sin, err := s.ownInputs()
+		if err != nil {
+			return nil, err
+		}
+		in = append(in, sin...)
+	}
+	return in, nil
+}
+
+// ownInputs is Inputs without the stored runs'.
+func (r *runOutput) ownInputs() ([]string, error) {
 	m := r.m
 	if r.manErr != nil {
 		return nil, &UsageError{Msg: fmt.Sprintf("give --input DOCS (the run's documents): %s has no readable _pdc.json to find them: %v", r.arg, hdfsfs.UnwrapPath(r.manErr))}

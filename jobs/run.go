@@ -55,6 +55,9 @@ type runOptions struct {
 	maxSiteDF        int // the run's --max-site-df, for the summary
 	filter           input.Filter
 	listInputs       bool
+	store            bool   // --store
+	against          string // --against
+	batch            pipeline.BatchRun
 }
 
 // addJobFlags registers the job parameters on fs, with cfg's values as
@@ -100,6 +103,8 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.forceUnlock, "force-unlock", false, "remove another run's lock on the output directory (only when that run is dead)")
 	fs.BoolVar(&o.clusters, "clusters", false, "also group the spans' passages into clusters of the same text across documents (OUT/clusters; read with pdc clusters OUT)")
 	fs.IntVar(&o.componentEdges, "component-edges", pipeline.MaxComponentEdges, "with --clusters: a graph of passages of at most this many edges gets its clusters in one job (one reduce task holds it), a larger one in rounds of two jobs (the one job once a round leaves it that small; the rounds shrink it to about its number of passages at most) (0: rounds only)")
+	fs.BoolVar(&o.store, "store", false, "keep the run's parsed documents (OUT/parsed, about a fifth of the input's size), so that later batches can run --against OUT")
+	fs.StringVar(&o.against, "against", "", "run the --input documents as a batch against the stored collection of this earlier run `OUT` (made with --store): spans of the pairs with a new document, as a run over all of them finds; OUT is only read, and this run stores in turn")
 	fs.BoolVar(&o.keepIntermediate, "keep-intermediate", false, "keep the intermediate job outputs (parsed, stats, index, pairs; the match job then runs as a job of its own, not inside the join's reduce tasks)")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "local runner: parallel map and reduce tasks")
 	fs.IntVar(&o.reducers, "reducers", 0, "reduce tasks per job (default: 2 per worker locally, 2 on Hadoop)")
@@ -126,7 +131,7 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		{"Detection", []string{"signature", "tau", "lambda", "gap", "extend-tau", "min-evidence", "min-tokens", "max-df", "hub-df", "max-site-df", "cross-site-only", "paper",
 			"idf-range", "shingle-n", "antecedents", "spot-chain", "spot-distance", "no-filter"}},
 		{"Runner", []string{"hadoop", "queue", "principal", "keytab", "workers", "reducers", "sort-mem", "split-size", "tmp", "cpuprofile"}},
-		{"Output", []string{"output", "clusters", "component-edges", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose", "allow-empty"}},
+		{"Output", []string{"output", "store", "against", "clusters", "component-edges", "overwrite", "force-unlock", "keep-intermediate", "output-format", "output-text", "print", "quiet", "verbose", "allow-empty"}},
 	}
 	if err := fs.parse(args); err != nil {
 		return err
@@ -177,6 +182,22 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 	}
 	if o.queue != "" && !o.hadoop {
 		return usagef("run: --queue needs --hadoop (the local runner has no queues)")
+	}
+	if o.against != "" {
+		if o.clusters {
+			return usagef("run: --clusters with --against: clusters of a batch are not supported yet (run --clusters over the whole collection)")
+		}
+		fsys, old, err := hdfsfs.Resolve(o.against, o.hadoop)
+		if err != nil {
+			return fmt.Errorf("--against %s: %w", o.against, err)
+		}
+		if !o.hadoop {
+			old = absAll([]string{old})[0]
+		}
+		if o.batch, err = pipeline.Against(fsys, old, cfg.EnvList(), o.hadoop); err != nil {
+			return err
+		}
+		cfg.Batch, o.store = o.batch.Batch, true
 	}
 	if o.hadoop {
 		d, po, err = m.hadoopDriver(cfg, &o)
@@ -257,7 +278,7 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 		recorded[i].Path = absAll([]string{recorded[i].Path})[0]
 	}
 	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters, Stamps: recorded,
-		Include: o.filter.Include, Exclude: o.filter.Exclude}
+		Include: o.filter.Include, Exclude: o.filter.Exclude, Store: o.store, Against: o.batch.Against}
 	d.InputCounters = in.Counters()
 	return d, m.pipelineOptions(o, o.output, man), nil
 }
@@ -293,7 +314,8 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 	if o.quiet {
 		progress = io.Discard
 	}
-	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true, Clusters: o.clusters, Include: o.filter.Include, Exclude: o.filter.Exclude}
+	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true, Clusters: o.clusters, Include: o.filter.Include, Exclude: o.filter.Exclude,
+		Store: o.store, Against: o.batch.Against}
 	local, _ := splitInputs(o.inputs, m.Getenv) // the local ones are uploaded
 	var localSet *input.Set
 	if len(local) > 0 {
@@ -353,7 +375,7 @@ func (m *Main) submitter(streaming []string, progress io.Writer) (*hadoop.Submit
 
 func (m *Main) pipelineOptions(o *runOptions, out string, man pipeline.Manifest) pipeline.Options {
 	return pipeline.Options{Out: out, Display: o.output, Manifest: man, Overwrite: o.overwrite,
-		KeepIntermediate: o.keepIntermediate, Clusters: o.clusters, ComponentEdges: o.componentEdges, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose,
+		KeepIntermediate: o.keepIntermediate, Clusters: o.clusters, Store: o.store, Stored: o.batch.Stored, ComponentEdges: o.componentEdges, Stderr: m.Stderr, Quiet: o.quiet, Verbose: o.verbose,
 		Holder: pipeline.ThisProcess(""), ForceUnlock: o.forceUnlock}
 }
 

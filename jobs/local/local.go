@@ -208,9 +208,16 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 		splits, err = d.inputSplits(size)
 	default:
 		var parts []string
-		for _, in := range append([]string{st.Input}, st.Extra...) {
+		dirs := []string{filepath.Join(s.Out, st.Input)}
+		for _, in := range st.Extra {
+			dirs = append(dirs, filepath.Join(s.Out, in))
+		}
+		if st.ReadsStored {
+			dirs = append(dirs, s.Stored...)
+		}
+		for _, dir := range dirs {
 			var p []string
-			if p, err = pipeline.PartFiles(hdfsfs.Local(), filepath.Join(s.Out, in)); err != nil {
+			if p, err = pipeline.PartFiles(hdfsfs.Local(), dir); err != nil {
 				break
 			}
 			parts = append(parts, p...)

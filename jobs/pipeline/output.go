@@ -42,6 +42,12 @@ type Manifest struct {
 	// run's documents again select the same ones.
 	Include []string `json:"include,omitempty"`
 	Exclude []string `json:"exclude,omitempty"`
+	// Store: the run kept its parsed records (OUT/parsed), so that batches
+	// can run against it (pdc run --store; batch.go).
+	Store bool `json:"store,omitempty"`
+	// Against are, for a batch run, the stored runs it ran against, oldest
+	// first (BatchRun.Against): their documents are the run's too.
+	Against []string `json:"against,omitempty"`
 	// Stamps are the sizes and modification times of the local input
 	// files as the run read them: the commands that read the documents
 	// again check them (input.Stamps.ChangedSince).
@@ -133,6 +139,12 @@ func (m *Manifest) diff(now Manifest) string {
 	}
 	if !slices.Equal(m.Inputs, now.Inputs) || !slices.Equal(m.Files, now.Files) {
 		parts = append(parts, "other inputs")
+	}
+	if !slices.Equal(m.Against, now.Against) {
+		parts = append(parts, "other stored runs (--against)")
+	}
+	if m.Store != now.Store {
+		parts = append(parts, fmt.Sprintf("--store=%v, not %v", m.Store, now.Store))
 	}
 	if m.Clusters != now.Clusters {
 		parts = append(parts, fmt.Sprintf("--clusters=%v, not %v", m.Clusters, now.Clusters))
@@ -234,8 +246,9 @@ func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
 
 // Finish writes a successful run's reports (OUT/boilerplate.tsv,
 // OUT/copies.tsv, OUT/counters.tsv, OUT/jobs.tsv), then removes the
-// intermediate outputs unless keepIntermediate, and OUT/_tmp.
-func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error {
+// intermediate outputs but those named in keep unless keepIntermediate,
+// and OUT/_tmp.
+func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool, keep ...string) error {
 	report, err := boilerplateReport(fsys, out+"/boilerplate-rows")
 	if err != nil {
 		return err
@@ -263,7 +276,7 @@ func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool) error
 	if !keepIntermediate {
 		dirs := []string{}
 		for _, s := range append(Stages(), ClusterStages()...) {
-			if s.OutputDir() != "spans" {
+			if s.OutputDir() != "spans" && !slices.Contains(keep, s.OutputDir()) {
 				dirs = append(dirs, s.OutputDir())
 			}
 		}

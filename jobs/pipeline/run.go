@@ -41,6 +41,10 @@ type Step struct {
 	Fusion Fusion
 	// Out is the run's output directory on the driver's FS.
 	Out string
+	// Stored are the parsed-record directories of the stored runs a batch
+	// run joins against (Options.Stored), which stages that ReadsStored
+	// read besides their inputs under Out.
+	Stored []string
 }
 
 // Fusion is how two stages run as one step.
@@ -127,6 +131,14 @@ type Options struct {
 	// Clusters runs the passage-cluster jobs after the match
 	// (ClusterStages).
 	Clusters bool
+	// Store keeps OUT/parsed, the run's parsed records, so that batches
+	// can run against it (pdc run --store).
+	Store bool
+	// Stored are, for a batch run (pdc run --against), the parsed-record
+	// directories of the stored runs, on the driver's FS, oldest first;
+	// the run's own parse job writes records of its batch number
+	// (jobconf.Config.Batch). The parse job then feeds no other.
+	Stored []string
 	// ComponentEdges is the largest graph of passages, in edges, whose
 	// connected components one job finds (ComponentsStage; a larger one
 	// runs star rounds, and the one job once a round leaves it this small:
@@ -171,6 +183,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 		return nil, err
 	}
 	runStep := func(step Step) error {
+		step.Stored = o.Stored
 		if Succeeded(fsys, step.Dir()) && hasCounters(fsys, step.Dir()) && step.Fusion != Feeding {
 			jobs = append(jobs, skip(fsys, step, o))
 			return nil
@@ -209,7 +222,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if o.Clusters {
 		stages = append(stages, ClusterStages()...)
 	}
-	for _, step := range plan(stages, o.Out, d.Fuses(Chained) && !o.KeepIntermediate, d.Fuses(Feeding), func(dir string) bool { return Succeeded(fsys, dir) }) {
+	for _, step := range plan(stages, o.Out, d.Fuses(Chained) && !o.KeepIntermediate, d.Fuses(Feeding) && len(o.Stored) == 0, func(dir string) bool { return Succeeded(fsys, dir) }) {
 		if err := runStep(step); err != nil {
 			return nil, err
 		}
@@ -219,7 +232,11 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 			return nil, err
 		}
 	}
-	if err := Finish(fsys, o.Out, jobs, o.KeepIntermediate); err != nil {
+	var keep []string
+	if o.Store {
+		keep = append(keep, "parsed")
+	}
+	if err := Finish(fsys, o.Out, jobs, o.KeepIntermediate, keep...); err != nil {
 		return nil, err
 	}
 	if o.Finished != nil {

@@ -8,7 +8,8 @@
 // Output directory layout of `pdc run --output OUT`:
 //
 //	OUT/_pdc.json        the run's configuration; a rerun must match it
-//	OUT/parsed/          parse job (map only): parsed-document records (lib/doc)
+//	OUT/parsed/          parse job (map only): parsed-document records (lib/doc);
+//	                     kept with --store, so that batches can run against OUT
 //	OUT/stats/           stats job: token document frequencies, duplicate ids
 //	OUT/index/           index job: posting lists (reducers/index)
 //	OUT/boilerplate-rows/ boilerplate job (map only): the index output's B/T
@@ -110,6 +111,9 @@ type Stage struct {
 	// Extra names more job outputs (directories under OUT) the stage reads
 	// besides Input.
 	Extra []string
+	// ReadsStored stages also read the parsed records of the stored runs
+	// of a batch run (Step.Stored: pdc run --against).
+	ReadsStored bool
 	// Side names files or directories under OUT that every task of the
 	// stage reads whole (Hadoop: -files links in the task's directory;
 	// the tasks find them in the directory jobconf.EnvSide names).
@@ -133,7 +137,7 @@ func (s Stage) JobName() string {
 // then rounds of StarRound until one changes no edge, then ClustersStage.
 func ClusterStages() []Stage {
 	return []Stage{
-		{Name: "passages", Input: "spans", Extra: []string{"parsed"}, KeyFields: clustermap.PassagesKeyFields, PartitionFields: clustermap.PassagesPartitionFields},
+		{Name: "passages", Input: "spans", Extra: []string{"parsed"}, ReadsStored: true, KeyFields: clustermap.PassagesKeyFields, PartitionFields: clustermap.PassagesPartitionFields},
 		{Name: "edges", Input: "passages", KeyFields: clustermap.EdgesKeyFields, PartitionFields: clustermap.EdgesPartitionFields},
 	}
 }
@@ -202,12 +206,12 @@ const MaxRounds = 64
 func Stages() []Stage {
 	return []Stage{
 		{Name: "parse", KeyFields: 1, PartitionFields: 1, MapOnly: true, InputKeys: true, SkipsLongLines: true, Feeds: "stats"},
-		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true},
-		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true},
+		{Name: "stats", Input: "parsed", KeyFields: 1, PartitionFields: 1, Combine: true, ReadsStored: true},
+		{Name: "index", Input: "parsed", KeyFields: 1, PartitionFields: 1, SideStats: true, ReadsStored: true},
 		{Name: "boilerplate", Input: "index", KeyFields: 1, PartitionFields: 1, MapOnly: true},
 		{Name: "join", Input: "index", KeyFields: 2, PartitionFields: 2, ChainsNext: true},
 		{Name: "match", Input: "pairs", KeyFields: 2, PartitionFields: 2, MapOnly: true, WholeFiles: true},
-		{Name: "extend", Input: "matches", Extra: []string{"parsed"}, KeyFields: extendmap.KeyFields, PartitionFields: extendmap.PartitionFields, SideSeeds: true},
+		{Name: "extend", Input: "matches", Extra: []string{"parsed"}, KeyFields: extendmap.KeyFields, PartitionFields: extendmap.PartitionFields, SideSeeds: true, ReadsStored: true},
 	}
 }
 

@@ -5,7 +5,10 @@ package doc
 //
 //	docid TAB srcpos TAB url TAB nsent TAB blob
 //
-// docid and url are escaped with mr.Escape. url is the document's URL; for
+// In a batch run (pdc run --against) nsent is followed by ":" and the
+// run's number in its chain of batches (1 for the first batch against a
+// stored run): the index job tells the batch's documents from the stored
+// ones by it. A record without it is of batch 0, a run of its own. docid and url are escaped with mr.Escape. url is the document's URL; for
 // a document without one, the URL its page states for itself (canonical
 // link, og:url, base href), else SitePrefix and the site its input named
 // (Doc.Site: a directory tree, --site-field), else SitePrefix, LayoutPrefix
@@ -36,6 +39,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -44,10 +48,13 @@ import (
 // and url still escaped).
 type Record struct {
 	ID, Srcpos, URL, NSent, Blob []byte
+	// Batch is the record's batch number (0: none in nsent).
+	Batch int
 }
 
 // SplitRecord splits a parsed-document record line (without its line end)
-// into its five fields; any other number of fields is an error.
+// into its five fields (and the batch from nsent); any other number of
+// fields is an error.
 func SplitRecord(line []byte) (Record, error) {
 	var f [4][]byte
 	for i := range f {
@@ -60,7 +67,30 @@ func SplitRecord(line []byte) (Record, error) {
 	if n := bytes.Count(line, []byte{'\t'}); n > 0 {
 		return Record{}, fmt.Errorf("want 5 fields, got %d", 5+n)
 	}
-	return Record{ID: f[0], Srcpos: f[1], URL: f[2], NSent: f[3], Blob: line}, nil
+	rec := Record{ID: f[0], Srcpos: f[1], URL: f[2], NSent: f[3], Blob: line}
+	if n, b, ok := bytes.Cut(rec.NSent, []byte{':'}); ok {
+		v, ok := mr.Atoi(b)
+		if !ok || v < 1 {
+			return Record{}, fmt.Errorf("want a batch number after the sentence count, got %q", rec.NSent)
+		}
+		rec.NSent, rec.Batch = n, v
+	}
+	return rec, nil
+}
+
+// BatchMark starts the site field of the postings of a batch's own
+// documents in a batch run (mappers/index, reducers/index): the join pairs
+// stored documents only with those.
+const BatchMark = '+'
+
+// AppendNSent appends the nsent field of a record of n sentences and
+// batch b (0: no batch).
+func AppendNSent(line []byte, n, b int) []byte {
+	line = strconv.AppendInt(line, int64(n), 10)
+	if b <= 0 {
+		return line
+	}
+	return strconv.AppendInt(append(line, ':'), int64(b), 10)
 }
 
 // SitePrefix starts a record's url field that names a site, not a URL.

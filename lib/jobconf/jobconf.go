@@ -68,6 +68,12 @@ type Config struct {
 	NoFilter bool
 	// Strict makes the first bad input record fail the job.
 	Strict bool
+	// Batch is, in a batch run (pdc run --against), the run's number in its
+	// chain of batches (1 for the first batch against a stored run): the
+	// parse job writes it in its records (lib/doc), the index job marks the
+	// postings of its documents, and the join leaves out the pairs of two
+	// stored documents. 0: a run of its own.
+	Batch int
 	// Stats is the path of the stats job's output, read by the index mapper.
 	Stats string
 	// Extract selects the HTML text extraction: "all" visible text, or
@@ -193,7 +199,7 @@ func LayoutSites(s string) bool { return s != "none" }
 // Env returns the configuration as environment variables.
 func (c Config) Env() map[string]string {
 	s := c.Signature
-	return map[string]string{
+	env := map[string]string{
 		"PDC_SIGNATURE":       string(s.Method),
 		"PDC_SHINGLE_N":       strconv.Itoa(s.ShingleN),
 		"PDC_IDF_RANGE":       fmtFloat(s.IDFLow) + "," + fmtFloat(s.IDFHigh),
@@ -219,6 +225,10 @@ func (c Config) Env() map[string]string {
 		"PDC_SITE_FROM":       c.SiteFrom,
 		"PDC_SITE_FIELD":      c.SiteField,
 	}
+	if c.Batch > 0 { // runs of their own keep the configuration they had
+		env["PDC_BATCH"] = strconv.Itoa(c.Batch)
+	}
+	return env
 }
 
 // EnvList returns Env as sorted KEY=VALUE strings.
@@ -263,6 +273,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	p.bool("PDC_CROSS_SITE_ONLY", &c.CrossSiteOnly)
 	p.bool("PDC_STRICT", &c.Strict)
 	p.bool("PDC_NO_FILTER", &c.NoFilter)
+	p.int("PDC_BATCH", &c.Batch)
 	if v := getenv("PDC_IDF_RANGE"); v != "" {
 		lo, hi, err := ParseRange(v)
 		if err != nil {

@@ -16,7 +16,10 @@
 // offsets, site the document's site (Site: 8 hex digits of the URL's host,
 // "n" and 7 for a named site, "-" for none), followed, when the document
 // has a site and a copy key and PDC_MAX_SITE_DF is set, by "~" and the key
-// (CopyKey, 8 hex digits), which the reducer reads and drops. docid is empty when the posting before it in the line is
+// (CopyKey, 8 hex digits), which the reducer reads and drops. In a batch
+// run (PDC_BATCH), the site of a posting of the batch's own documents
+// (records of that batch, lib/doc) starts with "+" (doc.BatchMark), which the
+// reducer keeps and the join reads. docid is empty when the posting before it in the line is
 // of the same document (ids are never empty): a token met in several
 // sentences of one document, common with long ids and rare tokens, brings
 // its id once per line.
@@ -109,7 +112,11 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 			return fmt.Errorf("index mapper: line %d (doc %s): %w", r.LineNumber(), rec.ID, err)
 		}
 		site := Site(rec.URL)
-		siteField = append(siteField[:0], site...)
+		siteField = siteField[:0]
+		if cfg.Batch > 0 && rec.Batch == cfg.Batch {
+			siteField = append(siteField, doc.BatchMark)
+		}
+		siteField = append(siteField, site...)
 		if site != "-" && cfg.MaxSiteDF > 0 {
 			if key, ok := CopyKey(sents, cfg.MinTokens); ok {
 				siteField = fmt.Appendf(siteField, "~%08x", key)

@@ -53,6 +53,12 @@
 // The copies of a passage are then linked to their first copy, not to
 // each other; clustering (reducers/clusters) recovers the groups, and
 // `pdc spans --pair` any pair within.
+//
+// In a batch run (PDC_BATCH, pdc run --against) the lists hold the stored
+// documents' postings and the batch's (marked by doc.BatchMark). Every list
+// is joined as in a run over all of them, so that the same pairs are
+// found; those of two stored documents, which the stored runs hold, are
+// then left out (join.batch.stored-pairs-left-out).
 package join
 
 import (
@@ -63,6 +69,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
@@ -80,6 +87,10 @@ type Posting struct {
 	Set         []uint32
 	// Bitmap is Set's sketch (signature.Bitmap), for the bitmap filter.
 	Bitmap uint64
+
+	// New marks a posting of a batch's own document in a batch run (its
+	// site field starts with doc.BatchMark, which Site leaves out).
+	New bool
 
 	docNo int // equal for the postings of one document within a list (numberDocs)
 	grp   int // 1 + the posting's set in a hub list's leftover (joiner.group), else 0
@@ -107,6 +118,9 @@ func ParsePosting(b []byte, prefixed bool, setBuf []uint32) (Posting, []uint32, 
 		return Posting{}, setBuf, fmt.Errorf("malformed posting signature count %q", f[1])
 	}
 	p := Posting{Sent: f[0], NSig: n, CS: f[2], CE: f[3], Site: f[4], Doc: b}
+	if len(p.Site) > 0 && p.Site[0] == doc.BatchMark {
+		p.New, p.Site = true, p.Site[1:]
+	}
 	if !prefixed {
 		return p, setBuf, nil
 	}
@@ -140,7 +154,7 @@ func Map(t *mr.Task) error {
 		docs   map[string]int
 	)
 	prefixed := cfg.Signature.Method.Prefixed()
-	st := joiner{hubDF: cfg.HubDF, tau: cfg.Tau, crossSiteOnly: cfg.CrossSiteOnly, filter: !cfg.NoFilter, prefixed: prefixed}
+	st := joiner{hubDF: cfg.HubDF, tau: cfg.Tau, crossSiteOnly: cfg.CrossSiteOnly, batch: cfg.Batch > 0, filter: !cfg.NoFilter, prefixed: prefixed}
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		fields = mr.Fields(fields[:0], r.Line())
@@ -580,8 +594,14 @@ func (s *joiner) setPairs(a, b *Posting, count int, g *grouper) error {
 	return nil
 }
 
-// addPair emits the pair of a and b in document order.
+// addPair emits the pair of a and b in document order; in a batch run,
+// only if one of them is of the batch (the pairs of two stored documents
+// are the stored runs').
 func (s *joiner) addPair(a, b *Posting, count int, g *grouper) error {
+	if s.batch && !a.New && !b.New {
+		s.stored++
+		return nil
+	}
 	if bytes.Compare(a.Doc, b.Doc) > 0 {
 		a, b = b, a
 	}
@@ -651,6 +671,7 @@ func setHash(p *Posting) uint64 {
 type joiner struct {
 	tau           float64
 	crossSiteOnly bool
+	batch         bool // a batch run: pairs of two stored documents are left out
 	filter        bool // PPJoin's prefix and positional filters (not --no-filter)
 	prefixed      bool
 	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
@@ -666,7 +687,7 @@ type joiner struct {
 
 // stats counts what the filters did.
 type stats struct {
-	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted                 int64
+	candidates, lengthFiltered, indexPrefixFiltered, sameSite, positionFiltered, bitmapFiltered, seenElsewhere, verifyFailed, emitted, stored         int64
 	hubLists, hubPostings, hubHubs, hubPasses, hubLeftover, hubSets, setPartnersCapped, copiesAll, copiesFirst, setPairsAll, setPairsFirst, hubVaried int64
 }
 
@@ -734,6 +755,9 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 	c.Add("join.emitted", s.emitted)
 	if s.sameSite > 0 {
 		c.Add("join.same-site-dropped", s.sameSite)
+	}
+	if s.stored > 0 {
+		c.Add("join.batch.stored-pairs-left-out", s.stored)
 	}
 	if s.hubLists > 0 {
 		c.Add("join.hub.lists", s.hubLists)

@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/doc"
@@ -221,7 +220,7 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	b = append(b, '\t')
 	b = m.appendSite(b, d, &a)
 	b = append(b, '\t')
-	b = strconv.AppendInt(b, int64(len(a.Sentences)), 10)
+	b = doc.AppendNSent(b, len(a.Sentences), m.cfg.Batch)
 	b = append(b, '\t')
 	b, m.scratch = doc.AppendBlob(b, m.scratch, a.Sentences)
 	b = append(b, '\n')

@@ -27,7 +27,8 @@
 // A page is a document and its copies: documents whose copy keys
 // (mappers/index CopyKey) share a min-hash count once, so that a sentence
 // of a manual mirrored ten times in one site is not the site's template.
-// sitedocs counts documents. The copy key is dropped from the output.
+// sitedocs counts documents. The copy key is dropped from the output; a
+// batch run's mark (doc.BatchMark, mappers/index) is kept.
 // Example postings of B and T records are always in the 6-field form.
 // Lists left with one posting, or postings of one document only, are
 // dropped: they cannot make a pair.
@@ -42,6 +43,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -456,6 +458,7 @@ func templateKey(v []byte, prefixed bool) (key uint64, ok bool) {
 	}
 	site, _, ok := cutLast(v)
 	site, _, _ = bytes.Cut(site, []byte{'~'})
+	site = bytes.TrimPrefix(site, []byte{doc.BatchMark})
 	if !ok || len(site) != 8 {
 		return 0, false // "-": no site
 	}

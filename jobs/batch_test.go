@@ -1,0 +1,176 @@
+package jobs
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// splitSample writes the sample's documents to dir as one JSON Lines file
+// per name, document i going to the file part(i) names, and returns the
+// files in name order and the ids of each.
+func splitSample(t *testing.T, dir string, part func(i int) string) (files []string, ids map[string][]string) {
+	t.Helper()
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids = map[string][]string{}
+	lines := map[string][]string{}
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var d struct{ ID string }
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatal(err)
+		}
+		name := part(i)
+		lines[name] = append(lines[name], l)
+		ids[name] = append(ids[name], d.ID)
+	}
+	for name, ls := range lines {
+		path := filepath.Join(dir, name+".jsonl")
+		if err := os.WriteFile(path, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	slices.Sort(files)
+	return files, ids
+}
+
+// spanLines returns pdc spans OUT as lines, sorted.
+func spanLines(t *testing.T, out string) []string {
+	t.Helper()
+	stdout, stderr, code := runPDC(t, "spans", out)
+	if code != 0 {
+		t.Fatalf("pdc spans %s: exit %d\n%s", out, code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if stdout == "" {
+		lines = nil
+	}
+	slices.Sort(lines)
+	return lines
+}
+
+// TestBatchMatchesFull: the sample split into batches, each run against
+// the run of the one before (the first with --store), gives in each batch
+// run exactly the spans that one run over that batch and all before it
+// finds between a document of the batch and any other. Through hubs and
+// site templates too (--hub-df 2 --max-site-df 2: most lists joined
+// through hubs, sentences in three pages of a site left out).
+func TestBatchMatchesFull(t *testing.T) {
+	splits := []struct {
+		name string
+		part func(i int) string
+	}{
+		{"thirds by position", func(i int) string { return string(rune('a' + i*3/31)) }},
+		{"every third", func(i int) string { return string(rune('a' + i%3)) }},
+		{"last seven", func(i int) string {
+			if i >= 24 {
+				return "b"
+			}
+			return "a"
+		}},
+	}
+	for _, flags := range [][]string{nil, {"--hub-df", "2", "--max-site-df", "2"}} {
+		for _, sp := range splits {
+			t.Run(sp.name+" "+strings.Join(flags, " "), func(t *testing.T) {
+				dir := t.TempDir()
+				files, ids := splitSample(t, dir, sp.part)
+				prev, compared := "", 0
+				for i, f := range files {
+					name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+					out := filepath.Join(dir, "run-"+name)
+					args := append([]string{"run", "--quiet", "--input", f, "--output", out}, flags...)
+					if i == 0 {
+						args = append(args, "--store")
+					} else {
+						args = append(args, "--against", prev)
+					}
+					if _, stderr, code := runPDC(t, args...); code != 0 {
+						t.Fatalf("batch %s: exit %d\n%s", name, code, stderr)
+					}
+					prev = out
+					if i == 0 {
+						continue
+					}
+					whole := filepath.Join(dir, "whole-"+name)
+					args = append([]string{"run", "--quiet", "--output", whole}, flags...)
+					for _, f := range files[:i+1] {
+						args = append(args, "--input", f)
+					}
+					if _, stderr, code := runPDC(t, args...); code != 0 {
+						t.Fatalf("run over batches up to %s: exit %d\n%s", name, code, stderr)
+					}
+					batch := map[string]bool{}
+					for _, id := range ids[name] {
+						batch[id] = true
+					}
+					var want []string
+					for _, l := range spanLines(t, whole) {
+						f := strings.SplitN(l, "\t", 3)
+						if batch[f[0]] || batch[f[1]] {
+							want = append(want, l)
+						}
+					}
+					got := spanLines(t, out)
+					if !slices.Equal(got, want) {
+						t.Errorf("batch %s: %d spans, want the %d of the run over it and the batches before with a document of it:\n got %q\nwant %q", name, len(got), len(want), got, want)
+					}
+					compared += len(want)
+				}
+				if compared == 0 {
+					t.Error("the split tests nothing: no span with a document of a later batch")
+				}
+			})
+		}
+	}
+}
+
+// TestBatchRefused: what cannot run as a batch says why, in one line.
+func TestBatchRefused(t *testing.T) {
+	dir := t.TempDir()
+	files, _ := splitSample(t, dir, func(i int) string { return string(rune('a' + i%2)) })
+	plain, stored := filepath.Join(dir, "plain"), filepath.Join(dir, "stored")
+	for _, args := range [][]string{
+		{"run", "--quiet", "--input", files[0], "--output", plain},
+		{"run", "--quiet", "--input", files[0], "--output", stored, "--store"},
+	} {
+		if _, stderr, code := runPDC(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(plain, "parsed")); !os.IsNotExist(err) {
+		t.Errorf("a run without --store kept its parsed records: %v", err)
+	}
+	out := filepath.Join(dir, "new")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--against", plain}, "run it to the end with --store"},
+		{[]string{"--against", filepath.Join(dir, "none")}, "not a pdc run's output"},
+		{[]string{"--against", stored, "--tau", "0.8"}, `--tau "0.7", not "0.8"`},
+		{[]string{"--against", stored, "--clusters"}, "--clusters with --against"},
+	} {
+		args := append([]string{"run", "--quiet", "--input", files[1], "--output", out}, tt.args...)
+		_, stderr, code := runPDC(t, args...)
+		if code == 0 || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
+			t.Errorf("%v: exit %d, %q; want an error saying %q", tt.args, code, stderr, tt.want)
+		}
+	}
+	if _, stderr, code := runPDC(t, "run", "--quiet", "--input", files[1], "--output", out, "--against", stored); code != 0 {
+		t.Fatalf("batch run: exit %d\n%s", code, stderr)
+	}
+	// The batch's spans read the stored run's documents too.
+	text, stderr, code := runPDC(t, "spans", out, "--text")
+	if code != 0 || strings.Count(text, "\n") == 0 {
+		t.Errorf("spans --text of a batch run: exit %d, %d lines\n%s", code, strings.Count(text, "\n"), stderr)
+	}
+	if _, stderr, code := runPDC(t, "dedup", out, "--output", filepath.Join(dir, "clean")); code == 0 || !strings.Contains(stderr, "is a batch run") {
+		t.Errorf("dedup of a batch run: exit %d, %q; want it refused", code, stderr)
+	}
+}

@@ -466,3 +466,39 @@ func TestHadoopCorruptParquet(t *testing.T) {
 		t.Errorf("file on HDFS: exit %d, want 1 and the file refused by name:\n%s", code, stderr)
 	}
 }
+
+// TestHadoopBatchMatchesLocal: a batch run against a stored run, both on
+// the cluster (the stored parsed records read from HDFS by the stats,
+// index and extend jobs), gives the local batch run's spans, and its
+// passages read from both runs' uploaded inputs.
+func TestHadoopBatchMatchesLocal(t *testing.T) {
+	env := hadoopEnv(t)
+	t.Parallel()
+	dir := t.TempDir()
+	files, _ := splitSample(t, dir, func(i int) string { return string(rune('a' + i%3)) })
+	base, batch := hdfsDir(t)+"-a", hdfsDir(t)+"-b"
+	lbase, lbatch := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, r := range []struct {
+		env  []string
+		args []string
+	}{
+		{env, []string{"--hadoop", "--input", files[0], "--output", base, "--store"}},
+		{env, []string{"--hadoop", "--input", files[1], "--output", batch, "--against", base}},
+		{nil, []string{"--input", files[0], "--output", lbase, "--store"}},
+		{nil, []string{"--input", files[1], "--output", lbatch, "--against", lbase}},
+	} {
+		if _, stderr, code := runPDCEnv(t, r.env, append([]string{"run", "--quiet", "--reducers", "2"}, r.args...)...); code != 0 {
+			t.Fatalf("pdc run %v: exit %d\n%s", r.args, code, stderr)
+		}
+	}
+	for _, cmd := range [][]string{{"spans"}, {"spans", "--text"}} {
+		want, stderr, code := runPDC(t, append([]string{cmd[0], lbatch}, cmd[1:]...)...)
+		if code != 0 || strings.Count(want, "\n") < 3 {
+			t.Fatalf("pdc %v (local batch): exit %d, %d lines\n%s", cmd, code, strings.Count(want, "\n"), stderr)
+		}
+		got, stderr, code := runPDCEnv(t, env, append([]string{cmd[0], "hdfs://localhost:9000" + batch}, cmd[1:]...)...)
+		if code != 0 || got != want {
+			t.Errorf("pdc %v: the Hadoop batch run's (exit %d, %d lines) differ from the local one's (%d lines)\n%s", cmd, code, strings.Count(got, "\n"), strings.Count(want, "\n"), stderr)
+		}
+	}
+}

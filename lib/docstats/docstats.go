@@ -7,6 +7,8 @@
 // Records, one per line:
 //
 //	token16hex TAB count    documents of this task containing the token
+//	+token16hex TAB count   in a batch run (jobconf.Config.Batch), documents
+//	                        of the batch containing the token
 //	!N TAB count            documents of this task
 //	#docid TAB srcpos       every document, to find duplicate ids
 //	=content16hex TAB srcpos TAB docid TAB nsent
@@ -44,6 +46,7 @@ type Collector struct {
 	out  mr.Output
 	cfg  jobconf.Config // Lambda and MinTokens: which documents are hashed
 	df   counts
+	bdf  counts // of the batch's documents (AddBatch)
 	docs int64
 	set  tokenSet
 	seen []uint64
@@ -58,6 +61,16 @@ func NewCollector(out mr.Output, cfg jobconf.Config) *Collector {
 // Add counts a document: its escaped id and srcpos as in the parsed
 // record, and its sentences.
 func (c *Collector) Add(id, srcpos []byte, sents []doc.Sentence) error {
+	return c.add(id, srcpos, sents, false)
+}
+
+// AddBatch is Add for a document of a batch run's own batch: its tokens
+// are counted as the batch's too.
+func (c *Collector) AddBatch(id, srcpos []byte, sents []doc.Sentence) error {
+	return c.add(id, srcpos, sents, true)
+}
+
+func (c *Collector) add(id, srcpos []byte, sents []doc.Sentence, batch bool) error {
 	b := append(c.line[:0], '#')
 	b = append(b, id...)
 	b = append(b, '\t')
@@ -87,10 +100,18 @@ func (c *Collector) Add(id, srcpos []byte, sents []doc.Sentence) error {
 	}
 	for _, tok := range c.seen {
 		c.df.inc(tok)
+		if batch {
+			c.bdf.inc(tok)
+		}
 	}
 	c.docs++
 	if c.df.len() >= MaxTokens {
-		return flush(c.out, &c.df)
+		if err := flush(c.out, &c.df, ""); err != nil {
+			return err
+		}
+	}
+	if c.bdf.len() >= MaxTokens {
+		return flush(c.out, &c.bdf, "+")
 	}
 	return nil
 }
@@ -122,7 +143,10 @@ func ContentHash(sents []doc.Sentence, minTokens int) (uint64, int) {
 
 // Close writes the counts held and the number of documents.
 func (c *Collector) Close() error {
-	if err := flush(c.out, &c.df); err != nil {
+	if err := flush(c.out, &c.df, ""); err != nil {
+		return err
+	}
+	if err := flush(c.out, &c.bdf, "+"); err != nil {
 		return err
 	}
 	b := append(c.line[:0], "!N\t"...)
@@ -134,10 +158,10 @@ func (c *Collector) Close() error {
 	return nil
 }
 
-func flush(out mr.Output, df *counts) error {
+func flush(out mr.Output, df *counts, prefix string) error {
 	var b []byte
 	for _, e := range df.sorted() {
-		b = AppendHex(b[:0], e.key)
+		b = AppendHex(append(b[:0], prefix...), e.key)
 		b = append(b, '\t')
 		b = strconv.AppendInt(b, e.n, 10)
 		b = append(b, '\n')

@@ -5,6 +5,8 @@ package signature
 //	!N TAB <documents>          number of documents in the collection
 //	#docid TAB srcpos           a duplicate: this occurrence of docid is dropped
 //	<token16hex> TAB <df>       document frequency of a token, df >= 2
+//	+<token16hex> TAB <df>      in a batch run, documents of the batch with
+//	                            the token, df >= 1
 //
 // Tokens absent from the file occur in exactly one document. The file may
 // be split in several part files; ReadStats reads one stream and can be
@@ -38,6 +40,21 @@ type Stats struct {
 	// order of the words method: by document frequency, then by hash
 	// (words method only).
 	rank rankTable
+	// batch has the bit of each rank whose token is in a document of a
+	// batch run's own batch (nil in other runs).
+	batch []uint64
+}
+
+// InBatch tells, in a batch run, whether the token of a words order key
+// (Key) is in a document of the run's own batch: a posting list of no such
+// token can make no pair of a batch document. Always true in other runs and
+// for tokens seen in one document only.
+func (s *Stats) InBatch(key uint64) bool {
+	if s.batch == nil || key&Shared == 0 {
+		return true
+	}
+	r := uint32(key)
+	return s.batch[r/64]&(1<<(r%64)) != 0
 }
 
 // Key returns the order key of token t for the words method (see
@@ -78,11 +95,13 @@ func (s *Stats) Antecedents() int { return len(s.antecedents) }
 // StatsBuilder accumulates stats records. Tokens are classified once N is
 // known, so records may arrive in any order (N is held until Build).
 type StatsBuilder struct {
-	cfg  Config
-	n    int64
-	dfs  map[uint64]int64 // only tokens that may flip for some N: all with df >= 2, pruned in Build
-	top  tokenHeap
-	dups *Duplicates
+	cfg Config
+	n   int64
+	dfs map[uint64]int64 // only tokens that may flip for some N: all with df >= 2, pruned in Build
+	// batch holds the tokens of a batch run's own documents (words only).
+	batch []uint64
+	top   tokenHeap
+	dups  *Duplicates
 }
 
 // Duplicates is the set of document occurrences to drop because an earlier
@@ -138,6 +157,16 @@ func (b *StatsBuilder) add(line []byte) error {
 	if len(k) > 0 && k[0] == '=' {
 		return nil // exact copies (reducers/stats), read by lib/copies
 	}
+	if len(k) == 17 && k[0] == '+' {
+		t, err := strconv.ParseUint(string(k[1:]), 16, 64)
+		if err != nil {
+			return fmt.Errorf("bad token hash %q", k)
+		}
+		if b.cfg.Method == Words {
+			b.batch = append(b.batch, t)
+		}
+		return nil
+	}
 	if len(k) > 0 && k[0] == '#' {
 		if b.dups == nil {
 			b.dups = &Duplicates{set: map[string]bool{}}
@@ -189,6 +218,14 @@ func (b *StatsBuilder) Build() *Stats {
 	s.onceIn = in(1)
 	if b.cfg.Method == Words {
 		s.rank = ranks(b.dfs)
+		if b.batch != nil {
+			s.batch = make([]uint64, (s.rank.n+63)/64)
+			for _, t := range b.batch {
+				if r, ok := s.rank.get(t); ok {
+					s.batch[r/64] |= 1 << (r % 64)
+				}
+			}
+		}
 		return s
 	}
 	for t, df := range b.dfs {

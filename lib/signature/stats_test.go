@@ -2,6 +2,7 @@ package signature
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +66,36 @@ func TestRanked(t *testing.T) {
 	}
 	if g, _ := NewGenerator(DefaultConfig(), st); g.Ranked() != 0 {
 		t.Error("imatch generator has ranks")
+	}
+}
+
+// TestStatsInBatch: the +token records of a batch run's stats mark the
+// ranks of the batch's tokens; without them every token is in the batch.
+func TestStatsInBatch(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Method = Words
+	const a, b, c, once = 0x1111, 0x2222, 0x3333, 0x4444
+	base := "!N\t10\n" + hex(a) + "\t3\n" + hex(b) + "\t5\n" + hex(c) + "\t2\n"
+	plain := statsFrom(t, cfg, base)
+	batch := statsFrom(t, cfg, base+"+"+hex(b)+"\t1\n+"+hex(once)+"\t1\n")
+	for _, tt := range []struct {
+		tok         uint64
+		inBatch     bool
+		description string
+	}{
+		{a, false, "a shared token of stored documents only"},
+		{b, true, "a shared token of a batch document"},
+		{c, false, "another stored token"},
+		{once, true, "a token of one document: never indexed, never left out"},
+	} {
+		if got := batch.InBatch(batch.Key(tt.tok)); got != tt.inBatch {
+			t.Errorf("%s: InBatch %v, want %v", tt.description, got, tt.inBatch)
+		}
+		if !plain.InBatch(plain.Key(tt.tok)) {
+			t.Errorf("%s: InBatch false in a run that is no batch", tt.description)
+		}
+	}
+	if err := NewStatsBuilder(cfg).Read(strings.NewReader("+12\t1\n"), "stats"); err == nil {
+		t.Error("a +token record of a short hash read without error")
 	}
 }

@@ -72,10 +72,10 @@ func Map(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return run(t, gen, cfg, dups)
+	return run(t, gen, cfg, dups, st)
 }
 
-func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signature.Duplicates) error {
+func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signature.Duplicates, st *signature.Stats) error {
 	prefixed := cfg.Signature.Method.Prefixed()
 	c := mr.NewCounters(t.Stderr)
 	batch := mr.NewBatch[uint64](mr.NewOutput(t.Stdout))
@@ -84,7 +84,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	}
 	var (
 		// Per-sentence counts, added to c at the end.
-		nShort, nUnsigned, nSents, nPostings, nPrefix, nUnique int64
+		nShort, nUnsigned, nSents, nPostings, nPrefix, nUnique, nNotBatch int64
 
 		sents   []doc.Sentence
 		tokens  []uint64
@@ -113,8 +113,13 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		}
 		site := Site(rec.URL)
 		siteField = siteField[:0]
+		// In a batch run, a stored document's postings go only to the
+		// lists of the batch's tokens (nil: all lists).
+		var only *signature.Stats
 		if cfg.Batch > 0 && rec.Batch == cfg.Batch {
 			siteField = append(siteField, doc.BatchMark)
+		} else if cfg.Batch > 0 {
+			only = st
 		}
 		siteField = append(siteField, site...)
 		if site != "-" && cfg.MaxSiteDF > 0 {
@@ -151,12 +156,13 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 				if cfg.NoFilter {
 					prefix = len(sigs)
 				}
-				w, err := writePrefix(batch, sigs, prefix, tail, len(rec.ID), docNo, &scratch)
+				w, skipped, err := writePrefix(batch, sigs, prefix, tail, len(rec.ID), docNo, &scratch, only)
 				if err != nil {
 					return err
 				}
 				nPrefix += int64(w)
-				nUnique += int64(prefix - w)
+				nUnique += int64(prefix - w - skipped)
+				nNotBatch += int64(skipped)
 				continue
 			}
 			for _, sig := range sigs {
@@ -183,6 +189,9 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	if prefixed {
 		c.Add("index.postings.prefix", nPrefix)
 		c.Add("index.postings.prefix.unique-token", nUnique)
+		if nNotBatch > 0 {
+			c.Add("index.postings.prefix.not-in-batch", nNotBatch)
+		}
 	}
 	return c.Flush()
 }
@@ -267,15 +276,23 @@ func appendTail(line, tail []byte, idLen int, same bool) []byte {
 
 // writePrefix adds the postings of the first prefix elements of a set to
 // the batch, but for tokens seen in one document only, which cannot make a
-// pair; the document, docNo in the lines' marks, has an id idLen bytes long
-// at the start of tail. It returns the number of postings added.
-func writePrefix(batch *mr.Batch[uint64], set []uint64, prefix int, tail []byte, idLen int, docNo uint64, scratch *[]byte) (int, error) {
-	enc := signature.AppendSet((*scratch)[:0], set)
-	*scratch = enc
-	n := 0
+// pair, and, with only set (a stored document of a batch run), tokens not in
+// the run's batch (Stats.InBatch); the document, docNo in the lines' marks,
+// has an id idLen bytes long at the start of tail. It returns the number of
+// postings added and of those left out for only.
+func writePrefix(batch *mr.Batch[uint64], set []uint64, prefix int, tail []byte, idLen int, docNo uint64, scratch *[]byte, only *signature.Stats) (n, skipped int, err error) {
+	var enc []byte
 	for pos, sig := range set[:prefix] {
 		if sig&signature.Shared == 0 {
 			continue
+		}
+		if only != nil && !only.InBatch(sig) {
+			skipped++
+			continue
+		}
+		if enc == nil {
+			enc = signature.AppendSet((*scratch)[:0], set)
+			*scratch = enc
 		}
 		b, i := batch.LineAt(int(uint32(sig))) // the rank of a Shared key
 		if len(b) == 0 {
@@ -287,11 +304,11 @@ func writePrefix(batch *mr.Batch[uint64], set []uint64, prefix int, tail []byte,
 		b = append(b, '\t')
 		b = append(b, enc...)
 		if err := batch.Put(i, b); err != nil {
-			return n, err
+			return n, skipped, err
 		}
 		n++
 	}
-	return n, nil
+	return n, skipped, nil
 }
 
 // appendTokenKey appends the posting-list key of a shared token: its rank

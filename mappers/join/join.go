@@ -58,7 +58,9 @@
 // documents' postings and the batch's (marked by doc.BatchMark). Every list
 // is joined as in a run over all of them, so that the same pairs are
 // found; those of two stored documents, which the stored runs hold, are
-// then left out (join.batch.stored-pairs-left-out).
+// then left out (join.batch.stored-pairs-left-out). In a list joined
+// pairwise, two stored postings are not even checked: no other pair
+// depends on theirs.
 package join
 
 import (
@@ -225,6 +227,13 @@ func (s *joiner) pairwise(ps []Posting, g *grouper) error {
 			b := &rest[k]
 			if a.docNo == b.docNo && a.grp == 0 {
 				continue // sets of a leftover pair their copies (setPairs)
+			}
+			if s.batch && a.grp == 0 && !a.New && !b.New {
+				// Two stored postings: addPair would leave the pair out,
+				// and nothing else depends on it (sets of a hub list's
+				// leftover count their partners: those are checked).
+				s.stored++
+				continue
 			}
 			count, ok := s.check(a, b, false)
 			if !ok {

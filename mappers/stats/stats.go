@@ -35,7 +35,11 @@ func Map(t *mr.Task) error {
 		if err != nil {
 			return fmt.Errorf("stats mapper: line %d (doc %s): %w", r.LineNumber(), rec.ID, err)
 		}
-		if err := col.Add(rec.ID, rec.Srcpos, sents); err != nil {
+		add := col.Add
+		if cfg.Batch > 0 && rec.Batch == cfg.Batch {
+			add = col.AddBatch
+		}
+		if err := add(rec.ID, rec.Srcpos, sents); err != nil {
 			return err
 		}
 	}

@@ -31,7 +31,8 @@
 // batch run's mark (doc.BatchMark, mappers/index) is kept.
 // Example postings of B and T records are always in the 6-field form.
 // Lists left with one posting, or postings of one document only, are
-// dropped: they cannot make a pair.
+// dropped: they cannot make a pair; so are, in a batch run, lists without
+// a posting of the batch (index.lists.stored-only).
 package index
 
 import (
@@ -54,7 +55,7 @@ func Reduce(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	red := &reducer{maxDF: cfg.MaxDF, maxSiteDF: cfg.MaxSiteDF, c: mr.NewCounters(t.Stderr), out: mr.NewOutput(t.Stdout)}
+	red := &reducer{batch: cfg.Batch > 0, maxDF: cfg.MaxDF, maxSiteDF: cfg.MaxSiteDF, c: mr.NewCounters(t.Stderr), out: mr.NewOutput(t.Stdout)}
 	fields := 6 // per posting
 	if red.prefixed = cfg.Signature.Method.Prefixed(); red.prefixed {
 		fields = 8
@@ -98,6 +99,9 @@ func Reduce(t *mr.Task) error {
 
 type reducer struct {
 	prefixed  bool // postings carry pos and set (the words method)
+	// batch: a batch run (PDC_BATCH), whose lists without a posting of
+	// the batch (hasNew) are left out: they can make no pair the run keeps.
+	batch, hasNew bool
 	maxDF     int
 	maxSiteDF int
 	c         *mr.Counters
@@ -151,12 +155,17 @@ func cutFields(v []byte, n int) (first, rest []byte, more, ok bool) {
 	return v, nil, false, n == 1
 }
 
-// add adds the posting doc+rest (rest starts with the TAB after the id).
-func (r *reducer) add(doc, rest []byte) {
+// add adds the posting id+rest (rest starts with the TAB after the id).
+func (r *reducer) add(id, rest []byte) {
 	r.n++
 	off := len(r.arena)
-	r.arena = append(append(r.arena, doc...), rest...)
+	r.arena = append(append(r.arena, id...), rest...)
 	v := r.arena[off:len(r.arena):len(r.arena)]
+	if r.batch && !r.hasNew {
+		// doc TAB sent TAB nsig TAB charStart TAB charEnd TAB site...
+		_, site, _, _ := cutFields(v, 5)
+		r.hasNew = len(site) > 0 && site[0] == doc.BatchMark
+	}
 	// The smallest posting is the example of a list over maxDF, so the
 	// report does not depend on the order values arrive in.
 	if r.n == 1 || bytes.Compare(v, r.minPosting) < 0 {
@@ -170,8 +179,12 @@ func (r *reducer) add(doc, rest []byte) {
 }
 
 func (r *reducer) emit() error {
-	defer func() { r.n, r.vals, r.arena = 0, r.vals[:0], r.arena[:0] }()
+	defer func() { r.n, r.vals, r.arena, r.hasNew = 0, r.vals[:0], r.arena[:0], false }()
 	if r.n == 0 {
+		return nil
+	}
+	if r.batch && !r.hasNew {
+		r.c.Add("index.lists.stored-only", 1)
 		return nil
 	}
 	switch {

@@ -250,3 +250,40 @@ func TestTemplatePages(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceBatchRun: in a batch run (PDC_BATCH), a list without a posting
+// of the batch (site field marked "+", mappers/index) is left out, and a
+// list with one is written whole, the mark kept for the join; the mark
+// does not make a site of its own for the site templates.
+func TestReduceBatchRun(t *testing.T) {
+	env := map[string]string{"PDC_SIGNATURE": "words", "PDC_MAX_SITE_DF": "2", "PDC_BATCH": "1"}
+	p := func(doc, site string) string { return "\t" + doc + "\t0000001\t5\t0\t9\t" + site + "\t1\tAAB" }
+	in := "00000001" + p("d1", "0000aaaa") + p("d2", "0000aaaa") + "\n" + // stored only
+		"00000002" + p("d1", "0000aaaa") + p("d3", "+0000bbbb") + "\n" + // one of the batch
+		// in three pages of one site, one of them the batch's: a template
+		"00000003" + p("d1", "0000aaaa") + p("d2", "0000aaaa") + p("d4", "+0000aaaa") + p("d5", "-") + "\n"
+	var out, errb bytes.Buffer
+	task := &mr.Task{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
+	if err := Reduce(task); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.HasPrefix(got, "00000001\t") || strings.Contains(got, "\n00000001\t") {
+		t.Errorf("a list of stored postings only was written:\n%s", got)
+	}
+	if !strings.Contains(got, "00000002\tP\t2\t0000001,5,0,9,0000aaaa,1,AAB,d1\t0000001,5,0,9,+0000bbbb,1,AAB,d3\n") {
+		t.Errorf("the list with a posting of the batch is not written whole with its mark:\n%s", got)
+	}
+	if !strings.Contains(got, "00000003\tT\t3\t") || strings.Contains(got, "00000003\tP") {
+		t.Errorf("a sentence in three pages of a site, one of the batch, is not that site's template:\n%s", got)
+	}
+	stored := int64(0)
+	for _, line := range strings.Split(errb.String(), "\n") {
+		if _, name, n, ok := mr.ParseCounterLine([]byte(line)); ok && name == "index.lists.stored-only" {
+			stored += n
+		}
+	}
+	if stored != 1 {
+		t.Errorf("index.lists.stored-only = %d, want 1\n%s", stored, errb.String())
+	}
+}

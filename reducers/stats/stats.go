@@ -13,7 +13,10 @@
 // by another document are written out, every one of them, for
 // lib/copies to group (after the duplicate ids are dropped).
 //
-// Input: token16hex TAB count, !N TAB count, #docid TAB srcpos,
+// In a batch run, the +token16hex records (the batch's document frequency
+// of a token, lib/docstats) are summed too and all written, df 1 included.
+//
+// Input: token16hex TAB count, +token16hex TAB count, !N TAB count, #docid TAB srcpos,
 // =content16hex TAB srcpos TAB docid TAB nsent (lib/docstats).
 // Output: token16hex TAB df (df >= 2), !N TAB documents,
 // #docid TAB srcpos for each occurrence to drop, and the content records
@@ -91,6 +94,8 @@ func (g *group) start(k []byte) {
 
 func (g *group) isDoc() bool { return len(g.key) > 0 && g.key[0] == '#' }
 
+func (g *group) isBatch() bool { return len(g.key) > 0 && g.key[0] == '+' }
+
 func (g *group) isContent() bool { return len(g.key) > 0 && g.key[0] == '=' }
 
 func (g *group) add(v []byte) error {
@@ -116,7 +121,7 @@ func (g *group) emit() error {
 	if g.isContent() {
 		return g.emitContent()
 	}
-	if g.total < 2 && !g.combining && string(g.key) != "!N" {
+	if g.total < 2 && !g.combining && string(g.key) != "!N" && !g.isBatch() {
 		g.c.Add("stats.tokens.singleton", 1)
 		return nil
 	}
@@ -124,6 +129,8 @@ func (g *group) emit() error {
 	case g.combining:
 	case string(g.key) == "!N":
 		g.c.Add("stats.docs", g.total)
+	case g.isBatch():
+		g.c.Add("stats.tokens.batch", 1)
 	default:
 		g.c.Add("stats.tokens", 1)
 	}

@@ -98,19 +98,19 @@ func Reduce(t *mr.Task) error {
 }
 
 type reducer struct {
-	prefixed  bool // postings carry pos and set (the words method)
+	prefixed bool // postings carry pos and set (the words method)
 	// batch: a batch run (PDC_BATCH), whose lists without a posting of
 	// the batch (hasNew) are left out: they can make no pair the run keeps.
 	batch, hasNew bool
-	maxDF     int
-	maxSiteDF int
-	c         *mr.Counters
-	out       mr.Output
-	key       []byte
-	n         int      // postings in the current group
-	vals      [][]byte // the first maxDF+1 postings (values), reordered
-	arena     []byte
-	line      []byte
+	maxDF         int
+	maxSiteDF     int
+	c             *mr.Counters
+	out           mr.Output
+	key           []byte
+	n             int      // postings in the current group
+	vals          [][]byte // the first maxDF+1 postings (values), reordered
+	arena         []byte
+	line          []byte
 	// minPosting is the smallest posting of the current list.
 	minPosting []byte
 	// Scratch space of dropTemplates, reused from list to list.

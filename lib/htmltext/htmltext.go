@@ -120,6 +120,7 @@ func extract(src []byte, name string, invalid int) (Result, error) {
 	e.reset()
 	err := e.run(src)
 	e.index.finish(len(e.out), func(r Range, first int) { e.links = append(e.links[:first], r) })
+	e.grids.finish()
 	res := Result{Text: string(e.out), Charset: name, InvalidUTF8: invalid}
 	if len(e.links) > 0 {
 		res.Links = append([]Range(nil), e.links...)
@@ -153,6 +154,7 @@ type extractor struct {
 	heading   int       // open h1-h6 elements
 	links     []Range   // link text in out
 	index     indexLists
+	grids     indexGrids
 	tmpl      templates
 	pageURL   pageURL
 	atoms     atomCache
@@ -163,6 +165,7 @@ func (e *extractor) reset() {
 	e.skipAtom, e.skipDepth, e.pre = 0, 0, 0
 	e.link, e.heading, e.links = 0, 0, e.links[:0]
 	e.index.reset()
+	e.grids.reset()
 	e.tmpl.reset()
 	e.pageURL = pageURL{}
 }
@@ -198,6 +201,7 @@ func (e *extractor) run(src []byte) error {
 				e.tmpl.start(a, tt == html.SelfClosingTagToken, z.Raw(), len(e.out))
 				if tt == html.StartTagToken {
 					e.index.start(a, len(e.links))
+					e.grids.start(a, z.Raw(), len(e.links), len(e.out))
 				}
 				switch a {
 				case atom.Link, atom.Meta, atom.Base:
@@ -216,6 +220,9 @@ func (e *extractor) run(src []byte) error {
 				}
 				e.tmpl.end(a, len(e.out))
 				if r, first, ok := e.index.end(a, len(e.out)); ok {
+					e.links = append(e.links[:first], r)
+				}
+				if r, first, ok := e.grids.end(a, len(e.out)); ok {
 					e.links = append(e.links[:first], r)
 				}
 			}
@@ -447,6 +454,7 @@ func (e *extractor) emit(b []byte) {
 	e.brk, e.space = false, false
 	e.out = append(e.out, b...)
 	e.index.text(before+sep, e.link > 0)
+	e.grids.text(before+sep, e.link > 0)
 	if e.link > 0 {
 		e.addLink(before, sep)
 	}

@@ -175,6 +175,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte("<pre>a\n\n b</pre><svg><p>x"), "text/html; charset=big5")
 	f.Add([]byte("\xff\xfe<\x00p\x00>\x00"), "")
 	f.Add([]byte("<dl><dt><a href=a>a</a> x<dd>A<dl><dt><a href=b>b</a></dl><dt><a href=c>c</a><dt><a href=d>d</a></dt></dl>"), "")
+	f.Add([]byte("<table><tr><td><a href=a>a</a><td>A<tr><td><div class=item-table><div><a href=b>b</a></div><div><a href=c>c</a><div><a href=d>d</a></table></div>"), "")
 	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
 		if utf8.Valid(body) {
 			want, err1 := Extract(body, "text/html; charset=utf-8")
@@ -356,19 +357,26 @@ func TestIndexLists(t *testing.T) {
 			[]string{"Letter A\n\nget() - Method in class p.C\n\nDoes get.\n\nset() - Method in class p.C\n\nDoes set.\n\nLetter B\n\nput() - Method in class p.C\n\nDoes put.\n\npop() - Method in class p.C\n\nDoes pop."}},
 	}
 	for _, tt := range tests {
-		res, err := ExtractUTF8([]byte(tt.page))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for i, l := range res.Links {
-			if i > 0 && l.Start < res.Links[i-1].End {
-				t.Errorf("%s: link ranges overlap: %+v", tt.name, res.Links)
-			}
-			got = append(got, res.Text[l.Start:l.End])
-		}
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%s: links %q, want %q (text %q)", tt.name, got, tt.want, res.Text)
+		if got, text := linkTexts(t, tt.name, tt.page); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: links %q, want %q (text %q)", tt.name, got, tt.want, text)
 		}
 	}
+}
+
+// linkTexts extracts page and returns the texts of its link ranges, which
+// must not overlap, and its text.
+func linkTexts(t *testing.T, name, page string) ([]string, string) {
+	t.Helper()
+	res, err := ExtractUTF8([]byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, l := range res.Links {
+		if i > 0 && l.Start < res.Links[i-1].End {
+			t.Errorf("%s: link ranges overlap: %+v", name, res.Links)
+		}
+		got = append(got, res.Text[l.Start:l.End])
+	}
+	return got, res.Text
 }

@@ -3,7 +3,6 @@ package htmltext
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/fnv"
 	"strconv"
 
 	"golang.org/x/net/html/atom"
@@ -45,7 +44,10 @@ type templates struct {
 	open    []openTemplate // template elements not yet closed, outermost first
 	section int            // open article, main and section elements
 	ranges  []Range
-	shapes  []shape // of the outermost template elements (layout)
+	// first and last are the shapes of the first and last outermost
+	// template elements (layout); shaped says whether there was one.
+	first, last shape
+	shaped      bool
 }
 
 // shape is an outermost template element's tag, class, id and role
@@ -64,7 +66,7 @@ type openTemplate struct {
 
 func (t *templates) reset() {
 	t.open, t.section, t.ranges = t.open[:0], 0, t.ranges[:0]
-	t.shapes = t.shapes[:0]
+	t.shaped = false
 }
 
 // start handles a start tag with atom a and raw text raw, at output offset
@@ -99,16 +101,17 @@ func (t *templates) start(a atom.Atom, selfClosing bool, raw []byte, off int) {
 // shape notes an outermost template element for the page's layout: its
 // tag and its class, id and role values.
 func (t *templates) shape(a atom.Atom, raw []byte) {
-	h := fnv.New64a()
-	h.Write([]byte(a.String()))
+	h := fnvString(fnvOffset, a.String())
 	named := false
 	for _, name := range []string{"class", "id", "role"} {
 		v, _ := attr(raw, name)
 		named = named || len(v) > 0
-		h.Write([]byte{0})
-		h.Write(v)
+		h = fnvBytes(fnvBytes(h, []byte{0}), v)
 	}
-	t.shapes = append(t.shapes, shape{h.Sum64(), named})
+	t.last = shape{h, named}
+	if !t.shaped {
+		t.first, t.shaped = t.last, true
+	}
 }
 
 // layout returns the page's layout (Result.Layout): a hash of the shapes
@@ -118,20 +121,33 @@ func (t *templates) shape(a atom.Atom, raw []byte) {
 // has a class, id or role (a bare <nav> or <footer> says nothing of a
 // site).
 func (t *templates) layout() string {
-	if len(t.shapes) == 0 {
+	if !t.shaped || !t.first.named && !t.last.named {
 		return ""
 	}
-	first, last := t.shapes[0], t.shapes[len(t.shapes)-1]
-	if !first.named && !last.named {
-		return ""
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:], t.first.hash)
+	binary.LittleEndian.PutUint64(b[8:], t.last.hash)
+	return strconv.FormatUint(fnvBytes(fnvOffset, b[:]), 16)
+}
+
+// FNV-1a, 64 bits (hash/fnv's New64a, without its allocation).
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvBytes(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
 	}
-	h := fnv.New64a()
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], first.hash)
-	h.Write(b[:])
-	binary.LittleEndian.PutUint64(b[:], last.hash)
-	h.Write(b[:])
-	return strconv.FormatUint(h.Sum64(), 16)
+	return h
+}
+
+func fnvString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h
 }
 
 // end handles an end tag with atom a at output offset off.

@@ -39,7 +39,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -395,9 +394,11 @@ func fileName(doc []byte) uint16 {
 	if i := bytes.LastIndexByte(doc, '/'); i >= 0 {
 		doc = doc[i+1:]
 	}
-	h := fnv.New32a()
-	h.Write(doc)
-	return uint16(h.Sum32() ^ h.Sum32()>>16)
+	h := uint32(2166136261) // FNV-1a, without hash/fnv's allocation
+	for _, c := range doc {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return uint16(h ^ h>>16)
 }
 
 // pages is the number of pages among the documents (at least up to the

@@ -151,7 +151,9 @@ func TestBatchRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--against", plain}, "run it to the end with --store"},
+		{[]string{"--against", plain}, "run without --store"},
+		{[]string{"--against", stored, "--output", stored, "--overwrite"}, "--output is the stored run"},
+		{[]string{"--against", stored, "--output", filepath.Join(stored, "sub")}, "is inside the stored run"},
 		{[]string{"--against", filepath.Join(dir, "none")}, "not a pdc run's output"},
 		{[]string{"--against", stored, "--tau", "0.8"}, `--tau "0.7", not "0.8"`},
 		{[]string{"--against", stored, "--clusters"}, "--clusters with --against"},
@@ -162,8 +164,20 @@ func TestBatchRefused(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want an error saying %q", tt.args, code, stderr, tt.want)
 		}
 	}
-	if _, stderr, code := runPDC(t, "run", "--quiet", "--input", files[1], "--output", out, "--against", stored); code != 0 {
-		t.Fatalf("batch run: exit %d\n%s", code, stderr)
+	if _, stderr, code := runPDC(t, "run", "--quiet", "--input", files[1], "--output", out, "--against", stored, "--strict"); code != 0 {
+		t.Fatalf("batch run (--strict, which changes no result): exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(stored, "spans", "_SUCCESS")); err != nil {
+		t.Errorf("the stored run was touched: %v", err)
+	}
+	// The chain is checked whole: a stored run that lost its parsed
+	// records is named when a batch runs against a later one.
+	if err := os.RemoveAll(filepath.Join(stored, "parsed")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runPDC(t, "run", "--quiet", "--input", files[0], "--output", filepath.Join(dir, "third"), "--against", out)
+	if code == 0 || !strings.Contains(stderr, "the stored run "+stored+" did not finish") {
+		t.Errorf("a batch against a chain missing a run's parsed records: exit %d, %q", code, stderr)
 	}
 	// The batch's spans read the stored run's documents too.
 	text, stderr, code := runPDC(t, "spans", out, "--text")

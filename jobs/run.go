@@ -191,10 +191,20 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("--against %s: %w", o.against, err)
 		}
-		if !o.hadoop {
-			old = absAll([]string{old})[0]
+		_, out, err := hdfsfs.Resolve(o.output, o.hadoop)
+		if err != nil {
+			return fmt.Errorf("output %s: %w", o.output, err)
 		}
-		if o.batch, err = pipeline.Against(fsys, old, cfg.EnvList(), o.hadoop); err != nil {
+		if o.hadoop {
+			// The jobs read the stored runs from the default file system,
+			// as they do OUT.
+			if !strings.HasPrefix(old, "/") || hdfsURI(o.against) != hdfsURI(o.output) {
+				return usagef("run --hadoop: --against %q: give the stored run as an absolute path on --output's file system (%s)", o.against, hdfsURI(o.output))
+			}
+		} else {
+			old, out = absAll([]string{old})[0], absAll([]string{out})[0]
+		}
+		if o.batch, err = pipeline.Against(fsys, old, out, cfg.EnvList(), o.hadoop); err != nil {
 			return err
 		}
 		cfg.Batch, o.store = o.batch.Batch, true

@@ -32,9 +32,11 @@ import (
 //     against OUT, whose manifest lists the whole chain (Manifest.Against);
 //     the commands that read OUT's documents read those of every run of it.
 //
-// Every run of a chain has the same job parameters; a document id already
-// stored is a duplicate as in a run over all inputs (the record of the
-// smaller srcpos is kept).
+// Every run of a chain has the same job parameters (Against checks them
+// all). A document id already stored is a duplicate as in a run over all
+// inputs (the record of the smaller srcpos is kept); when the stored record
+// is kept, its pairs are left out with the stored pairs, so that a batch
+// equals the whole run for the ids it adds, not for those it repeats.
 
 // BatchRun is what a batch run against a stored run reads.
 type BatchRun struct {
@@ -47,41 +49,67 @@ type BatchRun struct {
 	Stored []string
 }
 
-// Against checks that old, a run's output directory on fsys, can be
-// batched against with the job parameters env (jobconf.Config.EnvList,
-// without PDC_BATCH) and runner, and returns the batch run's chain.
-func Against(fsys hdfsfs.FS, old string, env []string, hadoop bool) (BatchRun, error) {
+// Against checks that old, a run's output directory on fsys, and every
+// run it ran against can be batched against by a run writing out (on the
+// same fsys) with the job parameters env (jobconf.Config.EnvList) and
+// runner, and returns the batch run's chain.
+func Against(fsys hdfsfs.FS, old, out string, env []string, hadoop bool) (BatchRun, error) {
 	man, err := ReadManifest(fsys, old)
 	if err != nil {
 		return BatchRun{}, fmt.Errorf("--against %s: not a pdc run's output: %w", old, err)
 	}
-	if man.Hadoop != hadoop {
-		return BatchRun{}, fmt.Errorf("--against %s: a run of the other runner (--hadoop=%v): batches run where their stored run ran", old, man.Hadoop)
+	b := BatchRun{Against: append(slices.Clone(man.Against), old)}
+	for _, run := range b.Against {
+		if err := storedRun(fsys, run, out, env, hadoop); err != nil {
+			return BatchRun{}, fmt.Errorf("--against %s: %w", old, err)
+		}
+		b.Stored = append(b.Stored, path.Join(run, "parsed"))
 	}
-	if !man.Store || !Succeeded(fsys, old+"/parsed") || !Succeeded(fsys, old+"/spans") {
-		return BatchRun{}, fmt.Errorf("--against %s: the run stored no collection (OLD/parsed): run it to the end with --store", old)
+	batch, _ := strconv.Atoi(envMap(man.Env)["PDC_BATCH"])
+	b.Batch = batch + 1
+	return b, nil
+}
+
+// storedRun checks one run of a batch run's chain: not where the batch
+// writes, a finished run of the same runner made with --store, of the
+// same job parameters.
+func storedRun(fsys hdfsfs.FS, run, out string, env []string, hadoop bool) error {
+	switch {
+	case run == out:
+		return fmt.Errorf("--output is the stored run %s: a batch never writes its stored runs; choose another --output", run)
+	case strings.HasPrefix(out, run+"/"):
+		return fmt.Errorf("--output %s is inside the stored run %s: choose a directory outside it", out, run)
+	case strings.HasPrefix(run, out+"/"):
+		return fmt.Errorf("--output %s holds the stored run %s: choose a directory outside it", out, run)
+	case hadoop && strings.Contains(run, ","):
+		return fmt.Errorf("the stored run %s: its path must not hold a comma (Hadoop job inputs are comma-separated)", run)
 	}
-	oldEnv, cur := envMap(man.Env), envMap(env)
-	batch, _ := strconv.Atoi(oldEnv["PDC_BATCH"])
-	for _, k := range []string{"PDC_BATCH", "PDC_STATS", "PDC_SEEDS"} { // not parameters: set per run
-		delete(oldEnv, k)
+	man, err := ReadManifest(fsys, run)
+	if err != nil {
+		return fmt.Errorf("the stored run %s: %w", run, err)
+	}
+	switch {
+	case man.Hadoop != hadoop:
+		return fmt.Errorf("the stored run %s is of the other runner (--hadoop=%v): batches run where their stored run ran", run, man.Hadoop)
+	case !man.Store:
+		return fmt.Errorf("%s stored no collection: it was run without --store (run it again with --store)", run)
+	case !Succeeded(fsys, run+"/spans") || !Succeeded(fsys, run+"/parsed"):
+		return fmt.Errorf("the stored run %s did not finish (no spans/_SUCCESS or parsed/_SUCCESS): rerun it to resume", run)
+	}
+	old, cur := envMap(man.Env), envMap(env)
+	// Not parameters (set per run), or without effect on the result.
+	for _, k := range []string{"PDC_BATCH", "PDC_STATS", "PDC_SEEDS", "PDC_STRICT"} {
+		delete(old, k)
 		delete(cur, k)
 	}
 	var diff []string
 	for _, k := range slices.Sorted(maps.Keys(cur)) {
-		if oldEnv[k] != cur[k] {
-			diff = append(diff, fmt.Sprintf("%s %q, not %q", FlagName(k), oldEnv[k], cur[k]))
+		if old[k] != cur[k] {
+			diff = append(diff, fmt.Sprintf("%s %q, not %q", FlagName(k), old[k], cur[k]))
 		}
 	}
 	if len(diff) > 0 {
-		return BatchRun{}, fmt.Errorf("--against %s: a batch runs with its stored run's parameters; that run had %s", old, strings.Join(diff, ", "))
+		return fmt.Errorf("a batch runs with its stored runs' parameters; %s had %s", run, strings.Join(diff, ", "))
 	}
-	b := BatchRun{Batch: batch + 1, Against: append(slices.Clone(man.Against), old)}
-	for _, a := range b.Against {
-		b.Stored = append(b.Stored, path.Join(a, "parsed"))
-		if strings.Contains(a, ",") {
-			return BatchRun{}, fmt.Errorf("--against: %s: a stored run's path must not hold a comma (job inputs are comma-separated)", a)
-		}
-	}
-	return b, nil
+	return nil
 }

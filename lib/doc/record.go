@@ -5,20 +5,21 @@ package doc
 //
 //	docid TAB srcpos TAB url TAB nsent TAB blob
 //
-// In a batch run (pdc run --against) nsent is followed by ":" and the
-// run's number in its chain of batches (1 for the first batch against a
-// stored run): the index job tells the batch's documents from the stored
-// ones by it. A record without it is of batch 0, a run of its own. docid and url are escaped with mr.Escape. url is the document's URL; for
-// a document without one, the URL its page states for itself (canonical
-// link, og:url, base href), else SitePrefix and the site its input named
-// (Doc.Site: a directory tree, --site-field), else SitePrefix, LayoutPrefix
-// and the hash of its page's layout (Analysis.Layout: pages that share
-// their template elements are taken for one site), else "". The index job
-// takes the site (URL host, or the name) from it. srcpos
-// is the escaped input file name, "@" and the record's 16-digit byte offset
-// in it (in the uncompressed stream of a .gz file; in the JSON Lines
-// rendering of inputs converted on the fly): among records with the same id, the one with the smallest srcpos
-// (the first in input order) is kept (see reducers/stats). nsent is
+// In a batch run (pdc run --against) nsent is followed by ":" and the run's
+// number in its chain of batches (1 for the first batch against a stored
+// run): the index job tells the batch's documents from the stored ones by
+// it. A record without it is of batch 0, a run of its own. docid and url
+// are escaped with mr.Escape. url is the document's URL; for a document
+// without one, the URL its page states for itself (canonical link, og:url,
+// base href), else SitePrefix and the site its input named (Doc.Site: a
+// directory tree, --site-field), else SitePrefix, LayoutPrefix and the hash
+// of its page's layout (Analysis.Layout: pages that share their template
+// elements are taken for one site), else "". The index job takes the site
+// (URL host, or the name) from it. srcpos is the escaped input file name,
+// "@" and the record's 16-digit byte offset in it (in the uncompressed
+// stream of a .gz file; in the JSON Lines rendering of inputs converted on
+// the fly): among records with the same id, the one with the smallest
+// srcpos (the first in input order) is kept (see reducers/stats). nsent is
 // the number of sentences. blob is base64 (standard alphabet, no padding) of,
 // for each sentence in order:
 //

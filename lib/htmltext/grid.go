@@ -16,9 +16,10 @@ import (
 // an index when a third of its cells with text, and at least minIndexTerms
 // of a <table>'s (one of a <div>'s: its class says it is a table, while
 // pages are laid out with tables), hold a link (a name, a signature), and
-// no cell holds more than maxIndexCell
-// characters of text: entries are short, and a table that lays out a page
-// (a menu cell, a long content cell) is none. An index's text is link text
+// no cell holds more than maxIndexCell bytes of text: entries are short,
+// and a table that lays out a page (a menu cell, a long content cell) is
+// none; nor is a <div> grid with text outside its cells or a <table>
+// inside it. An index's text is link text
 // as a whole (Result.Links), as an index list's is (indexLists).
 type indexGrids struct {
 	grids []grid // open grids, outermost first
@@ -39,6 +40,9 @@ type grid struct {
 	cellFrom      int  // where the current cell's text starts (-1: none yet)
 	cellLinked    bool // the current cell holds link text
 	header        bool // the current cell is a header (class part "header")
+	// other: a <div> grid with text outside its cells, or a <table>
+	// inside: a page laid out in a div, not a listing.
+	other bool
 }
 
 // maxIndexCell is the most text, in bytes, of a cell of an index: a
@@ -52,6 +56,9 @@ func (x *indexGrids) reset() { x.grids, x.divs = x.grids[:0], 0 }
 func (x *indexGrids) start(a atom.Atom, raw []byte, links, out int) {
 	switch a {
 	case atom.Table: // inside a cell of another grid: a grid of its own
+		for i := range x.grids {
+			x.grids[i].other = x.grids[i].other || !x.grids[i].table
+		}
 		x.grids = append(x.grids, grid{table: true, start: -1, firstLink: links, cellFrom: -1})
 	case atom.Td, atom.Th:
 		if g := x.top(); g != nil && g.table {
@@ -114,6 +121,7 @@ func (x *indexGrids) text(at int, inLink bool) {
 		if g.inCell && g.cellFrom < 0 {
 			g.cellFrom = at
 		}
+		g.other = g.other || !g.table && !g.inCell
 		g.cellLinked = g.cellLinked || g.inCell && inLink
 	}
 }
@@ -164,7 +172,7 @@ func (x *indexGrids) close(out int) (Range, int, bool) {
 	if !g.table {
 		least = 1
 	}
-	if g.linked >= least && 3*g.linked >= g.cells && g.longest <= maxIndexCell && g.start >= 0 && out > g.start {
+	if !g.other && g.linked >= least && 3*g.linked >= g.cells && g.longest <= maxIndexCell && g.start >= 0 && out > g.start {
 		return Range{Start: g.start, End: out}, g.firstLink, true
 	}
 	return Range{}, 0, false

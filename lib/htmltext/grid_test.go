@@ -40,6 +40,13 @@ func TestIndexGrids(t *testing.T) {
 		{"a grid of one entry under titles", `<div class="summary-table"><div class="table-header">Modifier</div><div class="table-header">Class</div><div class="table-header">Description</div>` + row3("get") + `</div>`,
 			[]string{"Modifier\n\nClass\n\nDescription\n\nvoid\n\nOwner.get()\n\nDoes get."}},
 		{"a grid of no link", `<div class="summary-table"><div>a</div><div>Uses a.</div></div>`, nil},
+		{"cells of nested blocks", `<div class="summary-table">` + strings.Repeat(`<div>`+link("x")+`</div><div><div>One.</div><div>Two.</div><div>Three.</div></div>`, 3) + `</div>`,
+			[]string{strings.TrimSuffix(strings.Repeat("x\n\nOne.\n\nTwo.\n\nThree.\n\n", 3), "\n\n")}},
+		{"empty cells", `<table>` + strings.Repeat(tr(link("x"), "X.", "", "", "", ""), 3) + `</table>`, []string{"x\n\nX.\n\nx\n\nX.\n\nx\n\nX."}},
+		{"a grid left open in a table", `<table>` + tr(link("a"), "A.") + tr(link("b"), "B.") + tr(link("c"), `<div class="item-table"><div>C.`) + `</table><p>After.</p>`,
+			[]string{"a\n\nA.\n\nb\n\nB.\n\nc\n\nC."}},
+		{"a div laid out around a table", `<div class="table-responsive"><div class="toolbar">` + link("csv") + `</div><table>` + tr("1", "2") + tr("3", "4") + `</table></div>`, []string{"csv"}},
+		{"a div with text of its own", `<div class="table-of-contents"><div>` + link("intro") + `</div><p>The article itself.</p></div>`, []string{"intro"}},
 		{"a layout table", `<table>` + tr(link("home"), link("news"), link("about")) + tr(long) + `</table>`, []string{"home", "news", "about"}},
 		{"a div that is no table", `<div class="summary">` + row2("a") + row2("b") + row2("c") + `</div>`, []string{"a", "b", "c"}},
 		{"a grid left open", `<div class="item-table">` + item("a") + item("b") + item("c"), []string{"a", "b", "c"}},
@@ -50,5 +57,17 @@ func TestIndexGrids(t *testing.T) {
 		if got, text := linkTexts(t, tt.name, tt.page); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: links %q, want %q (text %q)", tt.name, got, tt.want, text)
 		}
+	}
+}
+
+// TestIndexGridsMisnested: lists and tables that close inside each other
+// never leave overlapping link ranges (linkTexts fails on them).
+func TestIndexGridsMisnested(t *testing.T) {
+	for _, page := range []string{
+		`<dl><dt><a href=a>a</a><dt><a href=b>b</a><table><tr><td><a href=c>c</a></td><td>C</td></tr><tr><td><a href=d>d</a><td>D<tr><td><a href=e>e</a><td>E</dl><p>x</p></table>`,
+		`<table><tr><td><a href=a>a</a><td>A<tr><td><a href=b>b</a><td>B<dl><dt><a href=c>c</a><dt><a href=d>d</a></table><dt><a href=e>e</a><dt><a href=f>f</a></dl>`,
+		`<div class="item-table"><div><a href=a>a</a></div><dl><dt><a href=b>b</a><dt><a href=c>c</a></div><dt><a href=d>d</a></dl>`,
+	} {
+		linkTexts(t, page, page)
 	}
 }

@@ -119,7 +119,7 @@ func extract(src []byte, name string, invalid int) (Result, error) {
 	e := pool.Get().(*extractor)
 	e.reset()
 	err := e.run(src)
-	e.index.finish(len(e.out), func(r Range, first int) { e.links = append(e.links[:first], r) })
+	e.index.finish(len(e.out), e.linkAll)
 	e.grids.finish()
 	res := Result{Text: string(e.out), Charset: name, InvalidUTF8: invalid}
 	if len(e.links) > 0 {
@@ -220,15 +220,26 @@ func (e *extractor) run(src []byte) error {
 				}
 				e.tmpl.end(a, len(e.out))
 				if r, first, ok := e.index.end(a, len(e.out)); ok {
-					e.links = append(e.links[:first], r)
+					e.linkAll(r, first)
 				}
 				if r, first, ok := e.grids.end(a, len(e.out)); ok {
-					e.links = append(e.links[:first], r)
+					e.linkAll(r, first)
 				}
 			}
 			e.end(a)
 		}
 	}
+}
+
+// linkAll makes r, an index's text, link text: it replaces the link
+// ranges from first on, those the index holds. An index whose start lies
+// in a range kept before it (misnested lists and tables: a list that
+// closed inside the table took the table's first links) is left as it is.
+func (e *extractor) linkAll(r Range, first int) {
+	if first > len(e.links) || first > 0 && e.links[first-1].End > r.Start {
+		return
+	}
+	e.links = append(e.links[:first], r)
 }
 
 // maxAtomLen bounds the length of element names known to package atom.

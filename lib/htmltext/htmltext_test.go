@@ -175,6 +175,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte("<pre>a\n\n b</pre><svg><p>x"), "text/html; charset=big5")
 	f.Add([]byte("\xff\xfe<\x00p\x00>\x00"), "")
 	f.Add([]byte("<dl><dt><a href=a>a</a> x<dd>A<dl><dt><a href=b>b</a></dl><dt><a href=c>c</a><dt><a href=d>d</a></dt></dl>"), "")
+	f.Add([]byte("<dl><dt><a href=a>a</a><dt><a href=b>b</a><table><tr><td><a href=c>c</a><td>C<tr><td><a href=d>d</a><td>D</dl></table>"), "")
 	f.Add([]byte("<table><tr><td><a href=a>a</a><td>A<tr><td><div class=item-table><div><a href=b>b</a></div><div><a href=c>c</a><div><a href=d>d</a></table></div>"), "")
 	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
 		if utf8.Valid(body) {

@@ -18,11 +18,11 @@
 // has a site and a copy key and PDC_MAX_SITE_DF is set, by "~" and the key
 // (CopyKey, 8 hex digits), which the reducer reads and drops. In a batch
 // run (PDC_BATCH), the site of a posting of the batch's own documents
-// (records of that batch, lib/doc) starts with "+" (doc.BatchMark), which the
-// reducer keeps and the join reads. docid is empty when the posting before it in the line is
-// of the same document (ids are never empty): a token met in several
-// sentences of one document, common with long ids and rare tokens, brings
-// its id once per line.
+// (records of that batch, lib/doc) starts with "+" (doc.BatchMark), which
+// the reducer keeps and the join reads. docid is empty when the posting
+// before it in the line is of the same document (ids are never empty): a
+// token met in several sentences of one document, common with long ids and
+// rare tokens, brings its id once per line.
 //
 // With the words method (PPJoin) only the prefix of each sentence's
 // ordered token set is indexed, and each posting carries two more fields

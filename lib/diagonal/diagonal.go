@@ -69,8 +69,7 @@ type Counts struct {
 // score. Find may reorder pairs (not when they come sorted by (A, B)
 // without duplicates). If c is not nil, Find adds to its counts.
 func Find(pairs []Pair, minLen, gap int, c *Counts) []Run {
-	runs, _ := find(pairs, minLen, gap, c, false)
-	return runs
+	return new(Finder).Find(pairs, minLen, gap, c)
 }
 
 // FindAll returns Find's runs and the short runs: those of at least 2
@@ -81,22 +80,49 @@ func Find(pairs []Pair, minLen, gap int, c *Counts) []Run {
 // may meet one of Find's runs: the caller tells. The extension takes them
 // as candidates (lib/extend).
 func FindAll(pairs []Pair, minLen, gap int, c *Counts) (runs, short []Run) {
-	return find(pairs, minLen, gap, c, true)
+	return new(Finder).FindAll(pairs, minLen, gap, c)
 }
 
-func find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Run) {
+// A Finder is Find and FindAll with their working memory kept for the next
+// call, for a caller that matches one document pair after another (the
+// match job: most calls are small, and allocating for each cost more than
+// the matching). The runs a call returns are the Finder's until its next
+// call. The zero Finder is ready.
+type Finder struct {
+	used, counts, joined, inA, inB  []bool
+	runs, rest, short, merged, long []Run
+	restFirst                       []int
+	startOf, next, row              []int32
+	start                           map[[2]int]int
+}
+
+// Find is the package's Find.
+func (f *Finder) Find(pairs []Pair, minLen, gap int, c *Counts) []Run {
+	runs, _ := f.find(pairs, minLen, gap, c, false)
+	return runs
+}
+
+// FindAll is the package's FindAll.
+func (f *Finder) FindAll(pairs []Pair, minLen, gap int, c *Counts) (runs, short []Run) {
+	return f.find(pairs, minLen, gap, c, true)
+}
+
+func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Run) {
 	if !strictlySorted(pairs) { // the match job's pairs arrive sorted, without duplicates
 		slices.SortFunc(pairs, func(x, y Pair) int {
 			return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B), cmp.Compare(y.Score, x.Score))
 		})
 		pairs = slices.CompactFunc(pairs, func(x, y Pair) bool { return x.A == y.A && x.B == y.B })
 	}
-	at := newLocator(pairs)
+	at := newLocator(pairs, f.row[:0])
+	f.row = at.row
 	steps := stepsFor(gap)
-	used := make([]bool, len(pairs))
-	var runs, rest []Run
-	var restFirst []int // index of the first pair of each run in rest
-	var counts []bool   // runs[i] counts on its own (without joinMerged)
+	used := falses(f.used, len(pairs))
+	f.used = used
+	runs, rest := f.runs[:0], f.rest[:0]
+	restFirst := f.restFirst[:0] // index of the first pair of each run in rest
+	counts := f.counts[:0]       // runs[i] counts on its own (without joinMerged)
+	defer func() { f.runs, f.rest, f.restFirst, f.counts = runs, rest, restFirst, counts }()
 	for i := range pairs {
 		if used[i] {
 			continue
@@ -133,49 +159,59 @@ func find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) ([]Run, []Ru
 	var short []Run
 	if withShort && (len(rest) > 1 || len(rest) == 1 && rest[0].Length >= 2) {
 		if gap > 0 {
-			short = joinShort(pairs, &at, rest, restFirst, gap)
+			short = f.joinShort(pairs, &at, rest, restFirst, gap)
 			// As Find drops them, but kept when they meet Find's runs:
 			// the caller tells.
-			var long []Run // the runs that count on their own (rest has the others)
+			long := f.long[:0] // the runs that count on their own (rest has the others)
 			for i, r := range runs {
 				if counts[i] {
 					long = append(long, r)
 				}
 			}
-			short = dropCoveredBy(short, long)
+			f.long = long
+			short = f.dropCoveredBy(short, long)
 		} else {
 			short = slices.DeleteFunc(rest, func(r Run) bool { return r.Length < 2 })
 		}
 	}
+	out := runs
 	if gap > 0 { // gap 0 keeps the paper's exact diagonals
 		var joined int
-		runs, joined = joinMerged(runs, counts, gap, minLen)
-		n := len(runs)
-		runs = dropCovered(runs)
+		out, joined = f.joinMerged(runs, counts, gap, minLen)
+		n := len(out)
+		out = f.dropCovered(out)
 		if c != nil {
 			c.Joined += joined
-			c.Covered += n - len(runs)
+			c.Covered += n - len(out)
 		}
 	}
 	byStart := func(x, y Run) int {
 		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
 	}
-	slices.SortFunc(runs, byStart)
+	slices.SortFunc(out, byStart)
 	slices.SortFunc(short, byStart)
-	return runs, short
+	return out, short
+}
+
+// falses returns buf resized to n, all false.
+func falses(buf []bool, n int) []bool {
+	buf = slices.Grow(buf[:0], n)[:n]
+	clear(buf)
+	return buf
 }
 
 // joinShort joins the runs of rest (first pairs at pairs[first[i]]) as
 // joinMerged joins runs, and returns those of 2 pairs or more. It finds a
 // run's successor through the pairs' locator, not a map: rest holds most
 // of a document pair's pairs, as single pairs.
-func joinShort(pairs []Pair, at *locator, rest []Run, first []int, gap int) []Run {
-	startOf := make([]int32, len(pairs)) // rest index + 1 of the run starting at a pair
+func (f *Finder) joinShort(pairs []Pair, at *locator, rest []Run, first []int, gap int) []Run {
+	startOf := zeros(f.startOf, len(pairs)) // rest index + 1 of the run starting at a pair
 	for i, k := range first {
 		startOf[k] = int32(i + 1)
 	}
-	next := make([]int32, len(rest)) // the run joined after run i, + 1
-	joined := make([]bool, len(rest))
+	next := zeros(f.next, len(rest)) // the run joined after run i, + 1
+	joined := falses(f.joined, len(rest))
+	f.startOf, f.next, f.joined = startOf, next, joined
 	for i, r := range rest {
 		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
 			k, ok := at.find(-1, r.EndA+s[0], r.EndB+s[1])
@@ -188,7 +224,7 @@ func joinShort(pairs []Pair, at *locator, rest []Run, first []int, gap int) []Ru
 			}
 		}
 	}
-	var out []Run
+	out := f.short[:0]
 	for i := range rest {
 		if joined[i] {
 			continue
@@ -207,13 +243,21 @@ func joinShort(pairs []Pair, at *locator, rest []Run, first []int, gap int) []Ru
 			out = append(out, r)
 		}
 	}
+	f.short = out
 	return out
+}
+
+// zeros returns buf resized to n, all 0.
+func zeros(buf []int32, n int) []int32 {
+	buf = slices.Grow(buf[:0], n)[:n]
+	clear(buf)
+	return buf
 }
 
 // dropCoveredBy leaves out the short runs whose sentences, on both sides,
 // all lie in runs or in longer (or as long and better scored) short runs,
 // as dropCovered does.
-func dropCoveredBy(short, runs []Run) []Run {
+func (f *Finder) dropCoveredBy(short, runs []Run) []Run {
 	if len(short) == 0 {
 		return short
 	}
@@ -227,8 +271,8 @@ func dropCoveredBy(short, runs []Run) []Run {
 			minB, maxB = min(minB, r.StartB), max(maxB, r.EndB)
 		}
 	}
-	inA := make([]bool, maxA-minA+1)
-	inB := make([]bool, maxB-minB+1)
+	inA, inB := falses(f.inA, maxA-minA+1), falses(f.inB, maxB-minB+1)
+	f.inA, f.inB = inA, inB
 	mark := func(r Run) {
 		for i := r.StartA; i <= r.EndA; i++ {
 			inA[i-minA] = true
@@ -305,7 +349,7 @@ type locator struct {
 	row   []int32 // row[a-minA] is the index of row a's first pair; row[len-1] = len(pairs)
 }
 
-func newLocator(pairs []Pair) locator {
+func newLocator(pairs []Pair, row []int32) locator {
 	l := locator{pairs: pairs}
 	if len(pairs) == 0 || len(pairs) >= math.MaxInt32 {
 		return l
@@ -315,7 +359,7 @@ func newLocator(pairs []Pair) locator {
 	if len(pairs) < 32 || width > 4*len(pairs)+1024 {
 		return l // few or sparse: binary search
 	}
-	l.row = make([]int32, width+1)
+	l.row = slices.Grow(row[:0], width+1)[:width+1]
 	a := 0
 	for i, p := range pairs {
 		for ; a <= p.A-l.minA; a++ {
@@ -363,22 +407,28 @@ func (l *locator) find(from, a, b int) (int, bool) {
 // (counts[i]) and joined runs of at least minLen pairs (runs of two pairs
 // each on both sides of a merged sentence, say), and the number of joins
 // in them.
-func joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, int) {
-	start := make(map[[2]int]int, len(runs)) // run index by (StartA, StartB)
+func (f *Finder) joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, int) {
+	if f.start == nil {
+		f.start = make(map[[2]int]int)
+	}
+	start := f.start // run index by (StartA, StartB)
+	clear(start)
 	for i, r := range runs {
 		start[[2]int{r.StartA, r.StartB}] = i
 	}
-	next := make([]int, len(runs)) // the run joined after run i, + 1
-	joined := make([]bool, len(runs))
+	next := zeros(f.next, len(runs)) // the run joined after run i, + 1
+	joined := falses(f.joined, len(runs))
+	f.next, f.joined = next, joined
 	for i, r := range runs {
 		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
 			if j, ok := start[[2]int{r.EndA + s[0], r.EndB + s[1]}]; ok && !joined[j] {
-				next[i], joined[j] = j+1, true
+				next[i], joined[j] = int32(j+1), true
 				break
 			}
 		}
 	}
-	out, joins := runs[:0:0], 0
+	out, joins := f.merged[:0], 0
+	defer func() { f.merged = out }()
 	for i := range runs {
 		if joined[i] {
 			continue
@@ -411,7 +461,7 @@ func joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, int) {
 // would report the same passages again, aligned less well. A run inside a
 // longer one is such an echo; a passage of A found twice in B is not (its
 // second copy in B is new). Linear in the runs' lengths.
-func dropCovered(runs []Run) []Run {
+func (f *Finder) dropCovered(runs []Run) []Run {
 	if len(runs) < 2 {
 		return runs
 	}
@@ -423,8 +473,9 @@ func dropCovered(runs []Run) []Run {
 		minA, maxA = min(minA, r.StartA), max(maxA, r.EndA)
 		minB, maxB = min(minB, r.StartB), max(maxB, r.EndB)
 	}
-	inA := make([]bool, maxA-minA+1) // sentence minA+i of A lies in a kept run
-	inB := make([]bool, maxB-minB+1)
+	inA := falses(f.inA, maxA-minA+1) // sentence minA+i of A lies in a kept run
+	inB := falses(f.inB, maxB-minB+1)
+	f.inA, f.inB = inA, inB
 	kept := runs[:0]
 	for _, r := range runs {
 		a, b := inA[r.StartA-minA:r.EndA-minA+1], inB[r.StartB-minB:r.EndB-minB+1]

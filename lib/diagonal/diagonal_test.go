@@ -157,6 +157,7 @@ func TestDropCovered(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	dropped := 0
+	var f Finder // reused, as the match job reuses it
 	for range 300 {
 		var runs []Run
 		for range 1 + rng.IntN(60) {
@@ -165,7 +166,7 @@ func TestDropCovered(t *testing.T) {
 		}
 		want := naive(slices.Clone(runs))
 		dropped += len(runs) - len(want)
-		if got := dropCovered(slices.Clone(runs)); !slices.Equal(got, want) {
+		if got := f.dropCovered(slices.Clone(runs)); !slices.Equal(got, want) {
 			t.Fatalf("dropCovered(%v)\n got %v\nwant %v", runs, got, want)
 		}
 	}
@@ -184,7 +185,7 @@ func TestLocator(t *testing.T) {
 			pairs = append(pairs, Pair{A: rng.IntN(spread * 10), B: rng.IntN(40)})
 		}
 		pairs = sortPairs(pairs)
-		l := newLocator(pairs)
+		l := newLocator(pairs, nil)
 		if dense := l.row != nil; dense != (spread < 100000) {
 			t.Errorf("spread %d: row table %v", spread, dense)
 		}
@@ -206,6 +207,39 @@ func TestLocator(t *testing.T) {
 				t.Fatalf("spread %d: find(%d, %d, %d) found %v; want %v", spread, from, a, b, ok, wantOK)
 			}
 		}
+	}
+}
+
+// TestFinderReused checks that one Finder, reused for document pair after
+// document pair as the match job reuses it, returns what a fresh call
+// returns: no state of one call leaks into the next.
+func TestFinderReused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var f Finder
+	found := 0
+	for i := range 500 {
+		var pairs []Pair
+		for range rng.IntN(80) {
+			a, b, n := rng.IntN(30), rng.IntN(30), 1+rng.IntN(5)
+			for k := range n {
+				pairs = append(pairs, Pair{A: a + k + rng.IntN(2), B: b + k, Score: float64(1 + rng.IntN(3)), Evidence: rng.IntN(3), Tag: i})
+			}
+		}
+		pairs = sortPairs(pairs)
+		minLen, gap := 1+rng.IntN(4), rng.IntN(3)
+		wantRuns, wantShort := FindAll(slices.Clone(pairs), minLen, gap, nil)
+		var c Counts
+		gotRuns, gotShort := f.FindAll(slices.Clone(pairs), minLen, gap, &c)
+		if !slices.Equal(gotRuns, wantRuns) || !slices.Equal(gotShort, wantShort) {
+			t.Fatalf("call %d (minLen %d, gap %d): reused Finder gave\n%v\n%v\nwant\n%v\n%v", i, minLen, gap, gotRuns, gotShort, wantRuns, wantShort)
+		}
+		if got, want := f.Find(slices.Clone(pairs), minLen, gap, nil), Find(slices.Clone(pairs), minLen, gap, nil); !slices.Equal(got, want) {
+			t.Fatalf("call %d: reused Finder's Find gave %v, want %v", i, got, want)
+		}
+		found += len(wantRuns) + len(wantShort)
+	}
+	if found == 0 {
+		t.Fatal("no run found: the test tests nothing")
 	}
 }
 

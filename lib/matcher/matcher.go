@@ -82,7 +82,8 @@ type Matcher struct {
 	// than the matching of most pairs.
 	docPairs, sentPairs, shortDropped, spans, withSpans, candidates, singles, weak int64
 	found                                                                          diagonal.Counts
-	sent                                                                           []sent // the document pair's seeds (send)
+	finder                                                                         diagonal.Finder // its runs are valid until the next document pair
+	sent                                                                           []sent          // the document pair's seeds (send)
 }
 
 // NewMatcher returns a Matcher writing spans to out and counting in c.
@@ -289,9 +290,9 @@ func (m *Matcher) emit() error {
 	}
 	var runs, short []diagonal.Run
 	if m.cfg.ExtendTau > 0 {
-		runs, short = diagonal.FindAll(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
+		runs, short = m.finder.FindAll(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
 	} else {
-		runs = diagonal.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
+		runs = m.finder.Find(m.pairs, m.cfg.Lambda, m.cfg.Gap, &m.found)
 	}
 	kept := 0
 	for _, run := range runs {

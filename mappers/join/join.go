@@ -95,6 +95,7 @@ type Posting struct {
 	New bool
 
 	docNo int // equal for the postings of one document within a list (numberDocs)
+	gno   int // 1 + the document's number in the grouper (grouper.number), 0 until it has one
 	grp   int // 1 + the posting's set in a hub list's leftover (joiner.group), else 0
 }
 
@@ -165,6 +166,9 @@ func Map(t *mr.Task) error {
 		}
 		if fields[1][0] != 'P' {
 			continue
+		}
+		if err := g.nextList(); err != nil {
+			return err
 		}
 		ps, sets = ps[:0], sets[:0]
 		for _, f := range fields[3:] {
@@ -796,23 +800,53 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 }
 
 // grouper gathers a mapper's candidate pairs by document pair (see the
-// package comment).
+// package comment). Document pairs are found by the numbers it gives the
+// documents (number), not by their ids: a pair's line is looked up for
+// every sentence pair, a document's number once per list.
 type grouper struct {
-	*mr.Batch[string] // keyed by docA TAB docB
-	key               []byte
+	*mr.Batch[uint64]                   // keyed by docA's number << 32 | docB's
+	ids               map[string]uint32 // document id -> number
+	maxDocs           int               // MaxGroupedDocs; smaller in tests
 }
 
+// MaxGroupedDocs is how many document numbers a grouper holds before it
+// writes its batch out and numbers afresh.
+const MaxGroupedDocs = 1 << 20
+
 func newGrouper(out mr.Output) *grouper {
-	return &grouper{Batch: mr.NewBatch[string](out)}
+	return &grouper{Batch: mr.NewBatch[uint64](out), ids: make(map[string]uint32), maxDocs: MaxGroupedDocs}
+}
+
+// nextList is called before each list: between lists, when it holds
+// MaxGroupedDocs numbers, the grouper writes its batch out and forgets
+// them (a list's postings keep theirs while the list is joined).
+func (g *grouper) nextList() error {
+	if len(g.ids) < g.maxDocs {
+		return nil
+	}
+	clear(g.ids)
+	return g.Flush()
+}
+
+// number returns p's document number, giving it one if it has none.
+func (g *grouper) number(p *Posting) uint64 {
+	if p.gno == 0 {
+		n, ok := g.ids[string(p.Doc)]
+		if !ok {
+			n = uint32(len(g.ids))
+			g.ids[string(p.Doc)] = n
+		}
+		p.gno = int(n) + 1
+	}
+	return uint64(p.gno - 1)
 }
 
 // add adds the pair of sentences a and b (a.Doc < b.Doc) sharing count
 // signatures.
 func (g *grouper) add(a, b *Posting, count int) error {
-	g.key = append(append(append(g.key[:0], a.Doc...), '\t'), b.Doc...)
-	line, i := mr.LineOf(g.Batch, g.key)
+	line, i := g.Line(g.number(a)<<32 | g.number(b))
 	if len(line) == 0 {
-		line = append(line, g.key...)
+		line = append(append(append(line, a.Doc...), '\t'), b.Doc...)
 	}
 	return g.Put(i, appendPair(line, a, b, count))
 }

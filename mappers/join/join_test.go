@@ -436,3 +436,54 @@ func overlap(a, b []uint64) int {
 	}
 	return n
 }
+
+// TestGrouperRenumbers: a grouper that numbers its documents afresh
+// between lists (here after 3 documents) still puts each sentence pair on
+// a line of its own document pair, and in the order added.
+func TestGrouperRenumbers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var out bytes.Buffer
+	g := newGrouper(mr.NewOutput(&out))
+	g.maxDocs = 3
+	want := map[string][]string{}
+	for l := range 200 {
+		if err := g.nextList(); err != nil {
+			t.Fatal(err)
+		}
+		var ps []Posting
+		for range 2 + rng.IntN(4) {
+			ps = append(ps, Posting{Doc: fmt.Appendf(nil, "doc/%d", rng.IntN(12)), Sent: fmt.Appendf(nil, "%d", l), CS: []byte("0"), CE: []byte("9"), NSig: 4})
+		}
+		for i := range ps {
+			for j := i + 1; j < len(ps); j++ {
+				a, b := &ps[i], &ps[j]
+				if bytes.Equal(a.Doc, b.Doc) {
+					continue
+				}
+				if bytes.Compare(a.Doc, b.Doc) > 0 {
+					a, b = b, a
+				}
+				if err := g.add(a, b, i+j); err != nil {
+					t.Fatal(err)
+				}
+				key := string(a.Doc) + "\t" + string(b.Doc)
+				want[key] = append(want[key], string(appendPair(nil, a, b, i+j)[1:]))
+			}
+		}
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.ids) > 3+5 {
+		t.Errorf("%d document numbers held, want at most a list's more than 3", len(g.ids))
+	}
+	got := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		f := strings.Split(l, "\t")
+		key := f[0] + "\t" + f[1]
+		got[key] = append(got[key], f[2:]...)
+	}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("pairs by document pair:\n got %v\nwant %v", got, want)
+	}
+}

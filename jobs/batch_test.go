@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
 
 // splitSample writes the sample's documents to dir as one JSON Lines file
@@ -130,6 +133,81 @@ func TestBatchMatchesFull(t *testing.T) {
 	}
 }
 
+// TestBatchCopies: a batch run's copies.tsv lists the exact copies that
+// one run over the stored documents and the batch lists with a batch
+// document on either side, not the stored runs' copies of stored
+// documents by each other.
+func TestBatchCopies(t *testing.T) {
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	copyOf := func(i int, id string) string {
+		var d map[string]any
+		if err := json.Unmarshal([]byte(lines[i]), &d); err != nil {
+			t.Fatal(err)
+		}
+		d["id"] = id
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	dir := t.TempDir()
+	base, batch := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	baseLines := append(slices.Clone(lines[:20]), copyOf(0, "copy/stored-of-stored"))
+	batchLines := append(slices.Clone(lines[20:]), copyOf(0, "copy/new-of-stored"), copyOf(25, "copy/new-of-new"))
+	for name, ls := range map[string][]string{base: baseLines, batch: batchLines} {
+		if err := os.WriteFile(name, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	isBatch := map[string]bool{}
+	for _, l := range batchLines {
+		var d struct{ ID string }
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatal(err)
+		}
+		isBatch[d.ID] = true
+	}
+	stored, out, whole := filepath.Join(dir, "stored"), filepath.Join(dir, "batch"), filepath.Join(dir, "whole")
+	for _, args := range [][]string{
+		{"run", "--quiet", "--input", base, "--output", stored, "--store"},
+		{"run", "--quiet", "--input", batch, "--output", out, "--against", stored},
+		{"run", "--quiet", "--input", base, "--input", batch, "--output", whole},
+	} {
+		if _, stderr, code := runPDC(t, args...); code != 0 {
+			t.Fatalf("pdc %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
+		}
+	}
+	copyLines := func(run string) []string {
+		data, err := os.ReadFile(filepath.Join(run, "copies.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls := strings.Split(strings.TrimSpace(string(data)), "\n")[1:]
+		slices.Sort(ls)
+		return ls
+	}
+	var want []string
+	storedOnly := 0
+	for _, l := range copyLines(whole) {
+		if f := strings.Split(l, "\t"); isBatch[f[0]] || isBatch[f[1]] {
+			want = append(want, l)
+		} else {
+			storedOnly++
+		}
+	}
+	if len(want) != 2 || storedOnly != 1 {
+		t.Fatalf("the whole run's copies.tsv: %d lines with a batch document, %d without; want 2 and 1:\n%s", len(want), storedOnly, copyLines(whole))
+	}
+	if got := copyLines(out); !slices.Equal(got, want) {
+		t.Errorf("the batch run's copies.tsv:\n got %q\nwant %q", got, want)
+	}
+}
+
 // TestBatchRefused: what cannot run as a batch says why, in one line.
 func TestBatchRefused(t *testing.T) {
 	dir := t.TempDir()
@@ -163,6 +241,24 @@ func TestBatchRefused(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
 			t.Errorf("%v: exit %d, %q; want an error saying %q", tt.args, code, stderr, tt.want)
 		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: refused, but wrote %s (%v)", tt.args, out, err)
+		}
+	}
+	// A stored run in use by another run (here: its lock held) is not read.
+	lock, err := pipeline.AcquireLock(hdfsfs.Local(), stored, pipeline.ThisProcess("pdc test"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runPDC(t, "run", "--quiet", "--input", files[1], "--output", out, "--against", stored)
+	if code == 0 || !strings.Contains(stderr, "the stored run "+stored) || !strings.Contains(stderr, "pdc test pid") || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
+		t.Errorf("a batch against a stored run in use: exit %d, %q; want one line naming the run and its user", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a batch against a stored run in use wrote %s (%v)", out, err)
+	}
+	if err := lock.Release(); err != nil {
+		t.Fatal(err)
 	}
 	if _, stderr, code := runPDC(t, "run", "--quiet", "--input", files[1], "--output", out, "--against", stored, "--strict"); code != 0 {
 		t.Fatalf("batch run (--strict, which changes no result): exit %d\n%s", code, stderr)
@@ -175,7 +271,7 @@ func TestBatchRefused(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(stored, "parsed")); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code := runPDC(t, "run", "--quiet", "--input", files[0], "--output", filepath.Join(dir, "third"), "--against", out)
+	_, stderr, code = runPDC(t, "run", "--quiet", "--input", files[0], "--output", filepath.Join(dir, "third"), "--against", out)
 	if code == 0 || !strings.Contains(stderr, "the stored run "+stored+" did not finish") {
 		t.Errorf("a batch against a chain missing a run's parsed records: exit %d, %q", code, stderr)
 	}

@@ -169,6 +169,21 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 			err = rerr
 		}
 	}()
+	// A batch reads its stored runs: it holds their locks too, so that no
+	// run rewrites one meanwhile, and refuses to start while another run
+	// uses one (nothing is written to OUT before). A stored run whose
+	// lock cannot be made (a directory this user may only read) is read
+	// without it.
+	for _, s := range o.Stored {
+		run := path.Dir(s)
+		l, err := AcquireLock(fsys, run, o.Holder, false)
+		switch {
+		case errors.Is(err, ErrLocked):
+			return nil, fmt.Errorf("--against: the stored run %s: %w; a batch runs while no other run uses its stored runs", run, err)
+		case err == nil:
+			defer l.Release()
+		}
+	}
 	if c, ok := d.(io.Closer); ok {
 		defer c.Close() // the driver's scratch space, removed under the lock
 	}

@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
+	"github.com/pdc-mr/pdc/lib/docstats"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/span"
@@ -54,13 +55,15 @@ type Copy struct {
 type occurrence struct {
 	hash, srcpos, doc string // doc escaped
 	n                 int
+	stored            bool // a stored document of a batch run
 }
 
 // Build groups the content records of the stats job's part files (files
 // of dir named part-*): the documents of one content hash, but for the
 // occurrences of duplicate ids the stats job drops (#docid TAB srcpos
 // records), the first of each group in srcpos order being the one the
-// others copy.
+// others copy. In a batch run, the copy of a stored document by another is
+// the stored runs' and left out.
 func Build(fsys hdfsfs.FS, dir string) ([]Copy, error) {
 	ents, err := fsys.ReadDir(dir)
 	if err != nil {
@@ -97,14 +100,14 @@ func readStats(fsys hdfsfs.FS, name string, occ *[]occurrence, dropped map[strin
 			continue
 		}
 		fl := bytes.Split(line[1:], []byte{'\t'})
-		n, ok := 0, len(fl) == 4
+		n, ok := 0, len(fl) == 4 || len(fl) == 5 && string(fl[4]) == docstats.Stored
 		if ok {
 			n, ok = mr.Atoi(fl[3])
 		}
 		if !ok {
-			return fmt.Errorf("copies: %s:%d: want =hash TAB srcpos TAB doc TAB sentences", name, r.LineNumber())
+			return fmt.Errorf("copies: %s:%d: want =hash TAB srcpos TAB doc TAB sentences [TAB %s]", name, r.LineNumber(), docstats.Stored)
 		}
-		*occ = append(*occ, occurrence{hash: string(fl[0]), srcpos: string(fl[1]), doc: string(fl[2]), n: n})
+		*occ = append(*occ, occurrence{hash: string(fl[0]), srcpos: string(fl[1]), doc: string(fl[2]), n: n, stored: len(fl) == 5})
 	}
 	if err := r.Err(); err != nil {
 		return fmt.Errorf("copies: read %s: %w", name, err)
@@ -141,6 +144,9 @@ func group(occ []occurrence, dropped map[string]bool) []Copy {
 			if len(seen) == 1 {
 				g.first = o
 				continue
+			}
+			if o.stored && g.first.stored {
+				continue // a copy the stored runs list (lib/docstats Stored)
 			}
 			g.copies = append(g.copies, Copy{Doc: unescape(o.doc), Of: unescape(g.first.doc), Sentences: o.n})
 		}

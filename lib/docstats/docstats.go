@@ -11,12 +11,14 @@
 //	                        of the batch containing the token
 //	!N TAB count            documents of this task
 //	#docid TAB srcpos       every document, to find duplicate ids
-//	=content16hex TAB srcpos TAB docid TAB nsent
+//	=content16hex TAB srcpos TAB docid TAB nsent [TAB s]
 //	                        every document with at least --lambda content
 //	                        sentences (not content: doc.Sentence.NotContent,
 //	                        or under --min-tokens tokens), to find exact
 //	                        copies: content is a hash of those sentences'
-//	                        tokens, in order, nsent their number
+//	                        tokens, in order, nsent their number; the field
+//	                        s (Stored) marks, in a batch run, a stored
+//	                        document (lib/copies lists no copy of two)
 //
 // (The number of documents is counted by the reducer, stats.docs.) Counts
 // are aggregated in memory (an in-mapper combiner) and flushed
@@ -34,6 +36,10 @@ import (
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
+
+// Stored is the last field of a stored document's content record in a
+// batch run.
+const Stored = "s"
 
 // MaxTokens bounds the in-mapper aggregation table.
 const MaxTokens = 1 << 20
@@ -88,6 +94,9 @@ func (c *Collector) add(id, srcpos []byte, sents []doc.Sentence, batch bool) err
 		b = append(b, id...)
 		b = append(b, '\t')
 		b = strconv.AppendInt(b, int64(n), 10)
+		if c.cfg.Batch > 0 && !batch {
+			b = append(append(b, '\t'), Stored...)
+		}
 		c.line = append(b, '\n')
 		if _, err := c.out.Write(c.line); err != nil {
 			return fmt.Errorf("write: %w", err)

@@ -1,6 +1,7 @@
 package span
 
 import (
+	"cmp"
 	"encoding/binary"
 	"iter"
 	"slices"
@@ -241,7 +242,9 @@ func (p DocPair) MeasureContent(a, b Content, minSentences int, whole bool) (Mea
 // same words, in the same order, as the other side's next to a span: from
 // each span's last sentences on, and back from its first, while the two
 // sides' sentences are equal but for their numbers (Content hashes: a
-// mirror's banner with its number, a version line). They are
+// mirror's banner with its number, a version line); and, between two
+// spans that follow each other on both sides, the longest sequence of
+// equal sentences in order (commonSentences), past edited ones. They are
 // shared although no span holds them: the run leaves a site's template out
 // of its spans (a licence notice, an include shared by many pages, each
 // mirror's banner), and two copies of a page share it all the same. Words
@@ -306,5 +309,71 @@ func sameNeighbours(spans []Span, a, b Content) (xa, xb []ranges.Range) {
 		for i, j := x.fa-1, x.fb-1; i >= 0 && j >= 0 && step(i, j); i, j = i-1, j-1 {
 		}
 	}
+	// Between two spans that follow each other on both sides, the
+	// sentences left are paired as the longest common subsequence of
+	// equal ones: an edited sentence stops the walks, not what follows it
+	// (a long include, shared by many pages and so left out of the spans,
+	// with one sentence changed between two releases of a page).
+	slices.SortFunc(bs, func(x, y bounds) int { return cmp.Compare(x.fa, y.fa) })
+	var gapA, gapB []int
+	for k := 1; k < len(bs); k++ {
+		x, y := bs[k-1], bs[k]
+		if y.fa <= x.la || y.fb <= x.lb {
+			bs[k] = x // not after x on both sides: x bounds the next gap
+			continue
+		}
+		gapA, gapB = gapA[:0], gapB[:0]
+		for i := x.la + 1; i < y.fa; i++ {
+			if !doneA[i] {
+				gapA = append(gapA, i)
+			}
+		}
+		for j := x.lb + 1; j < y.fb; j++ {
+			if !doneB[j] {
+				gapB = append(gapB, j)
+			}
+		}
+		for _, m := range commonSentences(gapA, gapB, a.hash, b.hash) {
+			step(m[0], m[1])
+		}
+	}
 	return xa, xb
+}
+
+// MaxGapCells bounds the table of commonSentences: gaps of more sentence
+// pairs are not paired.
+const MaxGapCells = 1 << 18
+
+// commonSentences returns a longest common subsequence of the sentences
+// ia of A and ib of B by their hashes, as index pairs, in order; none
+// when the gap is over MaxGapCells.
+func commonSentences(ia, ib []int, ha, hb []uint32) [][2]int {
+	n, m := len(ia), len(ib)
+	if n == 0 || m == 0 || (n+1)*(m+1) > MaxGapCells {
+		return nil
+	}
+	w := m + 1
+	l := make([]int32, (n+1)*w) // l[i*w+j]: the LCS of ia[i:] and ib[j:]
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if ha[ia[i]] == hb[ib[j]] {
+				l[i*w+j] = l[(i+1)*w+j+1] + 1
+			} else {
+				l[i*w+j] = max(l[(i+1)*w+j], l[i*w+j+1])
+			}
+		}
+	}
+	var out [][2]int
+	for i, j := 0, 0; i < n && j < m; {
+		switch {
+		case ha[ia[i]] == hb[ib[j]]:
+			out = append(out, [2]int{ia[i], ib[j]})
+			i, j = i+1, j+1
+		case l[(i+1)*w+j] >= l[i*w+j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
 }

@@ -155,8 +155,9 @@ func TestMeasureContent(t *testing.T) {
 
 // TestSameNeighbours: the sentences next to a span that are the same
 // words on both sides, in order, are shared (a template the run left out
-// of its spans), up to the first that differs; a content without hashes
-// gets none.
+// of its spans), up to the first that differs, and so are the equal
+// sentences in order between two spans that follow each other on both
+// sides; a content without hashes gets none.
 func TestSameNeighbours(t *testing.T) {
 	// analysis makes a document of one 10-character sentence per word
 	// list entry; equal entries are equal sentences.
@@ -194,6 +195,18 @@ func TestSameNeighbours(t *testing.T) {
 			[]Span{span(0, 0, 0, 0), span(2, 2, 2, 2)}, 30, 30},
 		{"no span, nothing",
 			[]string{"c one two"}, []string{"c one two"}, nil, 0, 0},
+		{"between two spans, past edited sentences",
+			[]string{"c one two", "x aa", "t one two", "w bbb", "d one two"},
+			[]string{"c one two", "y cccc", "t one two", "v ddddd", "d one two"},
+			[]Span{span(0, 0, 0, 0), span(4, 4, 4, 4)}, 30, 30},
+		{"between two spans, in order, with sentences of one side between",
+			[]string{"c one two", "x aa", "t one two", "u one two", "y bbb", "d one two"},
+			[]string{"c one two", "t one two", "z cccc", "u one two", "d one two"},
+			[]Span{span(0, 0, 0, 0), span(5, 5, 4, 4)}, 40, 40},
+		{"crossing spans bound no gap",
+			[]string{"c one two", "x aa", "t one two", "y bbb", "d one two"},
+			[]string{"d one two", "v cccc", "t one two", "w ddddd", "c one two"},
+			[]Span{span(0, 0, 4, 4), span(4, 4, 0, 0)}, 20, 20},
 	} {
 		a, b := ContentOf(analysis(tt.a...), 1), ContentOf(analysis(tt.b...), 1)
 		p := DocPair{Spans: tt.spans}
@@ -250,5 +263,57 @@ func TestSameNeighboursNumbers(t *testing.T) {
 		if sa != want {
 			t.Errorf("%s: shared %d characters of A, want %d", tt.name, sa, want)
 		}
+	}
+}
+
+// TestCommonSentences: commonSentences's pairs are in order on both
+// sides, of equal hashes, as many as a longest common subsequence has
+// (counted by a forward table, the textbook way), for random gaps with
+// many repeated sentences.
+func TestCommonSentences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for round := range 300 {
+		n, m := rng.IntN(12), rng.IntN(12)
+		ha, hb := make([]uint32, n+2), make([]uint32, m+2)
+		for i := range ha {
+			ha[i] = uint32(rng.IntN(4))
+		}
+		for j := range hb {
+			hb[j] = uint32(rng.IntN(4))
+		}
+		// the gap: all but the first and last sentence of each side
+		var ia, ib []int
+		for i := 1; i <= n; i++ {
+			ia = append(ia, i)
+		}
+		for j := 1; j <= m; j++ {
+			ib = append(ib, j)
+		}
+		got := commonSentences(ia, ib, ha, hb)
+		lcs := make([][]int, n+1)
+		for i := range lcs {
+			lcs[i] = make([]int, m+1)
+		}
+		for i := 1; i <= n; i++ {
+			for j := 1; j <= m; j++ {
+				if ha[ia[i-1]] == hb[ib[j-1]] {
+					lcs[i][j] = lcs[i-1][j-1] + 1
+				} else {
+					lcs[i][j] = max(lcs[i-1][j], lcs[i][j-1])
+				}
+			}
+		}
+		if len(got) != lcs[n][m] {
+			t.Fatalf("round %d: %d pairs, want the LCS's %d (%v %v)", round, len(got), lcs[n][m], ha, hb)
+		}
+		for k, p := range got {
+			if ha[p[0]] != hb[p[1]] || p[0] < 1 || p[0] > n || p[1] < 1 || p[1] > m ||
+				k > 0 && (p[0] <= got[k-1][0] || p[1] <= got[k-1][1]) {
+				t.Fatalf("round %d: pairs %v not in order, inside the gap and equal", round, got)
+			}
+		}
+	}
+	if got := commonSentences(make([]int, 600), make([]int, 600), make([]uint32, 1), make([]uint32, 1)); got != nil {
+		t.Errorf("a gap over MaxGapCells was paired: %d pairs", len(got))
 	}
 }

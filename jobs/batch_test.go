@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -258,6 +259,29 @@ func TestBatchRefused(t *testing.T) {
 		t.Errorf("a batch against a stored run in use wrote %s (%v)", out, err)
 	}
 	if err := lock.Release(); err != nil {
+		t.Fatal(err)
+	}
+	// The stored layout is recorded; a run stored in another is refused.
+	manPath := filepath.Join(stored, pipeline.ManifestFile)
+	manData, err := os.ReadFile(manPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`"store_layout": %d`, pipeline.StoreLayout)
+	if !strings.Contains(string(manData), want) {
+		t.Errorf("the stored run's manifest has no %s:\n%s", want, manData)
+	}
+	if err := os.WriteFile(manPath, []byte(strings.Replace(string(manData), want, `"store_layout": 99`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runPDC(t, "run", "--quiet", "--input", files[1], "--output", out, "--against", stored)
+	if code == 0 || !strings.Contains(stderr, "keeps its collection in layout 99, and this pdc reads layout") || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
+		t.Errorf("a batch against a stored run of another layout: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a batch against a stored run of another layout wrote %s (%v)", out, err)
+	}
+	if err := os.WriteFile(manPath, manData, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, stderr, code := runPDC(t, "run", "--quiet", "--input", files[1], "--output", out, "--against", stored, "--strict"); code != 0 {

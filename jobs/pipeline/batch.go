@@ -38,6 +38,14 @@ import (
 // is kept, its pairs are left out with the stored pairs, so that a batch
 // equals the whole run for the ids it adds, not for those it repeats.
 
+// StoreLayout is the layout of what pdc run --store keeps, recorded in the
+// run's manifest (Manifest.StoreLayout): layout 1 is OUT/parsed, the run's
+// parsed-document records (lib/doc record.go) as part files with a
+// _SUCCESS marker, the records of a batch run with their batch number. A
+// batch runs only against runs of this layout; a pdc that changes what it
+// stores raises it, and runs stored before are refused with a message.
+const StoreLayout = 1
+
 // BatchRun is what a batch run against a stored run reads.
 type BatchRun struct {
 	// Batch is the run's batch number (jobconf.Config.Batch).
@@ -93,6 +101,8 @@ func storedRun(fsys hdfsfs.FS, run, out string, env []string, hadoop bool) error
 		return fmt.Errorf("the stored run %s is of the other runner (--hadoop=%v): batches run where their stored run ran", run, man.Hadoop)
 	case !man.Store:
 		return fmt.Errorf("%s stored no collection: it was run without --store (run it again with --store)", run)
+	case max(man.StoreLayout, 1) != StoreLayout:
+		return fmt.Errorf("the stored run %s keeps its collection in layout %d, and this pdc reads layout %d: run it again with --store", run, man.StoreLayout, StoreLayout)
 	case !Succeeded(fsys, run+"/spans") || !Succeeded(fsys, run+"/parsed"):
 		return fmt.Errorf("the stored run %s did not finish (no spans/_SUCCESS or parsed/_SUCCESS): rerun it to resume", run)
 	}

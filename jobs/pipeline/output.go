@@ -45,6 +45,10 @@ type Manifest struct {
 	// Store: the run kept its parsed records (OUT/parsed), so that batches
 	// can run against it (pdc run --store; batch.go).
 	Store bool `json:"store,omitempty"`
+	// StoreLayout is the layout of what a run made with --store keeps
+	// (StoreLayout, batch.go); 0 in a manifest written before the field,
+	// whose layout is 1.
+	StoreLayout int `json:"store_layout,omitempty"`
 	// Against are, for a batch run, the stored runs it ran against, oldest
 	// first (BatchRun.Against): their documents are the run's too.
 	Against []string `json:"against,omitempty"`

@@ -187,6 +187,9 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if c, ok := d.(io.Closer); ok {
 		defer c.Close() // the driver's scratch space, removed under the lock
 	}
+	if o.Store {
+		o.Manifest.StoreLayout = StoreLayout
+	}
 	resumed, err := Prepare(fsys, o.Out, o.Manifest, o.Overwrite)
 	if err != nil {
 		return nil, err

@@ -207,6 +207,16 @@ func TestBatchCopies(t *testing.T) {
 	if got := copyLines(out); !slices.Equal(got, want) {
 		t.Errorf("the batch run's copies.tsv:\n got %q\nwant %q", got, want)
 	}
+	// The counters the summary line reports count what the file lists.
+	counters, err := os.ReadFile(filepath.Join(out, "counters.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"stats.copies.documents\t2\n", "stats.copies.groups\t2\n"} {
+		if !strings.Contains(string(counters), c) {
+			t.Errorf("the batch run's counters have no %q:\n%s", c, counters)
+		}
+	}
 }
 
 // TestBatchRefused: what cannot run as a batch says why, in one line.

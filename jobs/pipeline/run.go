@@ -183,6 +183,9 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 		case err == nil:
 			defer l.Release()
 		}
+		if !Succeeded(fsys, run+"/spans") || !Succeeded(fsys, run+"/parsed") {
+			return nil, fmt.Errorf("--against: the stored run %s did not finish (no spans/_SUCCESS or parsed/_SUCCESS): rerun it to resume", run)
+		}
 	}
 	if c, ok := d.(io.Closer); ok {
 		defer c.Close() // the driver's scratch space, removed under the lock

@@ -115,7 +115,9 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 		pairs = slices.CompactFunc(pairs, func(x, y Pair) bool { return x.A == y.A && x.B == y.B })
 	}
 	at := newLocator(pairs, f.row[:0])
-	f.row = at.row
+	if at.row != nil {
+		f.row = at.row
+	}
 	steps := stepsFor(gap)
 	used := falses(f.used, len(pairs))
 	f.used = used

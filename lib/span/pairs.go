@@ -314,14 +314,21 @@ func sameNeighbours(spans []Span, a, b Content) (xa, xb []ranges.Range) {
 	// equal ones: an edited sentence stops the walks, not what follows it
 	// (a long include, shared by many pages and so left out of the spans,
 	// with one sentence changed between two releases of a page).
-	slices.SortFunc(bs, func(x, y bounds) int { return cmp.Compare(x.fa, y.fa) })
+	// Each span's gap is bounded by the nearest span that ends before it
+	// on both sides (an echo of a span elsewhere in B bounds none).
+	slices.SortFunc(bs, func(x, y bounds) int { return cmp.Or(cmp.Compare(x.fa, y.fa), cmp.Compare(x.fb, y.fb)) })
 	var gapA, gapB []int
-	for k := 1; k < len(bs); k++ {
-		x, y := bs[k-1], bs[k]
-		if y.fa <= x.la || y.fb <= x.lb {
-			bs[k] = x // not after x on both sides: x bounds the next gap
+	for k, y := range bs {
+		xi := -1
+		for i, x := range bs[:k] {
+			if x.la < y.fa && x.lb < y.fb && (xi < 0 || x.la > bs[xi].la || x.la == bs[xi].la && x.lb > bs[xi].lb) {
+				xi = i
+			}
+		}
+		if xi < 0 {
 			continue
 		}
+		x := bs[xi]
 		gapA, gapB = gapA[:0], gapB[:0]
 		for i := x.la + 1; i < y.fa; i++ {
 			if !doneA[i] {

@@ -806,12 +806,17 @@ func (s *stats) report(c *mr.Counters, prefixed bool) {
 type grouper struct {
 	*mr.Batch[uint64]                   // keyed by docA's number << 32 | docB's
 	ids               map[string]uint32 // document id -> number
+	idBytes           int               // the ids' length
 	maxDocs           int               // MaxGroupedDocs; smaller in tests
 }
 
-// MaxGroupedDocs is how many document numbers a grouper holds before it
-// writes its batch out and numbers afresh.
-const MaxGroupedDocs = 1 << 20
+// MaxGroupedDocs and MaxGroupedIDBytes are how many document numbers, and
+// ids of how many bytes, a grouper holds before it writes its batch out
+// and numbers afresh (the numbers cost about 64 bytes each besides).
+const (
+	MaxGroupedDocs    = 1 << 18
+	MaxGroupedIDBytes = 16 << 20
+)
 
 func newGrouper(out mr.Output) *grouper {
 	return &grouper{Batch: mr.NewBatch[uint64](out), ids: make(map[string]uint32), maxDocs: MaxGroupedDocs}
@@ -821,10 +826,11 @@ func newGrouper(out mr.Output) *grouper {
 // MaxGroupedDocs numbers, the grouper writes its batch out and forgets
 // them (a list's postings keep theirs while the list is joined).
 func (g *grouper) nextList() error {
-	if len(g.ids) < g.maxDocs {
+	if len(g.ids) < g.maxDocs && g.idBytes < MaxGroupedIDBytes {
 		return nil
 	}
 	clear(g.ids)
+	g.idBytes = 0
 	return g.Flush()
 }
 
@@ -835,6 +841,7 @@ func (g *grouper) number(p *Posting) uint64 {
 		if !ok {
 			n = uint32(len(g.ids))
 			g.ids[string(p.Doc)] = n
+			g.idBytes += len(p.Doc)
 		}
 		p.gno = int(n) + 1
 	}

@@ -149,6 +149,8 @@ func (m *Manifest) diff(now Manifest) string {
 	}
 	if m.Store != now.Store {
 		parts = append(parts, fmt.Sprintf("--store=%v, not %v", m.Store, now.Store))
+	} else if layout := func(m Manifest) int { return max(m.StoreLayout, 1) }; m.Store && layout(*m) != layout(now) {
+		parts = append(parts, fmt.Sprintf("stored in layout %d, not %d (another pdc)", layout(*m), layout(now)))
 	}
 	if m.Clusters != now.Clusters {
 		parts = append(parts, fmt.Sprintf("--clusters=%v, not %v", m.Clusters, now.Clusters))

@@ -176,7 +176,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	// without it.
 	for _, s := range o.Stored {
 		run := path.Dir(s)
-		l, err := AcquireLock(fsys, run, o.Holder, false)
+		l, err := AcquireLock(fsys, run, o.Holder, o.ForceUnlock)
 		switch {
 		case errors.Is(err, ErrLocked):
 			return nil, fmt.Errorf("--against: the stored run %s: %w; a batch runs while no other run uses its stored runs", run, err)

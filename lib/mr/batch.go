@@ -45,18 +45,6 @@ func (b *Batch[K]) Line(k K) (line []byte, i int) {
 	return b.lines[i], i
 }
 
-// LineOf is b.Line(string(k)) without making a string of k unless k is
-// new to the batch: a mapper's key is often bytes it has just put
-// together, and most are found.
-func LineOf(b *Batch[string], k []byte) (line []byte, i int) {
-	i, ok := b.index[string(k)]
-	if !ok {
-		i = b.newLine()
-		b.index[string(k)] = i
-	}
-	return b.lines[i], i
-}
-
 // newLine adds an empty line and returns its number.
 func (b *Batch[K]) newLine() int {
 	b.lines = append(b.lines, make([]byte, 0, 256))

@@ -2,7 +2,6 @@ package mr
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -87,42 +86,5 @@ func TestBatchMark(t *testing.T) {
 		if out.String() != tt.want {
 			t.Errorf("limit %d: got\n%q\nwant\n%q", tt.limit, out.String(), tt.want)
 		}
-	}
-}
-
-// TestLineOf: LineOf finds the line Line made for the same key, and makes
-// a new one for a new key; the key bytes may change after the call.
-func TestLineOf(t *testing.T) {
-	var out bytes.Buffer
-	b := NewBatch[string](NewOutput(&out))
-	key := []byte("a\tb")
-	line, i := b.Line("a\tb")
-	if err := b.Put(i, append(append(line, "a\tb"...), "\tx"...)); err != nil {
-		t.Fatal(err)
-	}
-	line, j := LineOf(b, key)
-	if j != i || string(line) != "a\tb\tx" {
-		t.Errorf("LineOf(%q) = %q, %d; want the line %d of Line", key, line, j, i)
-	}
-	if err := b.Put(j, append(line, "\ty"...)); err != nil {
-		t.Fatal(err)
-	}
-	copy(key, "c\td")
-	line, k := LineOf(b, key)
-	if k == i || len(line) != 0 {
-		t.Errorf("LineOf(%q) = %q, %d; want a new empty line", key, line, k)
-	}
-	if err := b.Put(k, append(line, "c\td\tz"...)); err != nil {
-		t.Fatal(err)
-	}
-	copy(key, "z\tz") // the batch holds its own copy of the key
-	if _, again := LineOf(b, []byte("c\td")); again != k {
-		t.Errorf("key c TAB d: line %d, want %d", again, k)
-	}
-	if err := b.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if want := "a\tb\tx\ty\nc\td\tz\n"; out.String() != want {
-		t.Errorf("output %q, want %q", out.String(), want)
 	}
 }

@@ -46,6 +46,15 @@ import (
 // stores raises it, and runs stored before are refused with a message.
 const StoreLayout = 1
 
+// storedFinished checks that the stored run finished: its spans and its
+// parsed records are complete.
+func storedFinished(fsys hdfsfs.FS, run string) error {
+	if !Succeeded(fsys, run+"/spans") || !Succeeded(fsys, run+"/parsed") {
+		return fmt.Errorf("the stored run %s did not finish (no spans/_SUCCESS or parsed/_SUCCESS): rerun it to resume", run)
+	}
+	return nil
+}
+
 // BatchRun is what a batch run against a stored run reads.
 type BatchRun struct {
 	// Batch is the run's batch number (jobconf.Config.Batch).
@@ -101,10 +110,11 @@ func storedRun(fsys hdfsfs.FS, run, out string, env []string, hadoop bool) error
 		return fmt.Errorf("the stored run %s is of the other runner (--hadoop=%v): batches run where their stored run ran", run, man.Hadoop)
 	case !man.Store:
 		return fmt.Errorf("%s stored no collection: it was run without --store (run it again with --store)", run)
-	case max(man.StoreLayout, 1) != StoreLayout:
+	case man.storeLayout() != StoreLayout:
 		return fmt.Errorf("the stored run %s keeps its collection in layout %d, and this pdc reads layout %d: run it again with --store", run, man.StoreLayout, StoreLayout)
-	case !Succeeded(fsys, run+"/spans") || !Succeeded(fsys, run+"/parsed"):
-		return fmt.Errorf("the stored run %s did not finish (no spans/_SUCCESS or parsed/_SUCCESS): rerun it to resume", run)
+	}
+	if err := storedFinished(fsys, run); err != nil {
+		return err
 	}
 	old, cur := envMap(man.Env), envMap(env)
 	// Not parameters (set per run), or without effect on the result.

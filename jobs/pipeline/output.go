@@ -58,6 +58,10 @@ type Manifest struct {
 	Stamps input.Stamps `json:"stamps,omitempty"`
 }
 
+// storeLayout is the manifest's StoreLayout, 1 when written before the
+// field.
+func (m Manifest) storeLayout() int { return max(m.StoreLayout, 1) }
+
 // ManifestFile is the manifest's name in OUT.
 const ManifestFile = "_pdc.json"
 
@@ -149,8 +153,8 @@ func (m *Manifest) diff(now Manifest) string {
 	}
 	if m.Store != now.Store {
 		parts = append(parts, fmt.Sprintf("--store=%v, not %v", m.Store, now.Store))
-	} else if layout := func(m Manifest) int { return max(m.StoreLayout, 1) }; m.Store && layout(*m) != layout(now) {
-		parts = append(parts, fmt.Sprintf("stored in layout %d, not %d (another pdc)", layout(*m), layout(now)))
+	} else if m.Store && m.storeLayout() != now.storeLayout() {
+		parts = append(parts, fmt.Sprintf("stored in layout %d, not %d (another pdc)", m.storeLayout(), now.storeLayout()))
 	}
 	if m.Clusters != now.Clusters {
 		parts = append(parts, fmt.Sprintf("--clusters=%v, not %v", m.Clusters, now.Clusters))

@@ -183,8 +183,8 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 		case err == nil:
 			defer l.Release()
 		}
-		if !Succeeded(fsys, run+"/spans") || !Succeeded(fsys, run+"/parsed") {
-			return nil, fmt.Errorf("--against: the stored run %s did not finish (no spans/_SUCCESS or parsed/_SUCCESS): rerun it to resume", run)
+		if err := storedFinished(fsys, run); err != nil {
+			return nil, fmt.Errorf("--against: %w", err)
 		}
 	}
 	if c, ok := d.(io.Closer); ok {

@@ -37,7 +37,7 @@ func (m *Main) completionCmd(args []string) error {
 }
 
 // completedCommands are the commands the completion offers.
-var completedCommands = []string{"run", "spans", "show", "pairs", "clusters", "dedup", "report", "text", "ingest", "eval", "fs", "help", "version", "completion"}
+var completedCommands = []string{"run", "spans", "show", "pairs", "clusters", "dedup", "boilerplate", "report", "text", "ingest", "eval", "fs", "help", "version", "completion"}
 
 var flagLine = regexp.MustCompile(`(?m)^  --([a-z][a-z0-9-]*)`)
 

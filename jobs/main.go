@@ -99,6 +99,7 @@ Usage:
                                                  the documents with each cluster's passage kept in
                                                  one: CLEAN/docs.jsonl and removed.tsv
   pdc show OUT A B [--span N]                    two documents side by side, sentence by sentence
+  pdc boilerplate OUT [--text]                   what the run left out as templates, with its text
   pdc report OUT --output DIR                    write an HTML report of a run (DIR/index.html)
   pdc text --input DOCS | OUT [--id ID]          print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...
@@ -116,7 +117,7 @@ Run 'pdc help COMMAND' (or 'pdc COMMAND --help') for a command's flags;
 // programs.
 var commands = map[string]string{
 	"run": "", "spans": "", "text": "", "ingest": "", "eval": "", "fs": "",
-	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "", "clusters": "", "dedup": "", "show": "",
+	"map": "", "reduce": "", "combine": "", "version": "", "help": "", "completion": "", "report": "", "pairs": "", "clusters": "", "dedup": "", "show": "", "boilerplate": "",
 }
 
 // ReadHeapLimit is the soft limit of the Go heap of the commands that read
@@ -149,7 +150,7 @@ func (m *Main) run(ctx context.Context, args []string) error {
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
-	case "spans", "text", "show", "report", "pairs", "clusters", "dedup":
+	case "spans", "text", "show", "report", "pairs", "clusters", "dedup", "boilerplate":
 		m.boundHeap()
 	}
 	switch cmd {
@@ -179,6 +180,8 @@ func (m *Main) run(ctx context.Context, args []string) error {
 		return m.clustersCmd(ctx, rest)
 	case "dedup":
 		return m.dedupCmd(ctx, rest)
+	case "boilerplate":
+		return m.boilerplateCmd(ctx, rest)
 	case "version", "-version", "--version":
 		fmt.Fprintln(m.Stdout, "pdc", Version)
 		return nil

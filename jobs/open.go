@@ -42,16 +42,7 @@ func (r *runOutput) Config() (jobconf.Config, error) {
 	if r.manErr != nil {
 		return jobconf.Config{}, r.manErr
 	}
-	env := map[string]string{}
-	for _, kv := range r.man.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	if _, ok := env["PDC_MIN_EVIDENCE"]; !ok {
-		env["PDC_MIN_EVIDENCE"] = "0" // a run made before spans needed evidence
-	}
-	return jobconf.FromEnv(func(k string) string { return env[k] })
+	return r.man.Config()
 }
 
 // ConfigOrDefault returns Config, or the defaults when the run has no

@@ -17,7 +17,11 @@ import (
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/avroio"
 	"github.com/pdc-mr/pdc/lib/boilerplate"
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // TestRunSample runs the whole pipeline on the sample corpus and pins its
@@ -60,9 +64,43 @@ func TestRunSample(t *testing.T) {
 			break
 		}
 	}
+	checkBoilerplateTexts(t, rows, sample)
 	for _, dir := range []string{"parsed", "index", "pairs"} {
 		if _, err := os.Stat(filepath.Join(out, dir)); !os.IsNotExist(err) {
 			t.Errorf("intermediate %s not removed: %v", dir, err)
+		}
+	}
+}
+
+// checkBoilerplateTexts checks that every row of a run's boilerplate.tsv
+// has the text a whole analysis of its document, read from the start of
+// the inputs, gives (the run reads only the records it needs, and only as
+// much of each as its rows need).
+func checkBoilerplateTexts(t *testing.T, rows []boilerplate.Row, inputs ...string) {
+	t.Helper()
+	in, err := input.Find(inputs, input.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]doc.Analysis{}
+	an := jobconf.Default().Analyzer()
+	if _, err := in.Each(input.Options{}, func(d *doc.Doc, where string) error {
+		a, err := an.Analyze(d)
+		if err != nil {
+			return err
+		}
+		a.Text, a.Sentences = strings.Clone(a.Text), slices.Clone(a.Sentences)
+		if _, ok := texts[mr.Escape(d.ID)]; !ok {
+			texts[mr.Escape(d.ID)] = a
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows {
+		want := row
+		if !want.SetText(texts[row.Doc]) || row.Text != want.Text {
+			t.Errorf("boilerplate row %s sentence %d: text %q, want %q", row.Doc, row.Sentence, row.Text, want.Text)
 		}
 	}
 }

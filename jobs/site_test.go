@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pdc-mr/pdc/lib/boilerplate"
 )
 
 // quoted is a paragraph that every page of the test trees quotes in its
@@ -114,6 +117,13 @@ func TestSitesWithoutURLs(t *testing.T) {
 			if got := strings.Contains(string(report), "site-template"); got != tt.templates {
 				t.Errorf("site templates in boilerplate.tsv: %v, want %v\n%s", got, tt.templates, report)
 			}
+			// Each row's text, of a tree's page or a dump's record, is
+			// the text of its range.
+			rows, err := boilerplate.Read(bytes.NewReader(report))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBoilerplateTexts(t, rows, tt.args[1])
 		})
 	}
 }

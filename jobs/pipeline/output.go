@@ -21,6 +21,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	indexred "github.com/pdc-mr/pdc/reducers/index"
 )
@@ -56,6 +57,20 @@ type Manifest struct {
 	// files as the run read them: the commands that read the documents
 	// again check them (input.Stamps.ChangedSince).
 	Stamps input.Stamps `json:"stamps,omitempty"`
+}
+
+// Config returns the run's job parameters (Env).
+func (m Manifest) Config() (jobconf.Config, error) {
+	env := map[string]string{}
+	for _, kv := range m.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	if _, ok := env["PDC_MIN_EVIDENCE"]; !ok {
+		env["PDC_MIN_EVIDENCE"] = "0" // a run made before spans needed evidence
+	}
+	return jobconf.FromEnv(func(k string) string { return env[k] })
 }
 
 // storeLayout is the manifest's StoreLayout, 1 when written before the
@@ -254,35 +269,57 @@ func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
 	return jobs, nil
 }
 
-// Finish writes a successful run's reports (OUT/boilerplate.tsv,
-// OUT/copies.tsv, OUT/counters.tsv, OUT/jobs.tsv), then removes the
-// intermediate outputs but those named in keep unless keepIntermediate,
-// and OUT/_tmp.
-func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool, keep ...string) error {
-	report, err := boilerplateReport(fsys, out+"/boilerplate-rows")
+// Finish writes a successful run's reports (OUT/boilerplate.tsv, with
+// the texts of its rows read from the documents of the run made with cfg,
+// whose parsed records are OUT/parsed and those in stored; OUT/copies.tsv,
+// OUT/counters.tsv, OUT/jobs.tsv), then removes the intermediate outputs
+// but those named in keep unless keepIntermediate, and OUT/_tmp. It
+// returns what boilerplate.tsv lacks of its texts.
+func Finish(fsys hdfsfs.FS, out string, jobs []Job, cfg jobconf.Config, stored []string, keepIntermediate bool, keep ...string) (TextsMissing, error) {
+	miss, err := finish(fsys, out, jobs, cfg, stored)
 	if err != nil {
-		return err
+		return miss, err
 	}
-	if err := writeFile(fsys, out+"/boilerplate.tsv", report); err != nil {
-		return err
+	return miss, removeIntermediate(fsys, out, keepIntermediate, keep)
+}
+
+// finish writes the reports.
+func finish(fsys hdfsfs.FS, out string, jobs []Job, cfg jobconf.Config, stored []string) (TextsMissing, error) {
+	rows, err := boilerplateReport(fsys, out+"/boilerplate-rows")
+	if err != nil {
+		return TextsMissing{}, err
+	}
+	miss, err := boilerplateTexts(fsys, append([]string{out + "/parsed"}, stored...), cfg, rows, MaxTextRunes)
+	if err != nil {
+		return miss, err
+	}
+	var b bytes.Buffer
+	if err := boilerplate.Write(&b, rows); err != nil {
+		return miss, err
+	}
+	if err := writeFile(fsys, out+"/boilerplate.tsv", b.Bytes()); err != nil {
+		return miss, err
 	}
 	cs, err := copies.Build(fsys, out+"/stats")
 	if err != nil {
-		return err
+		return miss, err
 	}
-	var b bytes.Buffer
+	b.Reset()
 	if err := copies.Write(&b, cs); err != nil {
-		return err
+		return miss, err
 	}
 	if err := writeFile(fsys, out+"/"+copies.File, b.Bytes()); err != nil {
-		return err
+		return miss, err
 	}
 	if err := WriteCounters(fsys, out+"/counters.tsv", Merged(jobs)); err != nil {
-		return err
+		return miss, err
 	}
-	if err := writeFile(fsys, out+"/"+JobsFile, []byte(formatJobs(jobs))); err != nil {
-		return err
-	}
+	return miss, writeFile(fsys, out+"/"+JobsFile, []byte(formatJobs(jobs)))
+}
+
+// removeIntermediate removes the intermediate outputs but those named in
+// keep unless keepIntermediate, and OUT/_tmp.
+func removeIntermediate(fsys hdfsfs.FS, out string, keepIntermediate bool, keep []string) error {
 	if !keepIntermediate {
 		dirs := []string{}
 		for _, s := range append(Stages(), ClusterStages()...) {
@@ -312,9 +349,9 @@ func Finish(fsys hdfsfs.FS, out string, jobs []Job, keepIntermediate bool, keep 
 }
 
 // boilerplateReport collects the index job's B and T records
-// (reducers/index) as OUT/boilerplate.tsv (lib/boilerplate: one row per
-// kind and block of example sentences, most frequent first).
-func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
+// (reducers/index) as the rows of OUT/boilerplate.tsv (lib/boilerplate: one
+// row per kind and block of example sentences, most frequent first).
+func boilerplateReport(fsys hdfsfs.FS, dir string) ([]boilerplate.Row, error) {
 	parts, err := PartFiles(fsys, dir)
 	if err != nil {
 		return nil, fmt.Errorf("boilerplate report: %w", err)
@@ -339,9 +376,5 @@ func boilerplateReport(fsys hdfsfs.FS, dir string) ([]byte, error) {
 			return nil, fmt.Errorf("boilerplate report: %w", err)
 		}
 	}
-	var b bytes.Buffer
-	if err := boilerplate.Write(&b, boilerplate.Blocks(boilerplate.Dedupe(rows))); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return boilerplate.Blocks(boilerplate.Dedupe(rows)), nil
 }

@@ -257,8 +257,19 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if o.Store {
 		keep = append(keep, "parsed")
 	}
-	if err := Finish(fsys, o.Out, jobs, o.KeepIntermediate, keep...); err != nil {
+	cfg, err := o.Manifest.Config()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ManifestFile, err)
+	}
+	miss, err := Finish(fsys, o.Out, jobs, cfg, o.Stored, o.KeepIntermediate, keep...)
+	if err != nil {
 		return nil, err
+	}
+	if miss.Rows > 0 && !o.Quiet {
+		fmt.Fprintf(o.Stderr, "pdc: warning: %s/boilerplate.tsv: %d of its %d rows have no text: %v\n", o.Display, miss.Rows, miss.Total, miss.First)
+	}
+	if miss.Unread > 0 && !o.Quiet {
+		fmt.Fprintf(o.Stderr, "pdc: %s/boilerplate.tsv holds the texts of its most frequent rows; `pdc boilerplate %s --text` prints all %d\n", o.Display, o.Display, miss.Total)
 	}
 	if o.Finished != nil {
 		if err := o.Finished(jobs); err != nil {

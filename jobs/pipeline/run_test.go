@@ -133,8 +133,13 @@ func TestRunResumes(t *testing.T) {
 		}
 	}
 	report, err := os.ReadFile(filepath.Join(out, "boilerplate.tsv"))
-	if err != nil || !strings.Contains(string(report), "7\tmax-df\tsig1\tdoc,1\t12\t3\t40\t1\n") {
+	if err != nil || !strings.Contains(string(report), "7\tmax-df\tsig1\tdoc,1\t12\t3\t40\t1\t\n") {
 		t.Errorf("boilerplate.tsv (%v):\n%s", err, report)
+	}
+	// The fake jobs wrote no parsed record for the row's document: the run
+	// says that its row has no text.
+	if !strings.Contains(stderr.String(), out+"/boilerplate.tsv: 1 of its 1 rows have no text: document doc,1 is in no parsed record") {
+		t.Errorf("messages:\n%s", stderr.String())
 	}
 	if _, err := os.Stat(filepath.Join(out, "index")); !os.IsNotExist(err) {
 		t.Errorf("intermediate index output not removed: %v", err)

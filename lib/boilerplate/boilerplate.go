@@ -2,7 +2,7 @@
 // matching, with its one writer and reader: a header line, then one line
 // per block and reason, most frequent first,
 //
-//	df TAB kind TAB signature TAB example_doc TAB sentence TAB char_start TAB char_end TAB sentences
+//	df TAB kind TAB signature TAB example_doc TAB sentence TAB char_start TAB char_end TAB sentences TAB text
 //
 // kind is max-df (a posting list over --max-df; df counts its sentences)
 // or site-template (the sentence is in more than --max-site-df pages of
@@ -16,8 +16,14 @@
 // each other in one document (a footer, a menu: at most MaxBlockGap
 // sentences between them) into one row: sentence is the block's first,
 // char_start and char_end span it, sentences counts the rows joined, df
-// and signature are those of its most frequent row. A file without the
-// sentences column (pdc before it) reads as one sentence per row.
+// and signature are those of its most frequent row. text is the block's
+// text, the runes char_start to char_end of the example document's
+// extracted text as pdc text prints it, each run of white space one space
+// (SetText; at most MaxText runes, a longer block cut with " …"), escaped
+// as in lib/mr; it is empty when the
+// document could not be read again. A file without the
+// sentences column (pdc before it) reads as one sentence per row, one
+// without the text column as rows without text.
 package boilerplate
 
 import (
@@ -28,6 +34,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // Kinds of rows.
@@ -37,7 +46,7 @@ const (
 )
 
 // Header is the file's first line.
-const Header = "# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end\tsentences"
+const Header = "# df\tkind\tsignature\texample_doc\tsentence\tchar_start\tchar_end\tsentences\ttext"
 
 // Row is one line of the file.
 type Row struct {
@@ -46,6 +55,8 @@ type Row struct {
 	Sentence, CharStart, CharEnd int
 	// Sentences is the number of sentences the row stands for (Blocks).
 	Sentences int
+	// Text is the block's text (SetText), unescaped; "" when unknown.
+	Text string
 }
 
 // Dedupe returns rows with one row per kind and example sentence (the
@@ -122,7 +133,7 @@ func Write(w io.Writer, rows []Row) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, Header)
 	for _, r := range rows {
-		fmt.Fprintf(bw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", r.DF, r.Kind, r.Signature, r.Doc, r.Sentence, r.CharStart, r.CharEnd, max(r.Sentences, 1))
+		fmt.Fprintf(bw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", r.DF, r.Kind, r.Signature, r.Doc, r.Sentence, r.CharStart, r.CharEnd, max(r.Sentences, 1), mr.Escape(r.Text))
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write boilerplate.tsv: %w", err)
@@ -145,8 +156,15 @@ func Read(r io.Reader) ([]Row, error) {
 		if len(f) == 7 {
 			f = append(f, "1") // written before the sentences column
 		}
-		if len(f) != 8 {
-			return nil, fmt.Errorf("boilerplate.tsv line %d: want 8 fields, got %d", n, len(f))
+		if len(f) == 8 {
+			f = append(f, "") // written before the text column
+		}
+		if len(f) != 9 {
+			return nil, fmt.Errorf("boilerplate.tsv line %d: want 9 fields, got %d", n, len(f))
+		}
+		text, err := mr.Unescape(f[8])
+		if err != nil {
+			return nil, fmt.Errorf("boilerplate.tsv line %d: text: %w", n, err)
 		}
 		var nums [5]int64
 		for i, j := range []int{0, 4, 5, 6, 7} {
@@ -156,10 +174,69 @@ func Read(r io.Reader) ([]Row, error) {
 			}
 			nums[i] = v
 		}
-		rows = append(rows, Row{DF: nums[0], Kind: f[1], Signature: f[2], Doc: f[3], Sentence: int(nums[1]), CharStart: int(nums[2]), CharEnd: int(nums[3]), Sentences: int(nums[4])})
+		rows = append(rows, Row{DF: nums[0], Kind: f[1], Signature: f[2], Doc: f[3], Sentence: int(nums[1]), CharStart: int(nums[2]), CharEnd: int(nums[3]), Sentences: int(nums[4]), Text: text})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read boilerplate.tsv: %w", err)
 	}
 	return rows, nil
+}
+
+// MaxText is the most runes of a row's text; a longer block is cut there
+// and " …" appended.
+const MaxText = 400
+
+// SetText sets the row's text from an analysis of its example document
+// (lib/doc): the runes char_start to char_end of a.Text. It checks that
+// the analysis is the one the row was made from, that sentence starts at
+// char_start and a sentence ends at char_end, and reports false, leaving
+// the text empty, when it is not (the document changed since the run).
+func (r *Row) SetText(a doc.Analysis) bool {
+	r.Text = ""
+	if r.Sentence < 0 || r.Sentence >= len(a.Sentences) || a.Sentences[r.Sentence].Start != r.CharStart {
+		return false
+	}
+	ends := false
+	for _, s := range a.Sentences[r.Sentence:] {
+		if s.End == r.CharEnd {
+			ends = true
+			break
+		}
+		if s.Start >= r.CharEnd {
+			break
+		}
+	}
+	if !ends {
+		return false
+	}
+	start, end, stop, i := -1, len(a.Text), min(r.CharEnd, r.CharStart+MaxText), 0
+	for b := range a.Text {
+		if i == r.CharStart {
+			start = b
+		}
+		if i == stop {
+			end = b
+			break
+		}
+		i++
+	}
+	if start < 0 {
+		return false
+	}
+	text := strings.Join(strings.Fields(a.Text[start:end]), " ")
+	if r.CharEnd-r.CharStart > MaxText {
+		text += " …"
+	}
+	r.Text = text
+	return text != ""
+}
+
+// Docs returns the example documents of rows, each once, sorted.
+func Docs(rows []Row) []string {
+	var docs []string
+	for _, r := range rows {
+		docs = append(docs, r.Doc)
+	}
+	slices.Sort(docs)
+	return slices.Compact(docs)
 }

@@ -105,7 +105,7 @@ func (s *Site) index(run Run, t *Tally, top []Pair, docs map[string]Doc) indexPa
 	p.Boiler, p.BoilerLeftOut = slices.Clone(boiler), len(run.Boilerplate)-len(boiler)
 	for i := range p.Boiler {
 		b := &p.Boiler[i]
-		if id, err := mr.Unescape(b.Doc); err == nil {
+		if id, err := mr.Unescape(b.Doc); err == nil && b.Text == "" {
 			if d, ok := docs[id]; ok {
 				b.Text = clip(runeSlice(d.Text, b.CharStart, b.CharEnd), 300)
 			}

@@ -83,13 +83,13 @@ func (o Options) ListedClusters(cs []cluster.Cluster) []cluster.Cluster {
 }
 
 // ListedBoilerplate returns the boilerplate rows the report lists: the
-// first TopBoilerplate, and the ids of their example documents (unescaped),
-// whose texts the report shows.
+// first TopBoilerplate, and the ids of the example documents (unescaped)
+// of those without text, whose texts the report reads.
 func (o Options) ListedBoilerplate(rows []Boilerplate) ([]Boilerplate, []string) {
 	rows = rows[:min(o.TopBoilerplate, len(rows))]
 	var ids []string
 	for _, r := range rows {
-		if id, err := mr.Unescape(r.Doc); err == nil {
+		if id, err := mr.Unescape(r.Doc); err == nil && r.Text == "" {
 			ids = append(ids, id)
 		}
 	}
@@ -106,11 +106,11 @@ type Job struct {
 // Param is one parameter of the run.
 type Param struct{ Name, Value string }
 
-// Boilerplate is a row of OUT/boilerplate.tsv (lib/boilerplate) with the
-// text of its example sentences ("" when its document was not read).
+// Boilerplate is a row of OUT/boilerplate.tsv (lib/boilerplate); its Text
+// is the file's, or, for a file without texts, read from its document
+// ("" when that was not read).
 type Boilerplate struct {
 	boilerplate.Row
-	Text string
 }
 
 // Pair is a document pair with its spans (span.Pairs).

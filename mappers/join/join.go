@@ -226,8 +226,17 @@ func (s *joiner) pairwise(ps []Posting, g *grouper) error {
 			s.indexPrefixFiltered += int64(n)
 			continue
 		}
+		cut := n
+		if s.prefixed && s.filter {
+			// Sorted by size, the pairs of a past the first whose overlap
+			// a's tokens after the list's cannot reach fail the positional
+			// filter (check) whatever b's: counted (unless a reaches its
+			// partners first), not checked.
+			cut = s.positionCut(a, rest[:n])
+		}
 		partners := 0
-		for k := range rest[:n] {
+		capped := false
+		for k := range rest[:cut] {
 			b := &rest[k]
 			if a.docNo == b.docNo && a.grp == 0 {
 				continue // sets of a leftover pair their copies (setPairs)
@@ -248,11 +257,45 @@ func (s *joiner) pairwise(ps []Posting, g *grouper) error {
 			}
 			if partners++; a.grp > 0 && partners >= MaxSetPartners {
 				s.setPartnersCapped++
+				capped = true
 				break
 			}
 		}
+		if !capped {
+			s.countCut(a, rest[cut:n])
+		}
 	}
 	return nil
+}
+
+// positionCut returns the number of postings of rest (sorted by size, a's
+// partners in the length filter) before the first that the positional
+// filter drops for a's part alone: 1 plus a's tokens after the list's is
+// less than the overlap a pair with it needs, which grows with its size.
+func (s *joiner) positionCut(a *Posting, rest []Posting) int {
+	left := 1 + a.NSig - a.Pos - 1
+	return sort.Search(len(rest), func(k int) bool { return left < s.minOverlap(a.NSig+rest[k].NSig) })
+}
+
+// countCut counts the pairs of a with rest that pairwise would have
+// checked, as the positional filter's: check drops each of them.
+func (s *joiner) countCut(a *Posting, rest []Posting) {
+	var n int64
+	for k := range rest {
+		b := &rest[k]
+		switch {
+		case a.docNo == b.docNo && a.grp == 0:
+		case s.batch && a.grp == 0 && !a.New && !b.New:
+			s.stored++
+		case s.crossSiteOnly && s.oneHost(a, b):
+			s.sameSite++
+			n++
+		default:
+			s.positionFiltered++
+			n++
+		}
+	}
+	s.candidates += n
 }
 
 // sortBySize orders postings by set size, keeping list order among equal

@@ -154,6 +154,11 @@ func TestHadoopMatchesLocal(t *testing.T) {
 	if c := mr.ParseCounters(string(lc)); c["extend.spans.extended"] == 0 || c["extend.windows"] == 0 {
 		t.Errorf("the sample's run extended no span: extend.spans.extended %d, extend.windows %d", c["extend.spans.extended"], c["extend.windows"])
 	}
+	// boilerplate.tsv too, its texts read from the records on HDFS.
+	wantBP, _, _ := runPDC(t, "boilerplate", local)
+	if gotBP, stderr, code := runPDCEnv(t, env, "boilerplate", "hdfs://localhost:9000"+out); code != 0 || gotBP != wantBP || !strings.Contains(wantBP, "\tNew in version 3.5.\n") {
+		t.Errorf("pdc boilerplate: Hadoop's (exit %d)\n%s\ndiffers from local\n%s\n%s", code, gotBP, wantBP, stderr)
+	}
 	// Clusters, document pairs and a pair side by side are the same too.
 	for _, cmd := range [][]string{{"clusters", "--text"}, {"clusters", "--format", "jsonl"}, {"pairs"},
 		{"show", "python/library/bz2.html", "python/library/lzma.html", "--width", "100"}} {

@@ -238,7 +238,9 @@ func neededDocs(fsys hdfsfs.FS, dir string, cps []copies.Copy, only map[string]b
 const pairsColumns = `Columns (tsv; the same names in jsonl; measured over the documents' content sentences):
   doc_a, doc_b        the documents (doc_a < doc_b, as spans name them)
   spans               spans between them (0: an exact copy or, with --expand, a shared cluster only)
-  shared_a, shared_b  characters of each document's content inside some span (or shared member)
+  shared_a, shared_b  characters of each document's content inside some span (or shared member),
+                      or in the same sentences next to a span on both sides, in order (a site
+                      template the spans left out, which two copies share all the same)
   len_a, len_b        characters of each document's content
   contain_a           shared_a / len_a: how much of A is in B (contain_b likewise)
   resemblance         (shared_a + shared_b) / (len_a + len_b)

@@ -145,8 +145,8 @@ func group(occ []occurrence, dropped map[string]bool) []Copy {
 				g.first = o
 				continue
 			}
-			if o.stored && g.first.stored {
-				continue // a copy the stored runs list (lib/docstats Stored)
+			if !docstats.ListedCopy(o.stored, g.first.stored) {
+				continue // a copy the stored runs list
 			}
 			g.copies = append(g.copies, Copy{Doc: unescape(o.doc), Of: unescape(g.first.doc), Sentences: o.n})
 		}

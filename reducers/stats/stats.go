@@ -157,14 +157,13 @@ func (g *group) emitContent() error {
 		if len(ids) < 2 {
 			return nil
 		}
-		// As lib/copies lists them: in a batch run, not a stored
-		// document copied by a stored one (docstats.Stored).
+		// As lib/copies lists them (docstats.ListedCopy).
 		stored := func(p string) bool { return strings.HasSuffix(p, "\t"+docstats.Stored) }
 		first, listed := g.positions[0], map[string]bool{}
 		_, rest, _ := strings.Cut(first, "\t")
 		firstID, _, _ := strings.Cut(rest, "\t")
 		for _, p := range g.positions[1:] {
-			if f := strings.SplitN(p, "\t", 3); len(f) == 3 && f[1] != firstID && !(stored(p) && stored(first)) {
+			if f := strings.SplitN(p, "\t", 3); len(f) == 3 && f[1] != firstID && docstats.ListedCopy(stored(p), stored(first)) {
 				listed[f[1]] = true
 			}
 		}

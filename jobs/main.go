@@ -99,7 +99,7 @@ Usage:
                                                  the documents with each cluster's passage kept in
                                                  one: CLEAN/docs.jsonl and removed.tsv
   pdc show OUT A B [--span N]                    two documents side by side, sentence by sentence
-  pdc boilerplate OUT [--text]                   what the run left out as templates, with its text
+  pdc boilerplate OUT [--text] [--top N]         what the run left out as templates, with its text
   pdc report OUT --output DIR                    write an HTML report of a run (DIR/index.html)
   pdc text --input DOCS | OUT [--id ID]          print extracted text and sentence table
   pdc ingest --input SRC... --output DIR|hdfs://...

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -23,33 +25,42 @@ import (
 
 // TextsMissing is what boilerplateTexts left without text: the rows whose
 // document could not be read (Rows, First the first reason), and those
-// past the budget (Unread).
+// past the budget (Unread; all of them, with Skipped saying why, when the
+// parsed records were too large to search).
 type TextsMissing struct {
-	Rows   int
-	First  error
-	Unread int
-	Total  int // the rows
+	Rows    int
+	First   error
+	Unread  int
+	Skipped string
+	Total   int // the rows
 }
 
 // MaxTextRunes bounds the text a run reads for boilerplate.tsv: the rows,
 // most frequent first, whose documents need at most this many runes of
 // text (up to each document's last row) get their text; the rest are left
-// to pdc boilerplate OUT --text. It keeps the cost to a few percent of a
-// run whatever the size of its input.
-const MaxTextRunes = 4 << 20
+// to pdc boilerplate OUT --text.
+const MaxTextRunes = 2 << 20
+
+// MaxScanBytes bounds the parsed records a run searches for its example
+// documents' positions (in pdc's own process, reading OUT/parsed and a
+// batch's stored runs'): past it, as on a large cluster's run, no text is
+// read and pdc boilerplate OUT --text is left to do it.
+const MaxScanBytes = 1 << 30
 
 // boilerplateTexts sets the Text of rows (lib/boilerplate SetText) from
 // their example documents, most frequent rows first, up to maxRunes of
 // text (MaxTextRunes): it finds each document's srcpos in the parsed
-// records of dirs (OUT/parsed, and a batch's stored runs'), reads those
-// records only (input.At: a seek per record in a JSON Lines file, a
-// rendering of a container up to its last one), and analyses them with
-// the run's analyzer on every core. A row whose document cannot be read,
-// or reads otherwise than the run read it, keeps no text and is counted.
-func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []boilerplate.Row, maxRunes int) (TextsMissing, error) {
+// records of dirs (OUT/parsed, and a batch's stored runs'; at most
+// maxScan bytes of them, MaxScanBytes), reads those records only (input.At: a seek per
+// record in a JSON Lines file, a rendering of a compressed file or a
+// container up to its last one), and analyses them with the run's
+// analyzer on every core. It is best effort: a row whose document cannot
+// be read, or reads otherwise than the run read it, keeps no text and is
+// counted, and so is every row when the records cannot be searched.
+func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []boilerplate.Row, maxRunes int, maxScan int64) TextsMissing {
 	miss := TextsMissing{Total: len(rows)}
 	if len(rows) == 0 {
-		return miss, nil
+		return miss
 	}
 	need := map[string]string{} // escaped id -> srcpos
 	of := map[string][]int{}    // escaped id -> its rows
@@ -68,21 +79,6 @@ func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []
 		}
 		need[r.Doc] = ""
 	}
-	for _, dir := range dirs {
-		if err := findSrcpos(fsys, dir, need); err != nil {
-			return miss, fmt.Errorf("boilerplate texts: %w", err)
-		}
-	}
-	var ps []input.Position
-	byPos := map[input.Position]string{}
-	for id, sp := range need {
-		p, err := input.ParsePosition(sp)
-		if err != nil {
-			continue // not found: the rows say so below
-		}
-		ps = append(ps, p)
-		byPos[p] = id
-	}
 	var mu sync.Mutex
 	fail := func(why error) {
 		mu.Lock()
@@ -91,12 +87,42 @@ func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []
 		}
 		mu.Unlock()
 	}
-	read := map[string]bool{}
+	if size, err := partBytes(fsys, dirs); err != nil || size > maxScan {
+		if err == nil {
+			miss.Skipped = fmt.Sprintf("its parsed records are %d MB, more than the %d MB a run searches for its example documents", size>>20, maxScan>>20)
+		} else {
+			miss.Skipped = fmt.Sprintf("its parsed records could not be listed: %v", err)
+		}
+		miss.Unread = len(rows)
+		return miss
+	}
+	for _, dir := range dirs {
+		if err := findSrcpos(fsys, dir, need); err != nil {
+			fail(fmt.Errorf("search the parsed records: %w", err))
+			break
+		}
+	}
+	var ps []input.Position
+	byPos := map[input.Position][]string{}
+	for _, id := range slices.Sorted(maps.Keys(need)) {
+		if need[id] == "" {
+			continue // in no record: the rows say so below
+		}
+		p, err := input.ParsePosition(need[id])
+		if err != nil {
+			fail(fmt.Errorf("document %s: %w", id, err))
+			continue
+		}
+		if len(byPos[p]) == 0 {
+			ps = append(ps, p)
+		}
+		byPos[p] = append(byPos[p], id)
+	}
 	type docAt struct {
 		d  *doc.Doc
 		id string // escaped
 	}
-	work := make(chan *docAt)
+	work := make(chan docAt)
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
@@ -110,20 +136,21 @@ func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []
 	}
 	o := input.Options{Fields: doc.Fields{Site: cfg.SiteField}}
 	err := input.At(ps, o, opener(fsys), func(p input.Position, d *doc.Doc) error {
-		if d.Source == "" && mr.Escape(d.ID) != byPos[p] { // (a tree's page is its file)
-			fail(fmt.Errorf("%s@%d holds document %q, not %q (the file changed since the run)", p.File, p.Offset, d.ID, byPos[p]))
-			return nil
-		}
-		read[byPos[p]] = true
 		c := *d
 		c.ID, c.URL, c.HTML, c.Text = strings.Clone(d.ID), strings.Clone(d.URL), strings.Clone(d.HTML), strings.Clone(d.Text)
-		work <- &docAt{d: &c, id: byPos[p]}
+		for _, id := range byPos[p] {
+			if d.Source == "" && mr.Escape(d.ID) != id { // (a tree's page is its file)
+				fail(fmt.Errorf("%s@%d holds document %q, not %q (the file changed since the run)", p.File, p.Offset, d.ID, id))
+				continue
+			}
+			work <- docAt{d: &c, id: id}
+		}
 		return nil
 	}, func(p input.Position, why error) { fail(why) })
 	close(work)
 	wg.Wait()
 	if err != nil {
-		return miss, fmt.Errorf("boilerplate texts: %w", err)
+		fail(err)
 	}
 	for _, r := range rows {
 		sp, chosen := need[r.Doc]
@@ -138,7 +165,27 @@ func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []
 			miss.Rows++
 		}
 	}
-	return miss, nil
+	return miss
+}
+
+// partBytes is the size of the part files of dirs (a missing dir has none).
+func partBytes(fsys hdfsfs.FS, dirs []string) (int64, error) {
+	var n int64
+	for _, dir := range dirs {
+		ents, err := fsys.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), "part-") {
+				n += e.Size()
+			}
+		}
+	}
+	return n, nil
 }
 
 // PrefixBytes is the least of a document's body that setTexts analyses
@@ -218,41 +265,73 @@ func findSrcpos(fsys hdfsfs.FS, dir string, need map[string]string) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range parts {
-		f, err := fsys.Open(p)
-		if err != nil {
-			return err
-		}
-		r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
-		for r.Next() {
-			line := r.Line()
-			i := bytes.IndexByte(line, '\t')
-			if i < 0 {
-				continue
+	// The part files on every core; need is only read meanwhile.
+	found := make([]map[string]string, len(parts))
+	errs := make([]error, len(parts))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := range next {
+				found[i], errs[i] = partSrcpos(fsys, parts[i], need)
 			}
-			sp, ok := need[string(line[:i])]
-			if !ok {
-				continue
+		})
+	}
+	for i := range parts {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, f := range found {
+		for id, s := range f {
+			if sp := need[id]; sp == "" || s < sp {
+				need[id] = s
 			}
-			rec, err := doc.SplitRecord(line)
-			if err != nil {
-				continue
-			}
-			if s := string(rec.Srcpos); sp == "" || s < sp {
-				need[string(line[:i])] = s
-			}
-		}
-		err = r.Err()
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("read %s: %w", p, err)
 		}
 	}
 	return nil
 }
 
+// partSrcpos returns the smallest srcpos of each id of need in the parsed
+// records of part file p.
+func partSrcpos(fsys hdfsfs.FS, p string, need map[string]string) (map[string]string, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	found := map[string]string{}
+	r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
+	for r.Next() {
+		line := r.Line()
+		i := bytes.IndexByte(line, '\t')
+		if i < 0 {
+			continue
+		}
+		if _, ok := need[string(line[:i])]; !ok {
+			continue
+		}
+		rec, err := doc.SplitRecord(line)
+		if err != nil {
+			continue
+		}
+		id := string(line[:i])
+		if s, sp := string(rec.Srcpos), found[id]; sp == "" || s < sp {
+			found[id] = s
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	return found, nil
+}
+
 // opener opens input files by the names srcpos gives them: an hdfs:// URI
-// (a Hadoop run's inputs) on fsys, any other name on the local disk.
+// (a Hadoop run's inputs) on fsys, the run's file system (so the URI's
+// host is taken to be its NameNode), any other name on the local disk.
 func opener(fsys hdfsfs.FS) func(name string) (io.ReadCloser, error) {
 	return func(name string) (io.ReadCloser, error) {
 		if u, err := url.Parse(name); err == nil && u.Scheme == "hdfs" {

@@ -29,6 +29,8 @@ func TestBoilerplateTexts(t *testing.T) {
 		"<p>First page here.</p><footer>Copyright the site. All rights reserved.</footer>",
 		"<p>Second page, longer than the first one.</p><footer>Copyright the site. All rights reserved.</footer>",
 		"<p>Third page.</p><nav>Home. About us.</nav>",
+		// 200 KB: its row, early, is read from a prefix of the page.
+		"<p>Fourth page opens with its notice. Then it goes on.</p>" + strings.Repeat("<p>More words of the long page follow here.</p>", 4000),
 	} {
 		id := fmt.Sprintf("d%d", i)
 		d := doc.Doc{ID: id, HTML: body, IsHTML: true}
@@ -36,9 +38,13 @@ func TestBoilerplateTexts(t *testing.T) {
 		if err != nil || len(a.Sentences) < 2 {
 			t.Fatalf("%s: %d sentences, %v", id, len(a.Sentences), err)
 		}
-		s := a.Sentences[len(a.Sentences)-1]
+		k := len(a.Sentences) - 1
+		if i == 3 {
+			k = 0
+		}
+		s := a.Sentences[k]
 		rows = append(rows, boilerplate.Row{DF: int64(10 - i), Kind: boilerplate.SiteTemplate, Signature: "s", Doc: id,
-			Sentence: len(a.Sentences) - 1, CharStart: s.Start, CharEnd: s.End, Sentences: 1})
+			Sentence: k, CharStart: s.Start, CharEnd: s.End, Sentences: 1})
 		fmt.Fprintf(&parsed, "%s\t%s\t\t2\tAA\n", id, doc.AppendSrcpos(nil, mr.Escape(input), "", int64(lines.Len())))
 		fmt.Fprintf(&lines, `{"id":%q,"html":%q}`+"\n", id, body)
 	}
@@ -52,17 +58,15 @@ func TestBoilerplateTexts(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "parsed", "part-00000"), []byte(parsed.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fill := func(budget int) ([]boilerplate.Row, TextsMissing) {
+	fillScan := func(budget int, scan int64) ([]boilerplate.Row, TextsMissing) {
 		t.Helper()
 		got := append([]boilerplate.Row(nil), rows...)
-		miss, err := boilerplateTexts(hdfsfs.Local(), []string{filepath.Join(dir, "parsed")}, jobconf.Default(), got, budget)
-		if err != nil {
-			t.Fatal(err)
-		}
+		miss := boilerplateTexts(hdfsfs.Local(), []string{filepath.Join(dir, "parsed"), filepath.Join(dir, "no-such-run")}, jobconf.Default(), got, budget, scan)
 		return got, miss
 	}
+	fill := func(budget int) ([]boilerplate.Row, TextsMissing) { return fillScan(budget, MaxScanBytes) }
 	got, miss := fill(MaxTextRunes)
-	for i, want := range []string{"All rights reserved.", "All rights reserved.", "About us.", ""} {
+	for i, want := range []string{"All rights reserved.", "All rights reserved.", "About us.", "Fourth page opens with its notice.", ""} {
 		if got[i].Text != want {
 			t.Errorf("row %d (%s): text %q, want %q", i, got[i].Doc, got[i].Text, want)
 		}
@@ -72,8 +76,13 @@ func TestBoilerplateTexts(t *testing.T) {
 	}
 	// A budget for the first document only.
 	got, miss = fill(rows[0].CharEnd)
-	if got[0].Text == "" || got[1].Text != "" || got[2].Text != "" || miss.Unread != 3 || miss.Rows != 0 {
+	if got[0].Text == "" || got[1].Text != "" || got[2].Text != "" || miss.Unread != 4 || miss.Rows != 0 {
 		t.Errorf("budget of one document: texts %q %q %q, missing %+v", got[0].Text, got[1].Text, got[2].Text, miss)
+	}
+	// Parsed records larger than a run searches: no text, and why.
+	got, miss = fillScan(MaxTextRunes, 10)
+	if got[0].Text != "" || miss.Unread != len(rows) || !strings.Contains(miss.Skipped, "more than the 0 MB a run searches") {
+		t.Errorf("records past the scan bound: text %q, missing %+v", got[0].Text, miss)
 	}
 	// The file changed since the run: d1's record holds a longer text now
 	// (its row's sentence moved), and d2's position is inside it.
@@ -82,7 +91,7 @@ func TestBoilerplateTexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, miss = fill(MaxTextRunes)
-	if got[0].Text == "" || got[1].Text != "" || got[2].Text != "" || miss.Rows != 3 {
+	if got[0].Text == "" || got[1].Text != "" || got[2].Text != "" || got[3].Text != "" || miss.Rows != 4 {
 		t.Errorf("a changed document: text %q, missing %+v", got[1].Text, miss)
 	}
 }

@@ -289,10 +289,7 @@ func finish(fsys hdfsfs.FS, out string, jobs []Job, cfg jobconf.Config, stored [
 	if err != nil {
 		return TextsMissing{}, err
 	}
-	miss, err := boilerplateTexts(fsys, append([]string{out + "/parsed"}, stored...), cfg, rows, MaxTextRunes)
-	if err != nil {
-		return miss, err
-	}
+	miss := boilerplateTexts(fsys, append([]string{out + "/parsed"}, stored...), cfg, rows, MaxTextRunes, MaxScanBytes)
 	var b bytes.Buffer
 	if err := boilerplate.Write(&b, rows); err != nil {
 		return miss, err

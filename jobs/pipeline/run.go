@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	clusterred "github.com/pdc-mr/pdc/reducers/clusters"
 )
 
@@ -259,7 +260,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	}
 	cfg, err := o.Manifest.Config()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ManifestFile, err)
+		cfg = jobconf.Default() // the run's own record: read back as written
 	}
 	miss, err := Finish(fsys, o.Out, jobs, cfg, o.Stored, o.KeepIntermediate, keep...)
 	if err != nil {
@@ -268,7 +269,11 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if miss.Rows > 0 && !o.Quiet {
 		fmt.Fprintf(o.Stderr, "pdc: warning: %s/boilerplate.tsv: %d of its %d rows have no text: %v\n", o.Display, miss.Rows, miss.Total, miss.First)
 	}
-	if miss.Unread > 0 && !o.Quiet {
+	switch {
+	case o.Quiet || miss.Unread == 0:
+	case miss.Skipped != "":
+		fmt.Fprintf(o.Stderr, "pdc: %s/boilerplate.tsv has no texts: %s; `pdc boilerplate %s --text` reads them\n", o.Display, miss.Skipped, o.Display)
+	default:
 		fmt.Fprintf(o.Stderr, "pdc: %s/boilerplate.tsv holds the texts of its most frequent rows; `pdc boilerplate %s --text` prints all %d\n", o.Display, o.Display, miss.Total)
 	}
 	if o.Finished != nil {

@@ -188,9 +188,10 @@ const MaxText = 400
 
 // SetText sets the row's text from an analysis of its example document
 // (lib/doc): the runes char_start to char_end of a.Text. It checks that
-// the analysis is the one the row was made from, that sentence starts at
-// char_start and a sentence ends at char_end, and reports false, leaving
-// the text empty, when it is not (the document changed since the run).
+// the analysis fits the row, sentence starting at char_start and a
+// sentence ending at char_end, and reports false, leaving the text empty,
+// when it does not (the document changed since the run; an edit that
+// keeps every offset goes unnoticed).
 func (r *Row) SetText(a doc.Analysis) bool {
 	r.Text = ""
 	if r.Sentence < 0 || r.Sentence >= len(a.Sentences) || a.Sentences[r.Sentence].Start != r.CharStart {

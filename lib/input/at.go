@@ -46,7 +46,8 @@ func ParsePosition(srcpos string) (Position, error) {
 // give (a local path, or an hdfs:// URI for a Hadoop run's inputs). A JSON
 // Lines file is read from each offset when open's reader can seek, else
 // up to the last one; a container file is rendered as the parse job read
-// it, up to its last position; a page of a tree is read whole (its
+// it, up to its last position; a page of a tree (a local .html or .txt
+// file at offset 0) is read whole (its
 // Doc.Source is the file, its id the file's name: the tree the run read
 // it from, which named it, is not known here). A position
 // that names no record (the file changed, or holds fewer bytes) is given
@@ -80,7 +81,7 @@ func atFile(ps []Position, o Options, open func(name string) (io.ReadCloser, err
 		}
 	}
 	switch {
-	case len(ps) == 1 && ps[0].Offset == 0 && (HasExt(name, htmlExts) || HasExt(name, textExts)):
+	case len(ps) == 1 && ps[0].Offset == 0 && !strings.Contains(name, "://") && (HasExt(name, htmlExts) || HasExt(name, textExts)):
 		// A page of a tree: the file is the record.
 		d, _, err := ReadTreeDoc(TreeFile{Root: filepath.Dir(name), Rel: filepath.Base(name)})
 		if err != nil {

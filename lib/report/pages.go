@@ -107,9 +107,10 @@ func (s *Site) index(run Run, t *Tally, top []Pair, docs map[string]Doc) indexPa
 		b := &p.Boiler[i]
 		if id, err := mr.Unescape(b.Doc); err == nil && b.Text == "" {
 			if d, ok := docs[id]; ok {
-				b.Text = clip(runeSlice(d.Text, b.CharStart, b.CharEnd), 300)
+				b.Text = runeSlice(d.Text, b.CharStart, b.CharEnd)
 			}
 		}
+		b.Text = clip(b.Text, 300)
 	}
 	return p
 }

@@ -186,16 +186,8 @@ func Map(t *mr.Task) error {
 			}
 			ps = append(ps, p)
 		}
-		var ndocs int
-		ndocs, docs = numberDocs(ps, docs)
-		if cfg.HubDF > 0 && (len(ps) > MaxPairwise || ndocs > cfg.HubDF) {
-			if err := st.hubs(ps, g); err != nil {
-				return err
-			}
-			continue
-		}
-		ps, sorted = sortBySize(ps, sorted[:0])
-		if err := st.pairwise(ps, g); err != nil {
+		var err error
+		if ps, sorted, docs, err = st.list(ps, sorted, docs, g); err != nil {
 			return err
 		}
 	}
@@ -207,6 +199,18 @@ func Map(t *mr.Task) error {
 		return err
 	}
 	return c.Flush()
+}
+
+// list joins one posting list, through hubs or pairwise; sorted and docs
+// are reused from list to list (it returns them, and ps, for that).
+func (s *joiner) list(ps, sorted []Posting, docs map[string]int, g *grouper) ([]Posting, []Posting, map[string]int, error) {
+	var ndocs int
+	ndocs, docs = numberDocs(ps, docs)
+	if s.hubDF > 0 && (len(ps) > MaxPairwise || ndocs > s.hubDF) {
+		return ps, sorted, docs, s.hubs(ps, g)
+	}
+	ps, sorted = sortBySize(ps, sorted[:0])
+	return ps, sorted, docs, s.pairwise(ps, g)
 }
 
 // pairwise emits every pair of a list sorted by size that passes the
@@ -227,7 +231,7 @@ func (s *joiner) pairwise(ps []Posting, g *grouper) error {
 			continue
 		}
 		cut := n
-		if s.prefixed && s.filter {
+		if s.prefixed && s.filter && !s.noCut {
 			// Sorted by size, the pairs of a past the first whose overlap
 			// a's tokens after the list's cannot reach fail the positional
 			// filter (check) whatever b's: counted (unless a reaches its
@@ -729,6 +733,7 @@ type joiner struct {
 	crossSiteOnly bool
 	batch         bool // a batch run: pairs of two stored documents are left out
 	filter        bool // PPJoin's prefix and positional filters (not --no-filter)
+	noCut         bool // check every pair pairwise (positionCut off: its model test)
 	prefixed      bool
 	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
 	hubBuf        []int

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
 )
@@ -485,5 +486,72 @@ func TestGrouperRenumbers(t *testing.T) {
 	}
 	if !maps.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("pairs by document pair:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestPositionCutModel: pairwise with the positional cut (the pairs past
+// it counted as the positional filter's, not checked) writes the same
+// pairs and counts the same as checking every pair (noCut), on random
+// lists: sizes, prefix positions, tokens of one document only, batch
+// marks, sites with --cross-site-only, hub lists and their leftovers.
+func TestPositionCutModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for round := range 300 {
+		var posts []string
+		for i := range 2 + rng.IntN(60) {
+			n := 1 + rng.IntN(24)
+			unique := rng.IntN(min(3, n)) // tokens of one document only, first; the list's is shared
+			set := make([]uint64, 0, n)
+			for u := range unique {
+				set = append(set, uint64(u))
+			}
+			for r := uint64(10); len(set) < n; r++ {
+				if rng.IntN(3) > 0 {
+					set = append(set, r|signature.Shared)
+				}
+			}
+			pos := unique + rng.IntN(n-unique)
+			site := []string{"-", "a.org", "b.org", "nx"}[rng.IntN(4)]
+			if rng.IntN(4) == 0 {
+				site = string(doc.BatchMark) + site
+			}
+			posts = append(posts, fmt.Sprintf("%d,%d,0,9,%s,%d,%s,d/%02d", i, n, site, pos, signature.AppendSet(nil, set), rng.IntN(25)))
+		}
+		slices.SortFunc(posts, func(a, b string) int {
+			return strings.Compare(a[strings.LastIndexByte(a, ',')+1:], b[strings.LastIndexByte(b, ',')+1:])
+		})
+		base := joiner{tau: []float64{0.5, 0.6, 0.8}[rng.IntN(3)], crossSiteOnly: rng.IntN(3) == 0, batch: rng.IntN(3) == 0,
+			filter: true, prefixed: true, hubDF: []int{0, 0, 3, 10}[rng.IntN(4)]}
+		run := func(noCut bool) (string, stats) {
+			s := base
+			s.noCut = noCut
+			var out bytes.Buffer
+			g := newGrouper(mr.NewOutput(&out))
+			if err := g.nextList(); err != nil {
+				t.Fatal(err)
+			}
+			var ps []Posting
+			var sets []uint32
+			for _, f := range posts {
+				var p Posting
+				var err error
+				if p, sets, err = ParsePosting([]byte(f), true, sets); err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				ps = append(ps, p)
+			}
+			if _, _, _, err := s.list(ps, nil, nil, g); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return out.String(), s.stats
+		}
+		cutOut, cutStats := run(false)
+		allOut, allStats := run(true)
+		if cutOut != allOut || cutStats != allStats {
+			t.Fatalf("round %d (%+v): with the cut\n%s%+v\nchecking every pair\n%s%+v", round, base, cutOut, cutStats, allOut, allStats)
+		}
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/pdc-mr/pdc/lib/boilerplate"
@@ -136,8 +135,7 @@ func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []
 	}
 	o := input.Options{Fields: doc.Fields{Site: cfg.SiteField}}
 	err := input.At(ps, o, opener(fsys), func(p input.Position, d *doc.Doc) error {
-		c := *d
-		c.ID, c.URL, c.HTML, c.Text = strings.Clone(d.ID), strings.Clone(d.URL), strings.Clone(d.HTML), strings.Clone(d.Text)
+		c := *d // its strings are its own (input.At)
 		for _, id := range byPos[p] {
 			if d.Source == "" && mr.Escape(d.ID) != id { // (a tree's page is its file)
 				fail(fmt.Errorf("%s@%d holds document %q, not %q (the file changed since the run)", p.File, p.Offset, d.ID, id))
@@ -180,7 +178,7 @@ func partBytes(fsys hdfsfs.FS, dirs []string) (int64, error) {
 			return 0, err
 		}
 		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), "part-") {
+			if isPart(e.Name()) {
 				n += e.Size()
 			}
 		}
@@ -221,7 +219,6 @@ func setTexts(an *doc.Analyzer, d *doc.Doc, id string, rows []boilerplate.Row, m
 	}
 	limit := grow(max(PrefixBytes, PrefixRatio*end))
 	for {
-		an.MaxBytes = full
 		if limit > 0 {
 			an.MaxBytes = limit
 		}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
@@ -427,6 +428,9 @@ func RunStages(ctx context.Context, d Driver, out string, stages []Stage, stderr
 
 func elapsed(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
 
+// isPart reports whether a job output's file name is a part file's.
+func isPart(name string) bool { return strings.HasPrefix(name, "part-") && len(name) > 5 }
+
 // PartFiles lists a job output's part files in name order.
 func PartFiles(fsys hdfsfs.FS, dir string) ([]string, error) {
 	ents, err := fsys.ReadDir(dir)
@@ -435,7 +439,7 @@ func PartFiles(fsys hdfsfs.FS, dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if len(e.Name()) > 5 && e.Name()[:5] == "part-" {
+		if isPart(e.Name()) {
 			out = append(out, path.Join(dir, e.Name()))
 		}
 	}

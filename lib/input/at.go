@@ -42,7 +42,7 @@ func ParsePosition(srcpos string) (Position, error) {
 }
 
 // At reads the documents at positions and calls fn with each, in file
-// and offset order. open opens an input file by the name its positions
+// and offset order; each Doc's strings are its own, for fn to keep. open opens an input file by the name its positions
 // give (a local path, or an hdfs:// URI for a Hadoop run's inputs). A JSON
 // Lines file is read from each offset when open's reader can seek, else
 // up to the last one; a container file is rendered as the parse job read

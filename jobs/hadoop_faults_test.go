@@ -487,6 +487,7 @@ func TestHadoopNameNodeRestarted(t *testing.T) {
 // resumes and gives the local run's spans.
 func TestHadoopSpaceQuota(t *testing.T) {
 	env := hadoopEnv(t)
+	t.Parallel() // the quota is on the test's own directory: no other run is touched
 	dir := hdfsDir(t)
 	out := dir + "/run"
 	clusterScript(t, "fs", "-mkdir", "-p", dir)

@@ -28,7 +28,8 @@ import (
 // eval "$(scripts/hadoop-cluster.sh env)". They are skipped without
 // PDC_HADOOP_CONF_DIR. They run in parallel (go test -parallel), each in
 // its own HDFS directory, after the fault tests (hadoop_faults_test.go),
-// which kill or fill the cluster's daemons and so run alone.
+// which kill or restart the cluster's daemons and so run alone (the
+// space-quota test, whose quota is on its own directory, runs with these).
 
 // hadoopEnv returns the environment for a pdc process talking to the
 // cluster, with a static pdc binary to ship, or skips the test.
@@ -276,7 +277,8 @@ func TestHDFSRoundTrip(t *testing.T) {
 // uploading (a pyarrow-written Parquet file and a directory tree of pages
 // without URLs, whose site is the tree) give on YARN the spans and
 // counters of the local run on the same inputs, and the Parquet file the
-// spans of its JSON Lines original.
+// spans of its JSON Lines original; a batch against that run (--store,
+// --against) gives the local batch's spans.
 func TestHadoopConvertedInputs(t *testing.T) {
 	env := hadoopEnv(t)
 	t.Parallel()
@@ -286,7 +288,7 @@ func TestHadoopConvertedInputs(t *testing.T) {
 		writeFile(t, filepath.Join(tree, fmt.Sprintf("p%d.html", i)), sitePage(i, ""))
 	}
 	out := hdfsDir(t)
-	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", pq, "--input", tree, "--output", out)
+	_, stderr, code := runPDCEnv(t, env, "run", "--hadoop", "--input", pq, "--input", tree, "--output", out, "--store")
 	if code != 0 {
 		t.Fatalf("pdc run --hadoop: exit %d\n%s", code, stderr)
 	}
@@ -299,7 +301,7 @@ func TestHadoopConvertedInputs(t *testing.T) {
 		t.Errorf("not the six jobs with their times in the summary:\n%s", stderr)
 	}
 	local := filepath.Join(t.TempDir(), "out")
-	if _, stderr, code := runPDC(t, "run", "--input", pq, "--input", tree, "--output", local, "--quiet"); code != 0 {
+	if _, stderr, code := runPDC(t, "run", "--input", pq, "--input", tree, "--output", local, "--quiet", "--store"); code != 0 {
 		t.Fatal(stderr)
 	}
 	want, _, _ := runPDC(t, "spans", local)
@@ -323,6 +325,59 @@ func TestHadoopConvertedInputs(t *testing.T) {
 	if jsonOnly, _, _ := runPDC(t, "spans", sampleRun(t)); sampleSpans.String() != jsonOnly {
 		t.Errorf("the Parquet file's spans differ from its JSON Lines original's")
 	}
+	// A batch against the stored run, on the cluster (the stored parsed
+	// records read from HDFS by the batch's stats, index and extend jobs):
+	// a third of the sample under new ids, besides copies of the stored
+	// pages, gives the local batch run's spans, and its passages read from
+	// both runs' uploaded inputs.
+	batch := renamedSample(t, "new/", func(i int) bool { return i%3 == 1 })
+	lbatch := filepath.Join(t.TempDir(), "batch")
+	for _, r := range []struct {
+		env  []string
+		args []string
+	}{
+		{env, []string{"--hadoop", "--input", batch, "--output", out + "-batch", "--against", out}},
+		{nil, []string{"--input", batch, "--output", lbatch, "--against", local}},
+	} {
+		if _, stderr, code := runPDCEnv(t, r.env, append([]string{"run", "--quiet", "--reducers", "2"}, r.args...)...); code != 0 {
+			t.Fatalf("pdc run %v: exit %d\n%s", r.args, code, stderr)
+		}
+	}
+	for _, cmd := range [][]string{{"spans"}, {"spans", "--text"}} {
+		want, stderr, code := runPDC(t, append([]string{cmd[0], lbatch}, cmd[1:]...)...)
+		if code != 0 || strings.Count(want, "\n") < 20 || !strings.Contains(want, "new/") {
+			t.Fatalf("pdc %v (local batch): exit %d, %d lines\n%s", cmd, code, strings.Count(want, "\n"), stderr)
+		}
+		got, stderr, code := runPDCEnv(t, env, append([]string{cmd[0], "hdfs://localhost:9000" + out + "-batch"}, cmd[1:]...)...)
+		if code != 0 || got != want {
+			t.Errorf("pdc %v: the Hadoop batch run's (exit %d, %d lines) differ from the local one's (%d lines)\n%s", cmd, code, strings.Count(got, "\n"), strings.Count(want, "\n"), stderr)
+		}
+	}
+}
+
+// renamedSample writes the sample's records whose line number keep
+// accepts, each id prefixed, and returns the file.
+func renamedSample(t *testing.T, prefix string, keep func(i int) bool) string {
+	t.Helper()
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if !keep(i) {
+			continue
+		}
+		if !strings.HasPrefix(l, `{"id": "`) {
+			t.Fatalf("sample line %d does not start with an id", i+1)
+		}
+		b.WriteString(strings.Replace(l, `{"id": "`, `{"id": "`+prefix, 1) + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "renamed.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // appState asks YARN for an application's state (yarn application
@@ -341,41 +396,59 @@ func appState(t *testing.T, app string) string {
 	return state
 }
 
+// hadoopRun is a pdc run started by startHadoopRun.
+type hadoopRun struct {
+	cmd    *exec.Cmd
+	app    string // the application of its first job
+	pw     *io.PipeWriter
+	copied chan struct{}
+	log    strings.Builder // its stderr, whole once wait returns
+}
+
+// wait waits for the process and for the rest of its stderr.
+func (r *hadoopRun) wait() error {
+	err := r.cmd.Wait()
+	r.pw.Close()
+	<-r.copied
+	return err
+}
+
 // startHadoopRun starts pdc run --hadoop in a process group of its own and
-// returns it once its first job is submitted, with that job's
-// application id.
-func startHadoopRun(t *testing.T, env []string, args ...string) (*exec.Cmd, string, *strings.Builder) {
+// returns it once its first job is submitted.
+func startHadoopRun(t *testing.T, env []string, args ...string) *hadoopRun {
 	t.Helper()
-	cmd := pdcCmd(args...)
-	cmd.Env = append(cmd.Env, env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	r := &hadoopRun{cmd: pdcCmd(args...), copied: make(chan struct{})}
+	r.cmd.Env = append(r.cmd.Env, env...)
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
+	r.cmd.Stderr, r.pw = pw, pw
+	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var log strings.Builder
 	sc := bufio.NewScanner(pr)
-	app := ""
 	for sc.Scan() {
-		log.WriteString(sc.Text() + "\n")
+		r.log.WriteString(sc.Text() + "\n")
 		if _, id, ok := strings.Cut(sc.Text(), "hadoop: job job_"); ok {
-			app = "application_" + strings.Fields(id)[0]
+			r.app = "application_" + strings.Fields(id)[0]
 			break
 		}
 	}
-	go io.Copy(&log, pr)
-	if app == "" {
-		t.Fatalf("no job submitted:\n%s", log.String())
+	go func() {
+		io.Copy(&r.log, pr)
+		close(r.copied)
+	}()
+	if r.app == "" {
+		r.wait()
+		t.Fatalf("no job submitted:\n%s", r.log.String())
 	}
-	return cmd, app, &log
+	return r
 }
 
 // TestHadoopNoOrphans: SIGINT to the driver kills the job it submitted
 // (the application ends KILLED, the driver exits with the resume message)
 // and a rerun gives the local run's spans; a driver killed with SIGKILL
-// leaves its application running, and the rerun kills it before it
-// submits (the lock of the dead driver on this host is taken over). The
+// leaves its application running (held so by its tasks, PDC_FAULT=hold),
+// and the rerun kills it before it submits (the lock of the dead driver on this host is taken over). The
 // rerun finds the clusters with the components job, as the local rounds
 // do.
 func TestHadoopNoOrphans(t *testing.T) {
@@ -385,11 +458,12 @@ func TestHadoopNoOrphans(t *testing.T) {
 	args := []string{"run", "--hadoop", "--queue", "default", "--input", sample, "--output", out, "--clusters"}
 	want, _, _ := runPDC(t, "spans", sampleRun(t))
 
-	cmd, app, log := startHadoopRun(t, env, args...)
-	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
-	if !strings.Contains(log.String(), "rerun the same command to resume") {
-		t.Errorf("SIGINT: %v, no resume message:\n%s", err, log.String())
+	r := startHadoopRun(t, env, args...)
+	app := r.app
+	r.cmd.Process.Signal(os.Interrupt)
+	err := r.wait()
+	if !strings.Contains(r.log.String(), "rerun the same command to resume") {
+		t.Errorf("SIGINT: %v, no resume message:\n%s", err, r.log.String())
 	}
 	for start := time.Now(); appState(t, app) != "KILLED" && time.Since(start) < 30*time.Second; time.Sleep(time.Second) {
 	}
@@ -397,9 +471,17 @@ func TestHadoopNoOrphans(t *testing.T) {
 		t.Errorf("after SIGINT, %s is %s, want KILLED", app, state)
 	}
 
-	cmd, app, _ = startHadoopRun(t, env, args...)
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the driver and its streaming client
-	cmd.Wait()
+	// The killed driver's job is held running (its tasks wait while the
+	// file exists) until the rerun kills it.
+	held := filepath.Join(t.TempDir(), "held")
+	if err := os.WriteFile(held, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(held)
+	r = startHadoopRun(t, append(env, "PDC_FAULT=hold:"+held), args...)
+	app = r.app
+	syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL) // the driver and its streaming client
+	r.wait()
 	if state := appState(t, app); state != "RUNNING" && state != "ACCEPTED" {
 		t.Fatalf("after SIGKILL, %s is %s, want it left running", app, state)
 	}
@@ -469,41 +551,5 @@ func TestHadoopCorruptParquet(t *testing.T) {
 	_, stderr, code = runPDCEnv(t, env, "run", "--hadoop", "--input", "hdfs://localhost:9000"+remote, "--output", out+"-2", "--quiet")
 	if code != 1 || !strings.Contains(stderr, remote+": Parquet (.parquet) files on HDFS are not read in place") {
 		t.Errorf("file on HDFS: exit %d, want 1 and the file refused by name:\n%s", code, stderr)
-	}
-}
-
-// TestHadoopBatchMatchesLocal: a batch run against a stored run, both on
-// the cluster (the stored parsed records read from HDFS by the stats,
-// index and extend jobs), gives the local batch run's spans, and its
-// passages read from both runs' uploaded inputs.
-func TestHadoopBatchMatchesLocal(t *testing.T) {
-	env := hadoopEnv(t)
-	t.Parallel()
-	dir := t.TempDir()
-	files, _ := splitSample(t, dir, func(i int) string { return string(rune('a' + i%3)) })
-	base, batch := hdfsDir(t)+"-a", hdfsDir(t)+"-b"
-	lbase, lbatch := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	for _, r := range []struct {
-		env  []string
-		args []string
-	}{
-		{env, []string{"--hadoop", "--input", files[0], "--output", base, "--store"}},
-		{env, []string{"--hadoop", "--input", files[1], "--output", batch, "--against", base}},
-		{nil, []string{"--input", files[0], "--output", lbase, "--store"}},
-		{nil, []string{"--input", files[1], "--output", lbatch, "--against", lbase}},
-	} {
-		if _, stderr, code := runPDCEnv(t, r.env, append([]string{"run", "--quiet", "--reducers", "2"}, r.args...)...); code != 0 {
-			t.Fatalf("pdc run %v: exit %d\n%s", r.args, code, stderr)
-		}
-	}
-	for _, cmd := range [][]string{{"spans"}, {"spans", "--text"}} {
-		want, stderr, code := runPDC(t, append([]string{cmd[0], lbatch}, cmd[1:]...)...)
-		if code != 0 || strings.Count(want, "\n") < 3 {
-			t.Fatalf("pdc %v (local batch): exit %d, %d lines\n%s", cmd, code, strings.Count(want, "\n"), stderr)
-		}
-		got, stderr, code := runPDCEnv(t, env, append([]string{cmd[0], "hdfs://localhost:9000" + batch}, cmd[1:]...)...)
-		if code != 0 || got != want {
-			t.Errorf("pdc %v: the Hadoop batch run's (exit %d, %d lines) differ from the local one's (%d lines)\n%s", cmd, code, strings.Count(got, "\n"), strings.Count(want, "\n"), stderr)
-		}
 	}
 }

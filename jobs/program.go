@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -20,9 +22,17 @@ var errInjected = errors.New("injected fault (PDC_FAULT)")
 // PDC_FAULT=first-attempt makes every first task attempt on Hadoop
 // (mapreduce_task_attempt_id ending in _0) fail after reading its input, to
 // test that Hadoop's retry gives the same result; PDC_FAULT=always fails
-// every attempt.
+// every attempt; PDC_FAULT=hold:PATH makes every task wait while the
+// file PATH exists (on the test cluster's one machine), so that a test
+// holds a job running for as long as it needs it to run.
 func runProgram(f mr.Func, in io.Reader, out, stderr io.Writer, getenv func(string) string) error {
-	switch getenv("PDC_FAULT") {
+	fault := getenv("PDC_FAULT")
+	if held, ok := strings.CutPrefix(fault, "hold:"); ok {
+		for fileExists(held) {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	switch fault {
 	case "first-attempt":
 		if strings.HasSuffix(getenv("mapreduce_task_attempt_id"), "_0") {
 			io.Copy(io.Discard, in)
@@ -39,6 +49,11 @@ func runProgram(f mr.Func, in io.Reader, out, stderr io.Writer, getenv func(stri
 		Getenv: getenv,
 	}
 	return f(t)
+}
+
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
 }
 
 // programCmd is `pdc map|reduce|combine JOB`: a streaming program on the

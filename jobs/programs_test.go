@@ -1,12 +1,16 @@
 package jobs
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // TestProgramsGolden pins each streaming program's output, run as Hadoop
@@ -64,5 +68,53 @@ func TestProgramsGolden(t *testing.T) {
 	spans, err := os.ReadFile(filepath.Join(dir, "spans.txt"))
 	if err != nil || !strings.HasPrefix(string(spans), "a\tb\t1\t1\t3\t") {
 		t.Errorf("spans = %q, want a ~ b from sentence 1, 3 sentences", spans)
+	}
+}
+
+// TestProgramFaults: PDC_FAULT=first-attempt fails a task's first attempt
+// only, always every attempt, and hold:PATH runs the task once PATH is gone
+// and not before.
+func TestProgramFaults(t *testing.T) {
+	echo := func(task *mr.Task) error {
+		_, err := io.Copy(task.Stdout, task.Stdin)
+		return err
+	}
+	run := func(env map[string]string) (string, error) {
+		var out strings.Builder
+		err := runProgram(echo, strings.NewReader("a\tb\n"), &out, io.Discard, func(k string) string { return env[k] })
+		return out.String(), err
+	}
+	for _, tt := range []struct {
+		fault, attempt string
+		fails          bool
+	}{
+		{"", "attempt_1_0001_m_000000_0", false},
+		{"first-attempt", "attempt_1_0001_m_000000_0", true},
+		{"first-attempt", "attempt_1_0001_m_000000_1", false},
+		{"always", "attempt_1_0001_m_000000_1", true},
+		{"hold:" + filepath.Join(t.TempDir(), "absent"), "attempt_1_0001_m_000000_0", false},
+	} {
+		out, err := run(map[string]string{"PDC_FAULT": tt.fault, "mapreduce_task_attempt_id": tt.attempt})
+		if tt.fails != errors.Is(err, errInjected) || (!tt.fails && out != "a\tb\n") {
+			t.Errorf("PDC_FAULT=%q, %s: output %q, error %v", tt.fault, tt.attempt, out, err)
+		}
+	}
+	held := filepath.Join(t.TempDir(), "held")
+	if err := os.WriteFile(held, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	go func() {
+		out, _ := run(map[string]string{"PDC_FAULT": "hold:" + held})
+		done <- out
+	}()
+	select {
+	case out := <-done:
+		t.Fatalf("the task ran while %s exists: %q", held, out)
+	case <-time.After(300 * time.Millisecond):
+	}
+	os.Remove(held)
+	if out := <-done; out != "a\tb\n" {
+		t.Errorf("the task released: output %q", out)
 	}
 }

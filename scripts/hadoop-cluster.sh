@@ -35,7 +35,12 @@
 # Liveness is lowered so that a killed node is noticed in seconds, not the defaults' ten
 # minutes: DataNodes heartbeat every second and are dead after 2 x 5 s + 10 x 1 s = 20 s
 # (dfs.namenode.heartbeat.recheck-interval 5000 ms); a NodeManager is lost after 20 s
-# without heartbeat (yarn.nm.liveness-monitor.expiry-interval-ms), heartbeating every second.
+# without heartbeat (yarn.nm.liveness-monitor.expiry-interval-ms), heartbeating every 500 ms,
+# and an application master gives up stopping a container on a dead node after 10 s
+# (yarn.client.nodemanager-connect.max-wait-ms; the default's 3 minutes hold each killed
+# attempt that long). The MapReduce AM asks for containers every 250 ms and starts reduces
+# with the maps (slowstart 0). Application masters and tasks, short-lived, run with the C1
+# compiler only (JVM_FAST in common.sh); every JVM with the serial collector.
 #
 # Ports (all must be free; RPC and web ports bind to localhost): HDFS 9000 (RPC) 9870 (web),
 # YARN 8032 8030 8031 8033 8088, job history 10020 10033 19888. DataNode and NodeManager
@@ -109,7 +114,9 @@ yarn_props() {
 		yarn.scheduler.minimum-allocation-mb 256 yarn.scheduler.maximum-allocation-mb "$NM_MB" \
 		yarn.scheduler.capacity.maximum-am-resource-percent 0.5 \
 		yarn.nm.liveness-monitor.expiry-interval-ms 20000 \
-		yarn.resourcemanager.nodemanagers.heartbeat-interval-ms 1000 \
+		yarn.client.nodemanager-connect.max-wait-ms 10000 \
+		yarn.client.nodemanager-connect.retry-interval-ms 1000 \
+		yarn.resourcemanager.nodemanagers.heartbeat-interval-ms 500 \
 		yarn.nodemanager.resource.memory-mb "$NM_MB" yarn.nodemanager.resource.cpu-vcores 8 \
 		yarn.nodemanager.vmem-check-enabled false yarn.nodemanager.pmem-check-enabled false \
 		yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99.5 \
@@ -163,9 +170,11 @@ mapred_props_lines() {
 		mapreduce.client.submit.file.replication 2 \
 		yarn.app.mapreduce.am.resource.mb 512 mapreduce.map.memory.mb 512 \
 		mapreduce.reduce.memory.mb 512 \
-		yarn.app.mapreduce.am.command-opts "-Xmx400m $JPMS" \
-		mapreduce.map.java.opts "-Xmx400m $JPMS" \
-		mapreduce.reduce.java.opts "-Xmx400m $JPMS"
+		yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms 250 \
+		mapreduce.job.reduce.slowstart.completedmaps 0 \
+		yarn.app.mapreduce.am.command-opts "-Xmx400m $JVM_FAST $JPMS" \
+		mapreduce.map.java.opts "-Xmx400m $JVM_FAST $JPMS" \
+		mapreduce.reduce.java.opts "-Xmx400m $JVM_FAST $JPMS"
 }
 
 # daemon_log4j DIR: a daemon's logging, to stdout (its log file).
@@ -238,7 +247,7 @@ launch() {
 	# Containers inherit the NodeManager's environment: another cluster's HADOOP_CONF_DIR
 	# there would point the MapReduce application master at that cluster.
 	env -u HADOOP_CONF_DIR -u PDC_HADOOP_CONF_DIR -u PDC_SECURE_CONF_DIR -u KRB5CCNAME -u KRB5_CONFIG \
-		setsid java $JPMS -Xmx$heap -Dhadoop.log.dir="$LOGS" -Dproc_"$name" \
+		setsid java $JPMS -XX:+UseSerialGC -Xmx$heap -Dhadoop.log.dir="$LOGS" -Dproc_"$name" \
 		-cp "$W/daemons/$name:$JARS/*" "$(class_of "$name")" \
 		>"$LOGS/$name.log" 2>&1 </dev/null &
 	echo $! >"$PIDS/$name"

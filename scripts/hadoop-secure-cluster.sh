@@ -133,7 +133,7 @@ start() {
 	env -u HADOOP_CONF_DIR -u PDC_HADOOP_CONF_DIR -u HADOOP_HOME -u HADOOP_MAPRED_HOME \
 		setsid java $JPMS -Xmx2g -cp "$SITE:$CLASSES:$JARS/*" \
 		-Dpdc.ports="$PORTS_CSV" -Dpdc.siteconf="$SITE" -Dpdc.jars="$JARS" \
-		-Dpdc.taskopts="-Xmx400m $JPMS" -Dpdc.blocksize="$BLOCK" -Dpdc.nmmb="$NM_MB" \
+		-Dpdc.taskopts="-Xmx400m $JVM_FAST $JPMS" -Dpdc.blocksize="$BLOCK" -Dpdc.nmmb="$NM_MB" \
 		-Dpdc.dataprotection="$PROTECTION" \
 		"$MAIN" "$W" >"$LOG" 2>&1 </dev/null &
 	pid=$!

@@ -33,8 +33,8 @@ type Driver struct {
 	FileSystem hdfsfs.FS
 	Out        string
 	URI        string
-	// Binary is the local path of the static pdc binary shipped to the
-	// tasks with -files.
+	// Binary is the local path of the static pdc binary the tasks run; it
+	// is uploaded once per run (ship).
 	Binary string
 	// Inputs are the --input paths: hdfs:// URIs and paths missing from the
 	// local disk are read in place; local ones are uploaded (Prepare) from
@@ -61,7 +61,8 @@ type Driver struct {
 	Stderr io.Writer
 	Quiet  bool
 
-	input []string // the job input paths on HDFS, after Prepare
+	input   []string // the job input paths on HDFS, after Prepare
+	shipped string   // the binary's hdfs:// URI once uploaded (ship)
 }
 
 var _ pipeline.Driver = (*Driver)(nil)
@@ -219,6 +220,9 @@ func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Jo
 		return fmt.Errorf("job %s: %w", name, err)
 	}
 	t0 := time.Now()
+	if err := d.ship(ctx); err != nil {
+		return fmt.Errorf("job %s: %w", name, err)
+	}
 	res, err := d.Submitter.Run(ctx, d.job(s, tmp))
 	if err != nil {
 		return fmt.Errorf("job %s: %w", name, err)
@@ -227,6 +231,26 @@ func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Jo
 		return fmt.Errorf("job %s: commit output: %w", name, err)
 	}
 	return done(pipeline.Job{Name: name, ID: res.JobID, Dir: dir, Counters: res.Counters, Took: time.Since(t0)})
+}
+
+// ship uploads the binary to OUT/_tmp/bin once per driver. Every job links
+// it into its tasks' working directory from there (-files URI#NAME), so a
+// run uploads it once rather than with each job's submission, and each
+// node fetches it once (YARN keeps a localized file by path and
+// modification time for later jobs). OUT/_tmp goes when the run ends.
+func (d *Driver) ship(ctx context.Context) error {
+	if d.shipped != "" {
+		return nil
+	}
+	dst := path.Join(d.Out, "_tmp", "bin", d.prog())
+	if err := d.FileSystem.MkdirAll(path.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("upload the pdc binary for the tasks: %w", err)
+	}
+	if err := hdfsfs.Upload(ctx, d.FileSystem, dst, d.Binary, nil); err != nil {
+		return fmt.Errorf("upload the pdc binary %s for the tasks: %w", d.Binary, err)
+	}
+	d.shipped = d.URI + dst
+	return nil
 }
 
 // tag is the YARN application tag of the run's jobs: "pdc-" and a hash of
@@ -251,10 +275,14 @@ func (d *Driver) job(s pipeline.Step, output string) *Job {
 		KeyFields:         st.KeyFields,
 		PartitionFields:   st.PartitionFields,
 		Reducers:          d.Reducers,
-		Files:             []string{d.Binary},
 		Output:            output,
 		CompressMapOutput: true,
 		Conf:              map[string]string{},
+	}
+	if d.shipped != "" {
+		j.CacheFiles = []string{d.shipped + "#" + d.prog()}
+	} else {
+		j.Files = []string{d.Binary}
 	}
 	if !st.MapOnly {
 		j.Reducer = d.prog() + " reduce " + st.Name
@@ -309,7 +337,7 @@ func (d *Driver) job(s pipeline.Step, output string) *Job {
 	cfg := d.Config
 	if st.SideStats {
 		// The index tasks find the stats in their working directory.
-		j.CacheFiles = []string{d.URI + path.Join(d.Out, "stats") + "#stats"}
+		j.CacheFiles = append(j.CacheFiles, d.URI+path.Join(d.Out, "stats")+"#stats")
 		cfg.Stats = "stats"
 	}
 	if st.SideSeeds {

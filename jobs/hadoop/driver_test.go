@@ -1,11 +1,15 @@
 package hadoop
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 )
 
@@ -150,5 +154,51 @@ func TestClientEnv(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("ClientEnv(%v) = %q, want %q", tt.env, got, tt.want)
 		}
+	}
+}
+
+// TestShipOnce: the binary goes to OUT/_tmp/bin once per driver, byte for
+// byte, and every job after links it from there under its own name instead
+// of shipping the local file with its submission.
+func TestShipOnce(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "pdc-extract")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho pdc\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	h := &Driver{Config: jobconf.Default(), Reducers: 2, URI: "hdfs://nn:8020", FileSystem: hdfsfs.Local(),
+		Out: out, Binary: bin, input: []string{"/in.jsonl"}}
+	for range 2 {
+		if err := h.ship(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shipped := filepath.Join(out, "_tmp", "bin", "pdc-extract")
+	if got, err := os.ReadFile(shipped); err != nil || string(got) != "#!/bin/sh\necho pdc\n" {
+		t.Fatalf("shipped binary: %q, %v", got, err)
+	}
+	if err := os.Remove(shipped); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.ship(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(shipped); err == nil {
+		t.Error("a second ship uploaded the binary again")
+	}
+	for _, st := range pipeline.Stages() {
+		j := h.job(one(st), out+"/_tmp/"+st.Name)
+		if len(j.Files) != 0 || len(j.CacheFiles) == 0 || j.CacheFiles[0] != "hdfs://nn:8020"+shipped+"#pdc-extract" {
+			t.Errorf("%s: files %v, cache files %v; want the shipped binary first", st.Name, j.Files, j.CacheFiles)
+		}
+		if st.SideStats && !slices.Contains(j.CacheFiles, "hdfs://nn:8020"+out+"/stats#stats") {
+			t.Errorf("%s: cache files %v lack the stats", st.Name, j.CacheFiles)
+		}
+	}
+	h.Binary = filepath.Join(dir, "missing")
+	h.shipped = ""
+	if err := h.ship(context.Background()); err == nil || !strings.Contains(err.Error(), "upload the pdc binary "+h.Binary) {
+		t.Errorf("a missing binary: %v", err)
 	}
 }

@@ -25,6 +25,11 @@ var JDK17Flags = []string{
 	"--add-exports=java.base/sun.net.util=ALL-UNNAMED",
 }
 
+// ClientFlags are the JVM flags of the streaming client pdc starts with java: it submits one
+// job and polls it, so the C1 compiler alone and the serial collector serve it and spend less
+// CPU than C2 and G1's threads would to start it.
+var ClientFlags = []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}
+
 // finder holds FindStreaming's view of the machine, replaceable in tests.
 type finder struct {
 	getenv   func(string) string
@@ -41,7 +46,7 @@ type finder struct {
 //  3. `mapred streaming` when mapred is on PATH;
 //  4. PDC_HADOOP_JARS (the jar dir of scripts/hadoop-cluster.sh):
 //     `java FLAGS -cp "$PDC_HADOOP_JARS/*" org.apache.hadoop.streaming.HadoopStreaming`
-//     with JDK17Flags; java is $JAVA_HOME/bin/java when JAVA_HOME is set.
+//     with JDK17Flags and ClientFlags; java is $JAVA_HOME/bin/java when JAVA_HOME is set.
 func FindStreaming(getenv func(string) string) ([]string, error) {
 	return finder{getenv: getenv, lookPath: exec.LookPath, glob: filepath.Glob}.find()
 }
@@ -104,7 +109,7 @@ func (f finder) java(classpath string) []string {
 	if home := f.getenv("JAVA_HOME"); home != "" {
 		java = filepath.Join(home, "bin", "java")
 	}
-	argv := append([]string{java}, JDK17Flags...)
+	argv := append(append([]string{java}, JDK17Flags...), ClientFlags...)
 	if krb5 := f.getenv("KRB5_CONFIG"); krb5 != "" {
 		// A secured cluster: the JVM reads the same Kerberos
 		// configuration as pdc (and the ticket cache of KRB5CCNAME).

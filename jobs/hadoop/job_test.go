@@ -114,7 +114,7 @@ func TestFindStreaming(t *testing.T) {
 			got := "error"
 			if err == nil {
 				got = strings.Join(argv, " ")
-				got = strings.Replace(got, " "+strings.Join(JDK17Flags, " "), " ...", 1)
+				got = strings.Replace(got, " "+strings.Join(append(JDK17Flags, ClientFlags...), " "), " ...", 1)
 			}
 			if got != tt.want {
 				t.Errorf("find = %q (%v), want %q", got, err, tt.want)

@@ -10,6 +10,11 @@ for p in java.lang java.lang.reflect java.util java.util.concurrent java.io java
 done
 JPMS="$JPMS --add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED"
 
+# The JVMs of the test clusters' application masters and tasks live for seconds on a machine
+# of few cores: the C1 compiler alone and the serial collector spend a fraction of the CPU
+# that C2 and G1's threads take to start them.
+JVM_FAST="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
+
 # client_log4j DIR: the Hadoop client's logging in DIR/log4j.properties.
 client_log4j() {
 	cat >"$1/log4j.properties" <<-'EOF'

@@ -62,7 +62,7 @@ type Driver struct {
 	Quiet  bool
 
 	input   []string // the job input paths on HDFS, after Prepare
-	shipped string   // the binary's hdfs:// URI once uploaded (ship)
+	shipped bool     // the binary is at shippedPath (ship)
 }
 
 var _ pipeline.Driver = (*Driver)(nil)
@@ -239,19 +239,22 @@ func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Jo
 // node fetches it once (YARN keeps a localized file by path and
 // modification time for later jobs). OUT/_tmp goes when the run ends.
 func (d *Driver) ship(ctx context.Context) error {
-	if d.shipped != "" {
+	if d.shipped {
 		return nil
 	}
-	dst := path.Join(d.Out, "_tmp", "bin", d.prog())
+	dst := d.shippedPath()
 	if err := d.FileSystem.MkdirAll(path.Dir(dst), 0o755); err != nil {
 		return fmt.Errorf("upload the pdc binary for the tasks: %w", err)
 	}
 	if err := hdfsfs.Upload(ctx, d.FileSystem, dst, d.Binary, nil); err != nil {
 		return fmt.Errorf("upload the pdc binary %s for the tasks: %w", d.Binary, err)
 	}
-	d.shipped = d.URI + dst
+	d.shipped = true
 	return nil
 }
+
+// shippedPath is where ship puts the binary on the cluster.
+func (d *Driver) shippedPath() string { return path.Join(d.Out, "_tmp", "bin", d.prog()) }
 
 // tag is the YARN application tag of the run's jobs: "pdc-" and a hash of
 // the output directory's path (however OUT was spelled: /p or
@@ -279,11 +282,7 @@ func (d *Driver) job(s pipeline.Step, output string) *Job {
 		CompressMapOutput: true,
 		Conf:              map[string]string{},
 	}
-	if d.shipped != "" {
-		j.CacheFiles = []string{d.shipped + "#" + d.prog()}
-	} else {
-		j.Files = []string{d.Binary}
-	}
+	j.CacheFiles = []string{d.URI + d.shippedPath() + "#" + d.prog()}
 	if !st.MapOnly {
 		j.Reducer = d.prog() + " reduce " + st.Name
 	}

@@ -33,8 +33,8 @@ func TestHadoopJobs(t *testing.T) {
 			if !st.MapOnly && j.Reducer != prog+" reduce "+st.Name {
 				t.Errorf("%s: reducer %q", st.Name, j.Reducer)
 			}
-			if len(j.Files) != 1 || j.Files[0] != bin {
-				t.Errorf("%s: files %v, want [%s]", st.Name, j.Files, bin)
+			if want := "hdfs:///user/me/out/_tmp/bin/" + prog + "#" + prog; len(j.Files) != 0 || len(j.CacheFiles) == 0 || j.CacheFiles[0] != want {
+				t.Errorf("%s: files %v, cache files %v; want the shipped binary %s first", st.Name, j.Files, j.CacheFiles, want)
 			}
 			keyed := j.Conf["stream.map.input.ignoreKey"] == "false"
 			_, whole := j.Conf["mapreduce.input.fileinputformat.split.minsize"]
@@ -46,7 +46,7 @@ func TestHadoopJobs(t *testing.T) {
 				packed != (j.Conf["stream.map.input.ignoreKey"] == "true") {
 				t.Errorf("%s: input format %q, conf %v", st.Name, j.InputFormat, j.Conf)
 			}
-			if (st.Name == "index") != (len(j.CacheFiles) == 1 && j.CacheFiles[0] == "hdfs:///user/me/out/stats#stats") {
+			if (st.Name == "index") != (len(j.CacheFiles) == 2 && j.CacheFiles[1] == "hdfs:///user/me/out/stats#stats") {
 				t.Errorf("%s: cache files %v", st.Name, j.CacheFiles)
 			}
 			if st.SideStats != (j.Env["PDC_STATS"] == "stats") || j.Reducers != 3 {
@@ -70,11 +70,11 @@ func TestHadoopJobs(t *testing.T) {
 		if j.Conf["stream.map.input.ignoreKey"] != "false" || limit || j.Reducer != "pdc reduce "+st.Name || !slices.Equal(j.Inputs, []string{"/in"}) || j.InputFormat != "" {
 			t.Errorf("%s: conf %v, reducer %q, inputs %v", st.Name, j.Conf, j.Reducer, j.Inputs)
 		}
-		var want []string
+		want := []string{"hdfs://nn:8020/c/_tmp/bin/pdc#pdc"} // the shipped binary, then the side inputs
 		for _, s := range st.Side {
 			want = append(want, "hdfs://nn:8020/c/"+s+"#"+s)
 		}
-		if len(want) == 0 || !slices.Equal(j.CacheFiles, want) || j.Env[jobconf.EnvSide] != "." {
+		if len(want) == 1 || !slices.Equal(j.CacheFiles, want) || j.Env[jobconf.EnvSide] != "." {
 			t.Errorf("%s: cache files %v, %s %q; want %v", st.Name, j.CacheFiles, jobconf.EnvSide, j.Env[jobconf.EnvSide], want)
 		}
 	}
@@ -197,7 +197,7 @@ func TestShipOnce(t *testing.T) {
 		}
 	}
 	h.Binary = filepath.Join(dir, "missing")
-	h.shipped = ""
+	h.shipped = false
 	if err := h.ship(context.Background()); err == nil || !strings.Contains(err.Error(), "upload the pdc binary "+h.Binary) {
 		t.Errorf("a missing binary: %v", err)
 	}

@@ -66,6 +66,7 @@ func spanLines(t *testing.T, out string) []string {
 // site templates too (--hub-df 2 --max-site-df 2: most lists joined
 // through hubs, sentences in three pages of a site left out).
 func TestBatchMatchesFull(t *testing.T) {
+	t.Parallel()
 	splits := []struct {
 		name string
 		part func(i int) string
@@ -82,6 +83,7 @@ func TestBatchMatchesFull(t *testing.T) {
 	for _, flags := range [][]string{nil, {"--hub-df", "2", "--max-site-df", "2"}} {
 		for _, sp := range splits {
 			t.Run(sp.name+" "+strings.Join(flags, " "), func(t *testing.T) {
+				t.Parallel()
 				dir := t.TempDir()
 				files, ids := splitSample(t, dir, sp.part)
 				prev, compared := "", 0
@@ -139,6 +141,7 @@ func TestBatchMatchesFull(t *testing.T) {
 // document on either side, not the stored runs' copies of stored
 // documents by each other.
 func TestBatchCopies(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(sample)
 	if err != nil {
 		t.Fatal(err)
@@ -221,6 +224,7 @@ func TestBatchCopies(t *testing.T) {
 
 // TestBatchRefused: what cannot run as a batch says why, in one line.
 func TestBatchRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files, _ := splitSample(t, dir, func(i int) string { return string(rune('a' + i%2)) })
 	plain, stored := filepath.Join(dir, "plain"), filepath.Join(dir, "stored")

@@ -15,6 +15,7 @@ import (
 // without text, as the run fills them, from the run's documents; a
 // document that is not among --input is an error naming it.
 func TestBoilerplateCmd(t *testing.T) {
+	t.Parallel()
 	out := sampleRun(t)
 	file, err := os.ReadFile(filepath.Join(out, "boilerplate.tsv"))
 	if err != nil {

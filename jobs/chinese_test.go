@@ -20,6 +20,7 @@ const zhPassage = "分布式文件系统把大文件切成固定大小的数据�
 // page sharing a passage give one span whose character offsets select the
 // passage in both extracted texts.
 func TestChineseGBKAndUTF8(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gbkHTML := `<html><head><meta http-equiv="Content-Type" content="text/html; charset=gbk"><title>新闻</title></head><body>` +
 		`<div class="nav">首页 | 新闻 | 科技</div>` +

@@ -25,6 +25,7 @@ import (
 // --text gives each member's passage, --format jsonl one object per
 // cluster, --min-size filters.
 func TestClusters(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--clusters"); code != 0 || !strings.Contains(stderr, "passage clusters (their sizes add up to") {
 		t.Fatalf("run --clusters: exit %d\n%s", code, stderr)
@@ -193,6 +194,7 @@ func unescapeT(t *testing.T, s string) string {
 // TestClustersDateField: --date-field orders members by date (undated
 // last); a run without --clusters gets a one-line error saying what to do.
 func TestClustersDateField(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	story := "The river rose three feet overnight and closed the old bridge. " +
 		"Engineers from the county inspected the pillars at dawn on Tuesday. " +
@@ -256,6 +258,7 @@ func distinctWords(text string) map[string]bool {
 // (--component-edges 0), which run in pairs of jobs until a round changes
 // nothing, then the clusters job.
 func TestComponentsJob(t *testing.T) {
+	t.Parallel()
 	runs := map[string]string{}
 	for _, tt := range []struct {
 		name  string

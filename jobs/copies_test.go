@@ -14,6 +14,7 @@ import (
 // order; pdc pairs gives them containment 1 both ways and one group; pdc
 // dedup keeps the first and cuts the others whole, each held by the first.
 func TestExactCopies(t *testing.T) {
+	t.Parallel()
 	tree := filepath.Join(t.TempDir(), "tree")
 	page := "<html><body><ul><li><a href=/>Home</a></li><li><a href=/docs>Docs</a></li></ul>" +
 		"<h1>Installing the harbour crane</h1><p>Unpack the crane and check every part against the list. " +

@@ -67,6 +67,7 @@ func sentences(r *rand.Rand, n int) string {
 // exactly its kept document, and each document's text its extracted text
 // less exactly the ranges of removed.tsv.
 func TestDedup(t *testing.T) {
+	t.Parallel()
 	in := dedupCorpus(t)
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--clusters", "--quiet"); code != 0 {
@@ -276,6 +277,7 @@ func cutRanges(text string, rs []removedLine) string {
 // characters stay, and of the removed members only the sentences aligned
 // to the kept member go, each with the kept range it is aligned to.
 func TestDedupConflicts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(3, 4))
 	own, s1, s2, s3, s4 := "Ἀλφα βῆτα γάμμα δέλτα ἔψιλον. ", sentences(r, 1), sentences(r, 1), sentences(r, 1), sentences(r, 1)
@@ -350,6 +352,7 @@ func TestDedupConflicts(t *testing.T) {
 // TestDedupErrors: usage errors exit 2, a run without clusters and an
 // output in the way 1, each with one line saying what to do.
 func TestDedupErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := writeFile(t, filepath.Join(dir, "docs.jsonl"), `{"id":"a","text":"One sentence here. Another one there."}`+"\n")
 	out := filepath.Join(dir, "out")
@@ -418,6 +421,7 @@ func TestDedupErrors(t *testing.T) {
 // one process, with each --keep rule, with --drop-empty, and with exact
 // copies (read by the facts job), and that it refuses what it cannot do.
 func TestDedupJobs(t *testing.T) {
+	t.Parallel()
 	in := dedupCorpus(t)
 	raw, err := os.ReadFile(in)
 	if err != nil {

@@ -210,6 +210,7 @@ func (m *Main) dedupDriver(ctx context.Context, o dedupOptions, r *runOutput, cf
 		Stderr:   m.Stderr,
 		Quiet:    o.quiet,
 		Scratch:  filepath.Join(clean, "_tmp"),
+		Fault:    m.Getenv("PDC_FAULT"),
 	}
 	return d, hdfsfs.Local(), clean, func() { d.Close() }, nil
 }

@@ -32,6 +32,7 @@ func runBin(t *testing.T, bin string, env []string, args ...string) (string, str
 // must run commands with --extract main through pdc-extract with the same
 // output and exit status, or fail with a clear message when it is missing.
 func TestLightBinaryHandsOver(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds two binaries")
 	}

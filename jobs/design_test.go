@@ -20,6 +20,7 @@ import (
 // names no package that is not there; its table of jobs names every stage
 // of the pipeline.
 func TestDesignMap(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../docs/design.md")
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +99,7 @@ var spelled = []string{"zero", "one", "two", "three", "four", "five", "six", "se
 // program). The one exception, listed: scripts/dedupcheck reads a run's
 // manifest with jobs/pipeline's reader.
 func TestImports(t *testing.T) {
+	t.Parallel()
 	const module = "github.com/pdc-mr/pdc/"
 	imports := map[string][]string{} // package dir -> module packages it imports
 	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {

@@ -49,6 +49,7 @@ func readCountersFile(t *testing.T, out string) map[string]int64 {
 }
 
 func TestBadRecordsCounted(t *testing.T) {
+	t.Parallel()
 	in := badInput(t)
 	out := filepath.Join(t.TempDir(), "out")
 	_, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--max-doc-bytes", "10000")
@@ -93,6 +94,7 @@ func TestBadRecordsCounted(t *testing.T) {
 }
 
 func TestStrictStopsAtFirstBadRecord(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	_, stderr, code := runPDC(t, "run", "--input", badInput(t), "--output", out, "--strict", "--quiet")
 	if code != 1 || !strings.Contains(stderr, "bad-json") || !strings.Contains(stderr, ":4") {
@@ -104,6 +106,7 @@ func TestStrictStopsAtFirstBadRecord(t *testing.T) {
 }
 
 func TestCLIErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
@@ -145,6 +148,7 @@ func TestCLIErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, stderr, code := runPDC(t, tt.args...)
 			if code != tt.code || !strings.Contains(stderr, tt.msg) {
 				t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr, tt.code, tt.msg)
@@ -159,6 +163,7 @@ func TestCLIErrors(t *testing.T) {
 // TestResume: a run whose last job failed resumes after the last finished
 // job and gives the same spans as a clean run.
 func TestResume(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--keep-intermediate"); code != 0 {
 		t.Fatal(stderr)
@@ -188,6 +193,7 @@ func TestResume(t *testing.T) {
 }
 
 func TestSpansWithText(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", badInput(t), "--output", out, "--quiet"); code != 0 {
 		t.Fatal(stderr)
@@ -205,6 +211,7 @@ func TestSpansWithText(t *testing.T) {
 // TestOverwriteSafety: --overwrite never deletes a directory that is not a
 // pdc run, nor an output that holds the input.
 func TestOverwriteSafety(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	keep := filepath.Join(dir, "precious.txt")
 	if err := os.WriteFile(keep, []byte("x"), 0o644); err != nil {
@@ -229,6 +236,7 @@ func TestOverwriteSafety(t *testing.T) {
 // TestControlCharacterIDs: ids with bytes below TAB sort before the TAB
 // that ends them; the match job must still group them right.
 func TestControlCharacterIDs(t *testing.T) {
+	t.Parallel()
 	text := "The quick brown fox jumps over the lazy dog near the river. A second sentence follows with several more words. The third sentence closes the reused passage here."
 	lines := []string{
 		`{"id":"d","text":"` + text + `"}`,
@@ -251,6 +259,7 @@ func TestControlCharacterIDs(t *testing.T) {
 // file and line, also in a later split of the file (the parse job reads
 // keyed input, so the byte offset each line is counted to is exact).
 func TestDuplicateOffsets(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := range 400 {
 		id := fmt.Sprintf("doc-%d", i)
@@ -276,6 +285,7 @@ func TestDuplicateOffsets(t *testing.T) {
 // workers share) fails the run with the file and where it broke, and
 // leaves no spans.
 func TestTruncatedGzip(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(sample)
 	if err != nil {
 		t.Fatal(err)
@@ -301,6 +311,7 @@ func TestTruncatedGzip(t *testing.T) {
 // the one kept is the first by path, locally and on Hadoop alike (the
 // files' paths travel with the documents as JSON Lines).
 func TestDuplicateIDsInTwoTrees(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "A"), filepath.Join(dir, "B")
 	writeFile(t, filepath.Join(a, "x.html"), "<p>Alpha page text is here and it is long enough to count.</p>")
@@ -319,6 +330,7 @@ func TestDuplicateIDsInTwoTrees(t *testing.T) {
 // like; --allow-empty makes it succeed, and its outputs are written either
 // way.
 func TestEmptyRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)

@@ -123,6 +123,7 @@ func runEval(args ...string) (string, error) {
 }
 
 func TestEvalJSON(t *testing.T) {
+	t.Parallel()
 	dir := evalFixture(t)
 	for _, truth := range []string{"truth.jsonl", "truth-noext", "pan"} {
 		for _, spans := range []string{"spans.tsv", "out", "out/spans"} {
@@ -175,6 +176,7 @@ func checkScore(t *testing.T, name string, got, want evalScore) {
 }
 
 func TestEvalTable(t *testing.T) {
+	t.Parallel()
 	dir := evalFixture(t)
 	out, err := runEval("--truth", filepath.Join(dir, "pan-noext"), "--spans", filepath.Join(dir, "spans.tsv"))
 	if err != nil {
@@ -204,6 +206,7 @@ all       0.5674
 }
 
 func TestEvalUnmatchedText(t *testing.T) {
+	t.Parallel()
 	dir := evalFixture(t)
 	args := []string{"--truth", filepath.Join(dir, "truth.jsonl"), "--spans", filepath.Join(dir, "out"),
 		"--input", filepath.Join(dir, "docs.jsonl")}
@@ -239,6 +242,7 @@ func TestEvalUnmatchedText(t *testing.T) {
 }
 
 func TestEvalErrors(t *testing.T) {
+	t.Parallel()
 	dir := evalFixture(t)
 	truth, spans := filepath.Join(dir, "truth.jsonl"), filepath.Join(dir, "spans.tsv")
 	tests := []struct {
@@ -280,6 +284,7 @@ func TestEvalErrors(t *testing.T) {
 // enumerations match across x and y (a false positive: too short to
 // confirm).
 func TestEvalNaturalReuse(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	para := "The public credit must be kept sound and the currency stable for every citizen of the land."
 	para2 := "The public credit must be kept sound, and the currency stable, for every citizen of this land!"

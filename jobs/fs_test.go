@@ -12,6 +12,7 @@ import (
 // into an existing one, ls lists it, cat prints a file, get copies it back
 // byte for byte, rm removes it; usage mistakes exit 2.
 func TestFSCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	writeFile(t, filepath.Join(src, "a.txt"), "alpha\n")
@@ -58,6 +59,7 @@ func TestFSCommands(t *testing.T) {
 // overwrite the keytab with the file, rm does not delete it; an unknown
 // flag there is a usage error.
 func TestFSFlagsAfterSubcommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	keytab := filepath.Join(dir, "alice.keytab")
 	writeFile(t, keytab, "keytab bytes")

@@ -42,17 +42,11 @@ func hadoopEnv(t *testing.T) []string {
 	return []string{"HADOOP_CONF_DIR=" + conf, "PDC_BINARY=" + taskBinary(t)}
 }
 
-// taskBinary builds the static pdc that Hadoop tasks run, as
-// scripts/build.sh builds bin/pdc.
+// taskBinary is the static pdc that Hadoop tasks run, as scripts/build.sh
+// builds bin/pdc (pdcBinary).
 func taskBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pdc")
-	build := exec.Command("go", "build", "-tags", "nomainextract", "-o", bin, "./pdc")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build pdc: %v\n%s", err, out)
-	}
-	return bin
+	return pdcBinary
 }
 
 // hdfsPartLines returns the lines of the part files of dir on HDFS,

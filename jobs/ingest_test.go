@@ -82,6 +82,7 @@ func ingestInputs(t *testing.T) (dir string, args []string) {
 }
 
 func TestIngest(t *testing.T) {
+	t.Parallel()
 	dir, inputs := ingestInputs(t)
 	out := filepath.Join(dir, "out", "docs.jsonl.gz")
 	_, stderr, err := runMain(append([]string{"ingest", "--output", out}, inputs...)...)
@@ -130,6 +131,7 @@ func TestIngest(t *testing.T) {
 }
 
 func TestIngestDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "parts")
 	_, stderr, err := runMain("ingest", "--input", warcFixture("pages.warc"), "--output", out, "--part-size", "1")
@@ -168,6 +170,7 @@ func TestIngestDirectory(t *testing.T) {
 }
 
 func TestIngestAvroFields(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	codec, err := goavro.NewCodec(`{"type":"record","name":"Page","fields":[
 		{"name":"doc_id","type":"string"},{"name":"uri","type":"string"},{"name":"content","type":"bytes"}]}`)
@@ -200,6 +203,7 @@ func TestIngestAvroFields(t *testing.T) {
 }
 
 func TestIngestErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	badJSONL := writeFile(t, filepath.Join(dir, "bad.jsonl"), "{\"id\":\"x\",\"text\":\"t\"}\n{\"text\":\"no id\"}\n")
 	cut := truncatedWARC(t, dir)
@@ -247,6 +251,7 @@ func writeSpansDir(t *testing.T, lines ...string) string {
 }
 
 func TestSpansAvro(t *testing.T) {
+	t.Parallel()
 	out := writeSpansDir(t,
 		"d2\td3\t0\t1\t2\t0\t17\t20\t37\t0.9000",
 		"d1\td2\t0\t0\t1\t0\t17\t0\t17\t1.0000")
@@ -336,6 +341,7 @@ func TestIngestProgress(t *testing.T) {
 // TestIngestTreeSites: pages of two trees whose roots have one name are
 // written with two sites named after the roots, not with local paths.
 func TestIngestTreeSites(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	page := "<html><body><p>A page of a manual with a few words in it.</p></body></html>"
 	writeFile(t, filepath.Join(dir, "one", "html", "a.html"), page)

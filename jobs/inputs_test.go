@@ -12,6 +12,7 @@ import (
 // summary names a page's source beside it, and the commands that read the
 // run's documents again (pdc text OUT, pdc dedup OUT) read the same ones.
 func TestIncludeExclude(t *testing.T) {
+	t.Parallel()
 	tree := filepath.Join(t.TempDir(), "tree")
 	for i, name := range []string{"a", "b", "c"} {
 		page := sitePage(i, "")

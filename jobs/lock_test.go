@@ -70,6 +70,7 @@ var (
 // spans of a run on its own, and releases its lock. A run killed with
 // SIGKILL is resumed by the same command.
 func TestOneRunPerOutput(t *testing.T) {
+	t.Parallel()
 	docs := largeSample(t, 2)
 	out := filepath.Join(t.TempDir(), "out")
 	holder := exec.Command(os.Args[0], "-test.run=^$")
@@ -113,12 +114,17 @@ func TestOneRunPerOutput(t *testing.T) {
 		t.Errorf("lock file left after the run: %v", err)
 	}
 
-	// A run killed with SIGKILL once under way (or, on a fast machine,
-	// done) leaves no lock and what it wrote: the rerun resumes it.
-	big := largeSample(t, 30)
+	// A run killed with SIGKILL under way (held before its index job by
+	// PDC_FAULT=hold@index, so never done first) leaves no lock and what
+	// it wrote: the rerun resumes it.
+	held := filepath.Join(t.TempDir(), "held")
+	if err := os.WriteFile(held, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	killed := filepath.Join(t.TempDir(), "killed")
-	kargs := []string{"run", "--input", big, "--output", killed, "--quiet", "--workers", "1"}
+	kargs := []string{"run", "--input", docs, "--output", killed, "--quiet", "--workers", "1"}
 	k := pdcCmd(kargs...)
+	k.Env = append(k.Env, "PDC_FAULT=hold@index:"+held)
 	if err := k.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +134,7 @@ func TestOneRunPerOutput(t *testing.T) {
 	if _, msg, code := runPDC(t, kargs...); code != 0 {
 		t.Fatalf("rerun after SIGKILL: exit %d %s", code, msg)
 	}
-	sameSpansAsAlone(t, killed, big)
+	sameSpansAsAlone(t, killed, docs)
 }
 
 // sameSpansAsAlone checks that run out has the spans of a run of docs on

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -20,9 +21,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// TestMain lets the test binary act as the pdc binary: tests exec
-// os.Args[0] with PDC_TEST_AS_PDC=1 to run real processes (Hadoop
-// Streaming-style pipelines, exit statuses).
+// TestMain lets the test binary act as the pdc binary (PDC_TEST_AS_PDC=1),
+// and builds the pdc that tests run as real processes (Hadoop
+// Streaming-style pipelines, exit statuses): pdcBinary.
 func TestMain(m *testing.M) {
 	if out := os.Getenv("PDC_TEST_HOLD_LOCK"); out != "" {
 		holdLock(out)
@@ -45,7 +46,46 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(ExitCode(err))
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "pdc-test-bin")
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	if err := buildPDCBinary(dir); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// pdcBinary is the pdc that tests run: built by TestMain as
+// scripts/build.sh builds bin/pdc (static, without main-content
+// extraction, so that it starts in milliseconds; this test binary links
+// go-trafilatura, whose initialisation takes a quarter of a second in
+// every process), with a pdc-extract beside it that is this test binary
+// acting as pdc, for the commands that hand over to it.
+var pdcBinary string
+
+// buildPDCBinary builds pdcBinary into dir.
+func buildPDCBinary(dir string) error {
+	bin := filepath.Join(dir, "pdc")
+	build := exec.Command("go", "build", "-tags", "nomainextract", "-o", bin, "./pdc")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("build pdc: %w\n%s", err, out)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if err := os.Symlink(self, filepath.Join(dir, ExtractBinary)); err != nil {
+		return err
+	}
+	pdcBinary = bin
+	return nil
 }
 
 // holdLock takes the lock of output directory out as a run does, says
@@ -66,9 +106,10 @@ func holdLock(out string) {
 	os.Exit(0)
 }
 
-// pdcCmd returns a command running the test binary as pdc.
+// pdcCmd returns a command running pdc (pdcBinary; the environment makes
+// the pdc-extract beside it act as pdc).
 func pdcCmd(args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], args...)
+	cmd := exec.Command(pdcBinary, args...)
 	cmd.Env = append(os.Environ(), "PDC_TEST_AS_PDC=1")
 	return cmd
 }
@@ -137,6 +178,7 @@ const sample = "../testdata/sample/pages.jsonl"
 // TestHelpAndVersion: help goes to stdout with exit 0, by `pdc help CMD`,
 // `pdc CMD --help` and -h; `pdc --version` prints the version.
 func TestHelpAndVersion(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -165,6 +207,7 @@ func TestHelpAndVersion(t *testing.T) {
 // TestCompletion: the completion scripts are valid bash and complete the
 // commands and a command's flags.
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"bash", "zsh"} {
 		script, stderr, code := runPDC(t, "completion", shell)
 		if code != 0 || !strings.Contains(script, "complete -o filenames -F _pdc pdc") {
@@ -187,6 +230,7 @@ COMP_WORDS=(pdc run --site); COMP_CWORD=2; _pdc; echo "${COMPREPLY[*]}"`
 }
 
 func TestParseByteSize(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		want int64

@@ -16,6 +16,7 @@ import (
 // Lengths are of the documents' content: their sentences, not the spaces
 // between them.
 func TestPairs(t *testing.T) {
+	t.Parallel()
 	sharedS := []string{"The harbour board met on Monday to discuss the new quay.",
 		"Members asked for a survey of the old wall along the river.",
 		"The chair promised a full report to the board by the spring."}
@@ -84,6 +85,7 @@ func TestPairs(t *testing.T) {
 // first, the same pairs as the default order; --help says what each
 // column is.
 func TestPairsSort(t *testing.T) {
+	t.Parallel()
 	out := sampleRun(t)
 	byPair, _, code := runPDC(t, "pairs", out)
 	if code != 0 {

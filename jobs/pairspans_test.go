@@ -16,6 +16,7 @@ import (
 // two copies of a passage in 150 documents, which the run links through a
 // hub only, get their span; bad use is a usage error.
 func TestSpansPair(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
 		t.Fatal(stderr)

@@ -34,6 +34,7 @@ func parquetSample(t *testing.T) string {
 // the spans and counters of its JSON Lines original; pdc text and pdc
 // spans --text read it too.
 func TestRunParquet(t *testing.T) {
+	t.Parallel()
 	pq := parquetSample(t)
 	want, _, _ := runPDC(t, "spans", sampleRun(t))
 	out := filepath.Join(t.TempDir(), "out")
@@ -76,6 +77,7 @@ func sampleRun(t *testing.T) string {
 // output, with passages under --text; pyarrow reads the file back with the
 // same rows (an independent reader).
 func TestSpansParquet(t *testing.T) {
+	t.Parallel()
 	out := sampleRun(t)
 	tsv, _, _ := runPDC(t, "spans", out)
 	for _, withText := range []bool{false, true} {

@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -22,16 +20,13 @@ var errInjected = errors.New("injected fault (PDC_FAULT)")
 // PDC_FAULT=first-attempt makes every first task attempt on Hadoop
 // (mapreduce_task_attempt_id ending in _0) fail after reading its input, to
 // test that Hadoop's retry gives the same result; PDC_FAULT=always fails
-// every attempt; PDC_FAULT=hold:PATH makes every task wait while the
-// file PATH exists (on the test cluster's one machine), so that a test
-// holds a job running for as long as it needs it to run.
-func runProgram(f mr.Func, in io.Reader, out, stderr io.Writer, getenv func(string) string) error {
+// every attempt; PDC_FAULT=hold:PATH (hold@JOB:PATH: of job JOB) makes
+// every task wait while the file PATH exists (on the test cluster's one
+// machine), so that a test holds a job running for as long as it needs it
+// to run (pipeline.Hold).
+func runProgram(f mr.Func, job string, in io.Reader, out, stderr io.Writer, getenv func(string) string) error {
 	fault := getenv("PDC_FAULT")
-	if held, ok := strings.CutPrefix(fault, "hold:"); ok {
-		for fileExists(held) {
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
+	pipeline.Hold(context.Background(), fault, job)
 	switch fault {
 	case "first-attempt":
 		if strings.HasSuffix(getenv("mapreduce_task_attempt_id"), "_0") {
@@ -51,11 +46,6 @@ func runProgram(f mr.Func, in io.Reader, out, stderr io.Writer, getenv func(stri
 	return f(t)
 }
 
-func fileExists(name string) bool {
-	_, err := os.Stat(name)
-	return err == nil
-}
-
 // programCmd is `pdc map|reduce|combine JOB`: a streaming program on the
 // process's standard streams, as Hadoop Streaming runs it.
 func (m *Main) programCmd(ctx context.Context, kind string, args []string) error {
@@ -71,5 +61,5 @@ func (m *Main) programCmd(ctx context.Context, kind string, args []string) error
 			return err
 		}
 	}
-	return runProgram(f, m.Stdin, m.Stdout, m.Stderr, m.Getenv)
+	return runProgram(f, args[0], m.Stdin, m.Stdout, m.Stderr, m.Getenv)
 }

@@ -17,6 +17,7 @@ import (
 // Streaming runs it (map | LC_ALL=C sort | reduce, one process each), on a
 // small input chained through the pipeline.
 func TestProgramsGolden(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	para := "The quick brown fox jumps over the lazy dog near the river bank. " +
 		"A second sentence follows with several more words in it. " +
@@ -73,15 +74,16 @@ func TestProgramsGolden(t *testing.T) {
 
 // TestProgramFaults: PDC_FAULT=first-attempt fails a task's first attempt
 // only, always every attempt, and hold:PATH runs the task once PATH is gone
-// and not before.
+// and not before; hold@JOB:PATH holds the tasks of JOB only.
 func TestProgramFaults(t *testing.T) {
+	t.Parallel()
 	echo := func(task *mr.Task) error {
 		_, err := io.Copy(task.Stdout, task.Stdin)
 		return err
 	}
 	run := func(env map[string]string) (string, error) {
 		var out strings.Builder
-		err := runProgram(echo, strings.NewReader("a\tb\n"), &out, io.Discard, func(k string) string { return env[k] })
+		err := runProgram(echo, "index", strings.NewReader("a\tb\n"), &out, io.Discard, func(k string) string { return env[k] })
 		return out.String(), err
 	}
 	for _, tt := range []struct {
@@ -93,6 +95,7 @@ func TestProgramFaults(t *testing.T) {
 		{"first-attempt", "attempt_1_0001_m_000000_1", false},
 		{"always", "attempt_1_0001_m_000000_1", true},
 		{"hold:" + filepath.Join(t.TempDir(), "absent"), "attempt_1_0001_m_000000_0", false},
+		{"hold@parse:" + os.Args[0], "attempt_1_0001_m_000000_0", false}, // another job's
 	} {
 		out, err := run(map[string]string{"PDC_FAULT": tt.fault, "mapreduce_task_attempt_id": tt.attempt})
 		if tt.fails != errors.Is(err, errInjected) || (!tt.fails && out != "a\tb\n") {
@@ -103,18 +106,22 @@ func TestProgramFaults(t *testing.T) {
 	if err := os.WriteFile(held, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan string)
-	go func() {
-		out, _ := run(map[string]string{"PDC_FAULT": "hold:" + held})
-		done <- out
-	}()
+	done := make(chan string, 2)
+	for _, fault := range []string{"hold:" + held, "hold@index:" + held} {
+		go func() {
+			out, _ := run(map[string]string{"PDC_FAULT": fault})
+			done <- out
+		}()
+	}
 	select {
 	case out := <-done:
-		t.Fatalf("the task ran while %s exists: %q", held, out)
+		t.Fatalf("a task ran while %s exists: %q", held, out)
 	case <-time.After(300 * time.Millisecond):
 	}
 	os.Remove(held)
-	if out := <-done; out != "a\tb\n" {
-		t.Errorf("the task released: output %q", out)
+	for range 2 {
+		if out := <-done; out != "a\tb\n" {
+			t.Errorf("the task released: output %q", out)
+		}
 	}
 }

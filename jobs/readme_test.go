@@ -23,6 +23,7 @@ import (
 //   - the README's /tmp/NAME directories are directories of the test's
 //     own, named back to /tmp/NAME in the output.
 func TestReadme(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the sample several times")
 	}
@@ -36,7 +37,7 @@ func TestReadme(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	wrapper := "#!/bin/sh\nPDC_TEST_AS_PDC=1 exec " + os.Args[0] + " \"$@\"\n"
+	wrapper := "#!/bin/sh\nPDC_TEST_AS_PDC=1 exec " + pdcBinary + " \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "pdc"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,7 @@ func browse(t *testing.T, browser, page string, args ...string) string {
 // shared passages on both sides, each linked to its counterpart. With
 // -update the index's screenshot is written to docs/report.png.
 func TestReport(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--clusters"); code != 0 {
@@ -191,6 +192,7 @@ func copyFile(t *testing.T, from, to string) {
 // script ran (the title is unchanged, nothing was added), and links go
 // only to http(s) URLs.
 func TestReportHostile(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	attack := `<script>document.title='pwned';document.body.append('PWNED')</script>` +
 		`"><img src=x onerror="document.title='pwned'"> <iframe src="javascript:alert(1)"></iframe> ` +
@@ -241,6 +243,7 @@ func TestReportHostile(t *testing.T) {
 // TestReportOverwrite: --overwrite replaces an earlier report but never a
 // directory that is not one, even if it holds an index.html.
 func TestReportOverwrite(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
 		t.Fatal(stderr)

@@ -277,6 +277,7 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 		Stderr:    m.Stderr,
 		Quiet:     o.quiet,
 		Scratch:   filepath.Join(o.output, "_tmp"),
+		Fault:     m.Getenv("PDC_FAULT"),
 	}
 	stamps, err := in.Stamp()
 	if err != nil {

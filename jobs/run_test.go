@@ -27,6 +27,7 @@ import (
 // TestRunSample runs the whole pipeline on the sample corpus and pins its
 // spans.
 func TestRunSample(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	_, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--reducers", "3")
 	if code != 0 {
@@ -109,6 +110,7 @@ func checkBoilerplateTexts(t *testing.T, rows []boilerplate.Row, inputs ...strin
 // result, nor does running the match job inside the join's reduce tasks
 // (the default) instead of as a job of its own (--keep-intermediate).
 func TestRunDeterministic(t *testing.T) {
+	t.Parallel()
 	var results, counters []string
 	for _, flags := range [][]string{
 		{"--reducers", "1", "--workers", "1"},
@@ -142,6 +144,7 @@ func TestRunDeterministic(t *testing.T) {
 // local default) and the stats job reading the parsed records (what a
 // resumed run and Hadoop do) give the same stats, spans and counters.
 func TestStatsFedOrRead(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	args := []string{"run", "--input", sample, "--output", out, "--keep-intermediate", "--reducers", "3"}
 	_, stderr, code := runPDC(t, args...)
@@ -176,11 +179,13 @@ func TestStatsFedOrRead(t *testing.T) {
 // `cat in | pdc map J | LC_ALL=C sort | pdc reduce J`, the way Hadoop
 // Streaming runs them, give what the local runner gives.
 func TestProgramsMatchRunner(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("sort"); err != nil {
 		t.Skip("no sort(1)")
 	}
 	for _, sig := range []string{"words", "imatch", "shingle"} {
 		t.Run(sig, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "out")
 			if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--keep-intermediate", "--reducers", "2", "--signature", sig); code != 0 {
 				t.Fatalf("pdc run: %s", stderr)
@@ -217,7 +222,7 @@ func TestProgramsMatchRunner(t *testing.T) {
 
 func shellPipeline(t *testing.T, job, input string, env []string, mapOnly bool) string {
 	t.Helper()
-	self := os.Args[0]
+	self := pdcBinary
 	script := `"$PDC" map "$JOB" < "$IN" | LC_ALL=C sort | "$PDC" reduce "$JOB"`
 	if mapOnly {
 		script = `"$PDC" map "$JOB" < "$IN"`
@@ -269,6 +274,7 @@ func sortedLines(s string) string {
 // TestRunAvroOutput: --output-format avro writes OUT/spans.avro with the
 // same spans as the TSV output, with URLs and passages.
 func TestRunAvroOutput(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet", "--output-format", "avro", "--output-text"); code != 0 {
 		t.Fatal(stderr)
@@ -297,6 +303,7 @@ func TestRunAvroOutput(t *testing.T) {
 // so their copies on another site are found (the site-template rule drops
 // only a sentence repeated in more than --max-site-df of a site's pages).
 func TestTemplatesNeedTheSameSentence(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	sent := func(name string, k int) string {
 		return fmt.Sprintf("Alpha beta gamma delta epsilon zeta eta theta iota kappa %s%d. ", name, k)
@@ -334,6 +341,7 @@ func TestTemplatesNeedTheSameSentence(t *testing.T) {
 // few map tasks (packed up to the split size), not one task per file, and
 // every document is read.
 func TestManySmallFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := range 300 {
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("d%03d.json", i)),
@@ -399,6 +407,7 @@ func spanPairs(t *testing.T, out string) []string {
 // span; exactly the known pairs are found. With the sample's URLs the same
 // pairs, and nothing else, are found.
 func TestTemplatesWithoutURLs(t *testing.T) {
+	t.Parallel()
 	tree := filepath.Join(t.TempDir(), "tree")
 	data, err := os.ReadFile(sample)
 	if err != nil {
@@ -427,6 +436,7 @@ func TestTemplatesWithoutURLs(t *testing.T) {
 }
 
 func TestJobTimes(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		jobs []pipeline.Job
 		want string

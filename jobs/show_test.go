@@ -11,6 +11,7 @@ import (
 // when the run links it through a hub, and says what is wrong with bad
 // arguments.
 func TestShow(t *testing.T) {
+	t.Parallel()
 	out := sampleRun(t)
 	got, stderr, code := runPDC(t, "show", out, "python/library/bz2.html", "python/library/lzma.html", "--width", "100")
 	if code != 0 {

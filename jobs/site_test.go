@@ -49,6 +49,7 @@ func layoutPage(i int, canonical, layout string) string {
 // pages each (--site-from path:1) or two layouts of three pages, the
 // paragraph is reuse. parse.site.* count where each site came from.
 func TestSitesWithoutURLs(t *testing.T) {
+	t.Parallel()
 	tree := filepath.Join(t.TempDir(), "tree")
 	canon := filepath.Join(t.TempDir(), "canon")
 	layout := filepath.Join(t.TempDir(), "layout")
@@ -93,6 +94,7 @@ func TestSitesWithoutURLs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "out")
 			_, stderr, code := runPDC(t, append([]string{"run", "--output", out, "--quiet"}, tt.args...)...)
 			if code != 0 {

@@ -16,6 +16,7 @@ import (
 // TestSpansStreamed: with several reducers (part files), pdc spans merges
 // the parts into the same order span.Read sorts them in.
 func TestSpansStreamed(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, err := runMain("run", "--input", sample, "--output", out, "--reducers", "3", "--quiet"); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr)
@@ -46,6 +47,7 @@ func TestSpansStreamed(t *testing.T) {
 // disorder shows before any output leaves the buffer, else an error names
 // the file and line.
 func TestSpansUnsortedParts(t *testing.T) {
+	t.Parallel()
 	line := func(i int) string { return fmt.Sprintf("d%06d\te%06d\t0\t1\t3\t0\t17\t20\t37\t0.9000", i, i) }
 	small := writeSpansDir(t, line(2), line(1))
 	got, _, err := runMain("spans", small)
@@ -68,6 +70,7 @@ func TestSpansUnsortedParts(t *testing.T) {
 // pdc spans --text finds the documents through the run's manifest (the
 // ids are paths under the tree's root).
 func TestSpansTextTree(t *testing.T) {
+	t.Parallel()
 	tree := filepath.Join(t.TempDir(), "tree")
 	para := "<p>" + quoted + "</p>"
 	writeFile(t, filepath.Join(tree, "a", "one.html"), "<p>The first page starts its own way here today.</p>"+para)
@@ -85,6 +88,7 @@ func TestSpansTextTree(t *testing.T) {
 // TestSpansHeader: --header names the columns of the TSV (with the
 // passages under --text); other formats refuse it.
 func TestSpansHeader(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := runPDC(t, "run", "--input", sample, "--output", out, "--quiet"); code != 0 {
 		t.Fatal(stderr)
@@ -109,6 +113,7 @@ func TestSpansHeader(t *testing.T) {
 // write to a terminal (a pseudo-terminal from Python's pty module), and
 // writes to a pipe.
 func TestBinaryNotToTerminal(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 for a pseudo-terminal")
 	}
@@ -133,7 +138,7 @@ while True:
 _, status = os.waitpid(pid, 0)
 sys.stdout.write("exit %d\n" % os.waitstatus_to_exitcode(status))
 sys.stdout.write(data.decode("utf-8", "replace"))`
-		cmd := exec.Command("python3", "-c", py, os.Args[0], "spans", out, "--format", format)
+		cmd := exec.Command("python3", "-c", py, pdcBinary, "spans", out, "--format", format)
 		cmd.Env = append(os.Environ(), "PDC_TEST_AS_PDC=1")
 		got, err := cmd.Output()
 		if err != nil || !strings.HasPrefix(string(got), "exit 2\n") || !strings.Contains(string(got), "writes a binary file: redirect it") {
@@ -149,6 +154,7 @@ sys.stdout.write(data.decode("utf-8", "replace"))`
 // again refuse a local input that changed since the run (its offsets may
 // point at other text), naming it; --force reads it with a warning.
 func TestInputsChangedSinceRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	docs := filepath.Join(dir, "pages.jsonl")
 	data, err := os.ReadFile(sample)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestTextCommand(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := runPDC(t, "text", "--input", badInput(t), "--id", "good-2")
 	if code != 0 {
 		t.Fatal(stderr)
@@ -22,6 +23,7 @@ func TestTextCommand(t *testing.T) {
 // tree of pages (ids are tree paths), a WARC file (ids from the records)
 // and JSON Lines; --table prints only the sentence rows.
 func TestTextInputs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "tree", "sub", "a.html"), "<p>First sentence here. Second sentence there.</p>")
 	tests := []struct {
@@ -56,6 +58,7 @@ func TestTextInputs(t *testing.T) {
 // TestTextCharsets: a .txt page that is not UTF-8 is decoded by the rules
 // of HTML pages (here windows-1252), counted, not damaged into U+FFFD.
 func TestTextCharsets(t *testing.T) {
+	t.Parallel()
 	tree := filepath.Join(t.TempDir(), "tree")
 	writeFile(t, filepath.Join(tree, "cafe.txt"), "Un caf\xe9 cr\xe8me co\xfbte deux euros au comptoir. \x93Merci\x94, dit-il.")
 	writeFile(t, filepath.Join(tree, "utf8.txt"), "Déjà vu, a plain UTF-8 file.")
@@ -79,6 +82,7 @@ func TestTextCharsets(t *testing.T) {
 // document whose text is the text the plain output prints (what offsets
 // count), and pdc reads the file back as input with the same text.
 func TestTextJSONL(t *testing.T) {
+	t.Parallel()
 	const id = "python/library/bz2.html"
 	stdout, stderr, code := runPDC(t, "text", "--input", sample, "--format", "jsonl")
 	if code != 0 {
@@ -128,6 +132,7 @@ func slicesIndex(lines []string, id string) int {
 // with its parameters: the same sentence table as from --input; a
 // directory that is no run says to give --input.
 func TestTextOfRun(t *testing.T) {
+	t.Parallel()
 	out := sampleRun(t)
 	want, _, code := runPDC(t, "text", "--input", sample, "--id", "python/library/bz2.html", "--table")
 	if code != 0 || strings.Count(want, "\n") < 50 {

@@ -61,6 +61,9 @@ type Driver struct {
 	// input files (input.Set Counters: what walking the input directories
 	// left out or read once).
 	InputCounters map[string]int64
+	// Fault is PDC_FAULT: a hold fault (pipeline.Hold) holds a step
+	// before it starts.
+	Fault string
 
 	prog *progress
 	mu   sync.Mutex // serialises the container summaries
@@ -123,6 +126,15 @@ func (d *Driver) Close() error {
 
 // Run runs one step.
 func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Job) error) error {
+	names := []string{s.Name()}
+	for _, st := range s.Stages {
+		names = append(names, st.JobName())
+	}
+	for _, name := range names {
+		if err := pipeline.Hold(ctx, d.Fault, name); err != nil {
+			return err
+		}
+	}
 	switch s.Fusion {
 	case pipeline.Feeding:
 		return d.feeding(ctx, s, done)

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,14 +12,20 @@ import (
 
 // TestInterrupt builds pdc and stops a run with SIGINT and with SIGTERM:
 // it exits 130 or 143 with a one-line message saying how to resume, and
-// the same command then finishes the run.
+// the same command then finishes the run. The run is held before its index
+// job (PDC_FAULT=hold@index:PATH) until the signal, so that the signal
+// always finds it under way, however fast the machine.
 func TestInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "pdc")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	corpus := bigCorpus(t, filepath.Join(dir, "docs.jsonl"))
+	corpus := filepath.Join("..", "..", "testdata", "sample", "pages.jsonl")
+	held := filepath.Join(dir, "held")
+	if err := os.WriteFile(held, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		code int
@@ -30,14 +33,15 @@ func TestInterrupt(t *testing.T) {
 		out := filepath.Join(dir, "out-"+tt.sig.String())
 		args := []string{"run", "--input", corpus, "--output", out, "--workers", "1", "--quiet"}
 		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "PDC_FAULT=hold@index:"+held)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Signal once the run is under way: pdc handles signals from its
-		// start, and writes its output directory's manifest before its
-		// first job, which then lasts seconds.
+		// pdc handles signals from its start, and writes its output
+		// directory's manifest before its first job; the hold keeps the
+		// run going until the signal.
 		for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
 			if _, err := os.Stat(filepath.Join(out, "_pdc.json")); err == nil {
 				break
@@ -63,37 +67,4 @@ func TestInterrupt(t *testing.T) {
 			t.Errorf("%v: rerun: %v\n%s", tt.sig, err, rerun)
 		}
 	}
-}
-
-// bigCorpus writes the sample corpus 40 times over (new ids): a run of a
-// few seconds on one worker.
-func bigCorpus(t *testing.T, path string) string {
-	t.Helper()
-	in, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sample", "pages.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriter(f)
-	for i := range 40 {
-		for _, line := range strings.Split(strings.TrimSpace(string(in)), "\n") {
-			var d map[string]any
-			if err := json.Unmarshal([]byte(line), &d); err != nil {
-				t.Fatal(err)
-			}
-			d["id"] = fmt.Sprintf("%d/%s", i, d["id"])
-			b, _ := json.Marshal(d)
-			w.Write(append(b, '\n'))
-		}
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

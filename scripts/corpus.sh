@@ -192,6 +192,7 @@ bench)
 	target=$((mb * 1000000))
 	tmp=$out.tmp
 	trap 'rm -f "$tmp"' EXIT
+	mkdir -p "$(dirname "$out")" || die "cannot create the directory of $out"
 	: >"$tmp" || die "cannot write $tmp"
 	start=$(date +%s)
 	bytes=0 docs=0

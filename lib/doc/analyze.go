@@ -152,10 +152,17 @@ func notContent(text string, off int, links, tmpl []htmltext.Range) (string, []h
 	letter := false
 	ls := links
 	for i, r := range text {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		var isLetter bool
+		if r < utf8.RuneSelf { // most text: no table lookup
+			c := byte(r) | 0x20
+			isLetter = 'a' <= c && c <= 'z'
+			if !isLetter && (r < '0' || r > '9') {
+				continue
+			}
+		} else if isLetter = unicode.IsLetter(r); !isLetter && !unicode.IsDigit(r) {
 			continue
 		}
-		letter = letter || unicode.IsLetter(r)
+		letter = letter || isLetter
 		alnum++
 		for len(ls) > 0 && ls[0].End <= off+i {
 			ls = ls[1:]

@@ -1,10 +1,6 @@
 package htmltext
 
-import (
-	"bytes"
-
-	"golang.org/x/net/html/atom"
-)
+import "golang.org/x/net/html/atom"
 
 // indexGrids finds the tables that are indexes: listings of other pages,
 // a link to each with its summary, as Javadoc's class-use, package and
@@ -185,17 +181,19 @@ func (x *indexGrids) finish() { x.grids = x.grids[:0] }
 // hasPart reports whether a class value has part as one of its parts,
 // split at spaces, '-' and '_' (case-insensitive).
 func hasPart(v []byte, part string) bool {
-	for len(v) > 0 {
-		i := bytes.IndexAny(v, " \t\n\r\f-_")
-		w := v
-		if i >= 0 {
-			w, v = v[:i], v[i+1:]
-		} else {
-			v = nil
+	start := 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) {
+			switch v[i] {
+			case ' ', '\t', '\n', '\r', '\f', '-', '_':
+			default:
+				continue
+			}
 		}
-		if len(w) == len(part) && bytes.EqualFold(w, []byte(part)) {
+		if i-start == len(part) && asciiEqualFold(v[start:i], part) {
 			return true
 		}
+		start = i + 1
 	}
 	return false
 }

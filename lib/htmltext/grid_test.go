@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -69,5 +70,32 @@ func TestIndexGridsMisnested(t *testing.T) {
 		`<div class="item-table"><div><a href=a>a</a></div><dl><dt><a href=b>b</a><dt><a href=c>c</a></div><dt><a href=d>d</a></dl>`,
 	} {
 		linkTexts(t, page, page)
+	}
+}
+
+// TestHasPartModel: hasPart against splitting the value at its separators
+// and comparing each part, on random class values.
+func TestHasPartModel(t *testing.T) {
+	model := func(v, part string) bool {
+		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(" \t\n\r\f-_", r) }) {
+			if strings.EqualFold(w, part) {
+				return true
+			}
+		}
+		return false
+	}
+	alphabet := []string{"t", "a", "b", "l", "e", "T", "H", "h", "d", "r", " ", "-", "_", "\t", "table", "header", "TABLE", "Header", "é", "x"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		v := b.String()
+		for _, part := range []string{"table", "header"} {
+			if got, want := hasPart([]byte(v), part), model(v, part); got != want {
+				t.Fatalf("hasPart(%q, %q) = %v, want %v", v, part, got, want)
+			}
+		}
 	}
 }

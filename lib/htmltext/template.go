@@ -213,15 +213,18 @@ func (t *templates) isTemplate(a atom.Atom, raw []byte) bool {
 	if bytes.IndexByte(raw, '=') < 0 {
 		return false // no attribute value
 	}
-	if role, ok := attr(raw, "role"); ok && landmarkRole(role) {
+	var vals [3][]byte
+	var found [3]bool
+	attrs(raw, templateAttrs[:], vals[:], found[:])
+	if role := vals[0]; found[0] && landmarkRole(role) {
 		return true
 	}
 	if a == atom.Form {
 		return false
 	}
 	tmpl, content := false, false
-	for _, name := range []string{"class", "id"} {
-		v, ok := attr(raw, name)
+	for k := 1; k < 3; k++ {
+		v, ok := vals[k], found[k]
 		if !ok {
 			continue
 		}
@@ -292,11 +295,16 @@ func landmarkRole(v []byte) bool {
 	return false
 }
 
-// attr returns the value of attribute name (lower case) in the raw start
-// tag raw: quoted with " or ', or unquoted up to a space or '>'.
-func attr(raw []byte, name string) ([]byte, bool) {
+// templateAttrs are the attributes isTemplate reads.
+var templateAttrs = [3]string{"role", "class", "id"}
+
+// attrs sets vals[k], found[k] to what attr(raw, names[k]) returns, for
+// every k (at most 8 names), in one scan of the tag.
+func attrs(raw []byte, names []string, vals [][]byte, found []bool) {
+	var done uint8 // names whose attr would have returned
+	all := uint8(1)<<len(names) - 1
 	var quote byte
-	for i := 1; i < len(raw); i++ {
+	for i := 1; i < len(raw) && done != all; i++ {
 		c := raw[i]
 		switch {
 		case quote != 0:
@@ -308,35 +316,61 @@ func attr(raw []byte, name string) ([]byte, bool) {
 			quote = c
 			continue
 		}
-		if i+len(name) > len(raw) || !isSpaceOrTagStart(raw[i-1]) || !asciiEqualFold(raw[i:i+len(name)], name) {
+		if !isSpaceOrTagStart(raw[i-1]) {
 			continue
 		}
-		j := i + len(name)
-		for j < len(raw) && isSpace(raw[j]) {
-			j++
-		}
-		if j == len(raw) || raw[j] != '=' {
-			continue
-		}
-		for j++; j < len(raw) && isSpace(raw[j]); j++ {
-		}
-		if j == len(raw) {
-			return nil, false
-		}
-		if q := raw[j]; q == '"' || q == '\'' {
-			k := bytes.IndexByte(raw[j+1:], q)
-			if k < 0 {
-				return raw[j+1:], true
+		for k, name := range names {
+			if done&(1<<k) != 0 {
+				continue
 			}
-			return raw[j+1 : j+1+k], true
+			if v, ok, stop := attrAt(raw, i, name); stop {
+				vals[k], found[k] = v, ok
+				done |= 1 << k
+			}
 		}
-		k := j
-		for k < len(raw) && !isSpace(raw[k]) && raw[k] != '>' {
-			k++
-		}
-		return raw[j:k], true
 	}
-	return nil, false
+}
+
+// attrAt is attr's test at position i of raw, a position outside quotes
+// after a space or the tag's start: stop reports whether attr returns
+// there, with v and ok.
+func attrAt(raw []byte, i int, name string) (v []byte, ok, stop bool) {
+	if i+len(name) > len(raw) || !asciiEqualFold(raw[i:i+len(name)], name) {
+		return nil, false, false
+	}
+	j := i + len(name)
+	for j < len(raw) && isSpace(raw[j]) {
+		j++
+	}
+	if j == len(raw) || raw[j] != '=' {
+		return nil, false, false
+	}
+	for j++; j < len(raw) && isSpace(raw[j]); j++ {
+	}
+	if j == len(raw) {
+		return nil, false, true
+	}
+	if q := raw[j]; q == '"' || q == '\'' {
+		k := bytes.IndexByte(raw[j+1:], q)
+		if k < 0 {
+			return raw[j+1:], true, true
+		}
+		return raw[j+1 : j+1+k], true, true
+	}
+	k := j
+	for k < len(raw) && !isSpace(raw[k]) && raw[k] != '>' {
+		k++
+	}
+	return raw[j:k], true, true
+}
+
+// attr returns the value of attribute name (lower case) in the raw start
+// tag raw: quoted with " or ', or unquoted up to a space or '>'.
+func attr(raw []byte, name string) ([]byte, bool) {
+	var v [1][]byte
+	var found [1]bool
+	attrs(raw, []string{name}, v[:], found[:])
+	return v[0], found[0]
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }

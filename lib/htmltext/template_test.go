@@ -3,6 +3,7 @@ package htmltext
 import (
 	"bufio"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -188,6 +189,73 @@ func TestLayout(t *testing.T) {
 		got := layout(tt.page)
 		if (got == "") != tt.none || (got == want) != tt.same {
 			t.Errorf("%s: layout %q (site's %q), want same %v, none %v", tt.name, got, want, tt.same, tt.none)
+		}
+	}
+}
+
+// TestAttrsModel: attrs finds in one scan what a scan per name finds:
+// the first `name=value` outside quotes after a space or the tag's start,
+// on random tags.
+func TestAttrsModel(t *testing.T) {
+	model := func(raw []byte, name string) ([]byte, bool) {
+		var quote byte
+		for i := 1; i < len(raw); i++ {
+			c := raw[i]
+			if quote != 0 {
+				if c == quote {
+					quote = 0
+				}
+				continue
+			}
+			if c == '"' || c == '\'' {
+				quote = c
+				continue
+			}
+			if !isSpaceOrTagStart(raw[i-1]) || !strings.HasPrefix(strings.ToLower(string(raw[i:])), name) {
+				continue
+			}
+			rest := strings.TrimLeft(string(raw[i+len(name):]), " \t\n\r\f")
+			if !strings.HasPrefix(rest, "=") {
+				continue
+			}
+			rest = strings.TrimLeft(rest[1:], " \t\n\r\f")
+			j := len(raw) - len(rest)
+			switch {
+			case rest == "":
+				return nil, false
+			case rest[0] == '"' || rest[0] == '\'':
+				if k := strings.IndexByte(rest[1:], rest[0]); k >= 0 {
+					return raw[j+1 : j+1+k], true
+				}
+				return raw[j+1:], true
+			}
+			k := strings.IndexAny(rest, " \t\n\r\f>")
+			if k < 0 {
+				k = len(rest)
+			}
+			return raw[j : j+k], true
+		}
+		return nil, false
+	}
+	alphabet := []string{"<div", " ", "class", "ID", "id", "role", "=", "\"", "'", "x", "nav", ">", "\t", "data-role", "classes"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(10) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		raw := []byte(b.String())
+		var vals [3][]byte
+		var found [3]bool
+		attrs(raw, templateAttrs[:], vals[:], found[:])
+		for k, name := range templateAttrs {
+			v, ok := model(raw, name)
+			if ok != found[k] || string(v) != string(vals[k]) {
+				t.Fatalf("attrs(%q)[%s] = %q, %v; want %q, %v", raw, name, vals[k], found[k], v, ok)
+			}
+			if v1, ok1 := attr(raw, name); ok1 != ok || string(v1) != string(v) {
+				t.Fatalf("attr(%q, %s) = %q, %v; want %q, %v", raw, name, v1, ok1, v, ok)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,12 +13,20 @@ import (
 func buildPDC(t *testing.T, dir, name, tags string) string {
 	t.Helper()
 	bin := filepath.Join(dir, name)
+	if err := goBuildPDC(bin, tags); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// goBuildPDC builds ./pdc, static, with the given build tags into bin.
+func goBuildPDC(bin, tags string) error {
 	build := exec.Command("go", "build", "-tags", tags, "-o", bin, "./pdc")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build %s: %v\n%s", name, err, out)
+		return fmt.Errorf("build %s: %w\n%s", filepath.Base(bin), err, out)
 	}
-	return bin
+	return nil
 }
 
 func runBin(t *testing.T, bin string, env []string, args ...string) (string, string, int) {

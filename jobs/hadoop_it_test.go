@@ -39,14 +39,7 @@ func hadoopEnv(t *testing.T) []string {
 	if conf == "" {
 		t.Skip("no Hadoop cluster (set PDC_HADOOP_CONF_DIR: scripts/hadoop-cluster.sh start && eval \"$(scripts/hadoop-cluster.sh env)\")")
 	}
-	return []string{"HADOOP_CONF_DIR=" + conf, "PDC_BINARY=" + taskBinary(t)}
-}
-
-// taskBinary is the static pdc that Hadoop tasks run, as scripts/build.sh
-// builds bin/pdc (pdcBinary).
-func taskBinary(t *testing.T) string {
-	t.Helper()
-	return pdcBinary
+	return []string{"HADOOP_CONF_DIR=" + conf, "PDC_BINARY=" + pdcBinary} // the static pdc of TestMain, as Hadoop tasks run bin/pdc
 }
 
 // hdfsPartLines returns the lines of the part files of dir on HDFS,

@@ -92,7 +92,7 @@ func TestKerberosCLI(t *testing.T) {
 func TestKerberosHadoopRun(t *testing.T) {
 	env := secureEnv(t)
 	keytab, principal := os.Getenv("PDC_SECURE_KEYTAB"), os.Getenv("PDC_SECURE_PRINCIPAL")
-	env = append(env, "PDC_BINARY="+taskBinary(t), "PDC_HADOOP_JARS="+os.Getenv("PDC_HADOOP_JARS"))
+	env = append(env, "PDC_BINARY="+pdcBinary, "PDC_HADOOP_JARS="+os.Getenv("PDC_HADOOP_JARS"))
 	run := func(t *testing.T, env []string, flags ...string) (string, time.Duration) {
 		t.Helper()
 		name := strings.ReplaceAll(t.Name(), "/", "-")

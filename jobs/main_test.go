@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -72,10 +71,8 @@ var pdcBinary string
 // buildPDCBinary builds pdcBinary into dir.
 func buildPDCBinary(dir string) error {
 	bin := filepath.Join(dir, "pdc")
-	build := exec.Command("go", "build", "-tags", "nomainextract", "-o", bin, "./pdc")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("build pdc: %w\n%s", err, out)
+	if err := goBuildPDC(bin, "nomainextract"); err != nil {
+		return err
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -299,7 +299,8 @@ func landmarkRole(v []byte) bool {
 var templateAttrs = [3]string{"role", "class", "id"}
 
 // attrs sets vals[k], found[k] to what attr(raw, names[k]) returns, for
-// every k (at most 8 names), in one scan of the tag.
+// every k (at most 8 names), in one scan of the tag; it leaves those of a
+// name it does not find as they are (callers pass zero values).
 func attrs(raw []byte, names []string, vals [][]byte, found []bool) {
 	var done uint8 // names whose attr would have returned
 	all := uint8(1)<<len(names) - 1

@@ -50,8 +50,11 @@ import (
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/sentence"
+	"github.com/pdc-mr/pdc/lib/signature"
+	"github.com/pdc-mr/pdc/lib/sitetemplate"
 )
 
 // The files pdc dedup writes in CLEAN.
@@ -74,7 +77,9 @@ type dedupOptions struct {
 	reducers   int    // their reduce tasks (0: the runner's default)
 	workers    int    // local runner: parallel tasks
 	quiet      bool
-	jobsSet    bool // --jobs given (else the run decides)
+	jobsSet    bool          // --jobs given (else the run decides)
+	read       input.Options // how the run read its documents (readOptions)
+	templates  bool          // also cut site templates (lib/sitetemplate)
 }
 
 func (m *Main) dedupCmd(ctx context.Context, args []string) error {
@@ -95,6 +100,18 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	}
 	if !o.jobsSet {
 		o.jobs = r.man != nil && r.man.Hadoop
+	}
+	cfg := r.ConfigOrDefault()
+	o.read = readOptions(cfg)
+	if o.templates {
+		switch {
+		case cfg.MaxSiteDF <= 0:
+			return usagef("dedup: --templates: the run %s has no site templates (it was made with --max-site-df 0)", o.out)
+		case cfg.Signature.Method != signature.Words:
+			return usagef("dedup: --templates needs a run made with --signature words (the default; %s used %s)", o.out, cfg.Signature.Method)
+		case o.jobs:
+			return usagef("dedup: --templates is not supported with --jobs yet: give --jobs=false to write CLEAN through this process")
+		}
 	}
 	if !o.jobs && (o.queue != "" || o.reducers != 0) {
 		return usagef("dedup: --queue and --reducers are for --jobs (the run %s was made by the local runner, so pdc dedup writes CLEAN itself unless --jobs)", o.out)
@@ -127,8 +144,14 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	minWords := r.ConfigOrDefault().MinTokens
-	st, err := writeClean(in, an, dedup.NewPlan(cs, dedup.Coordinate(cs, kept), minWords), cfs, cdir, o)
+	minWords := cfg.MinTokens
+	var tmpl *templateRule
+	if o.templates {
+		if tmpl, err = countTemplates(in, an, cfg); err != nil {
+			return err
+		}
+	}
+	st, err := writeClean(in, an, dedup.NewPlan(cs, dedup.Coordinate(cs, kept), minWords), tmpl, cfs, cdir, o)
 	if err != nil {
 		return err
 	}
@@ -156,7 +179,7 @@ func (m *Main) dedupDone(st dedupStats, o dedupOptions, undated int) error {
 func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	o := dedupOptions{keep: "first"}
 	var inputs listFlag
-	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--verify] [--input DOCS] [--overwrite] [--jobs] [--queue Q] [--reducers N]")
+	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--templates] [--verify] [--input DOCS] [--overwrite] [--jobs] [--queue Q] [--reducers N]")
 	fs.kerberosFlags()
 	m.forceFlag(fs)
 	fs.StringVar(&o.clean, "output", "", "`directory` to write (created): docs.jsonl, the documents without their removed passages, and removed.tsv, what was removed")
@@ -171,6 +194,7 @@ func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	fs.IntVar(&o.reducers, "reducers", 0, "with --jobs: reduce tasks per job (default: 2 on Hadoop, 2 per worker locally)")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "with --jobs, local runner: parallel map and reduce tasks")
 	fs.BoolVar(&o.quiet, "quiet", false, "with --jobs: no progress lines")
+	fs.BoolVar(&o.templates, "templates", false, "also cut site templates: text in more than the run's --max-site-df pages of a site (copies of a page counting once), what the run left out of matching as templates (reason template in removed.tsv, no kept copy)")
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return o, err
 	}
@@ -446,6 +470,7 @@ type dedupStats struct {
 	input.Counts
 	written, dups, unparsable, emptied, dropped, truncated int64
 	passages, docsCut, chars, removed                      int64
+	templates, templateChars, templatesLeft                int64 // --templates: blocks cut, their characters, characters left in kept passages
 	members, unaligned, notHeld                            int64
 	clusterDocs                                            int
 	verified, violations                                   int
@@ -457,8 +482,8 @@ type dedupStats struct {
 // first the documents that hold kept members, for their passages, kept in
 // a temporary file (in $TMPDIR, about the size of the kept text) until
 // every document is cut.
-func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, dir string, o dedupOptions) (dedupStats, error) {
-	w := &cleanWriter{an: an, p: p, written: map[string]bool{}, dropEmpty: o.dropEmpty}
+func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templateRule, fsys hdfsfs.FS, dir string, o dedupOptions) (dedupStats, error) {
+	w := &cleanWriter{an: an, p: p, tmpl: tmpl, written: map[string]bool{}, dropEmpty: o.dropEmpty}
 	w.st.clusterDocs = len(p.Need())
 	workers := runtime.GOMAXPROCS(0)
 	spill, err := os.CreateTemp("", "pdc-dedup-kept-*")
@@ -473,7 +498,7 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 			c.kept = p.KeptOf(&wk.tok, c.d.ID, a)
 		}
 	}
-	if _, _, err := ordered(in, workers, an, p.HoldsKept, false, keep, func(c *cleanDoc) error {
+	if _, _, err := ordered(in, o.read, workers, an, p.HoldsKept, false, keep, func(c *cleanDoc) error {
 		p.AddKept(c.kept)
 		return nil
 	}); err != nil {
@@ -495,7 +520,7 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 		return w.st, fmt.Errorf("dedup: write %s: %w", w.removed.Name(), err)
 	}
 	all := func(string) bool { return true }
-	if w.st.Counts, w.st.dups, err = ordered(in, workers, an, all, true, w.process, w.write); err != nil {
+	if w.st.Counts, w.st.dups, err = ordered(in, o.read, workers, an, all, true, w.process, w.write); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
 	if err := p.Err(); err != nil {
@@ -525,6 +550,7 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, fsys hdfsfs.FS, 
 type cleanWriter struct {
 	an            *doc.Analyzer
 	p             *dedup.Plan
+	tmpl          *templateRule // with --templates
 	docs, removed *hdfsfs.AtomicFile
 	written       map[string]bool // every id read: whether it was analyzed
 	dropEmpty     bool
@@ -546,6 +572,9 @@ type cleanDoc struct {
 	n         int    // characters before the cut
 	text      string // after it
 	cut       dedup.Outcome
+	tmplLeft  int    // characters of template blocks left in kept passages
+	site      string // countTemplates: its site and sentences
+	sents     []doc.Sentence
 	bad       []string // what the Verifier's check found wrong
 	line      []byte   // its line of docs.jsonl, nil when dropped
 	removed   []byte   // its lines of removed.tsv
@@ -568,6 +597,9 @@ func (w *cleanWriter) process(c *cleanDoc, wk *worker) {
 	}
 	c.analyzed, c.truncated = true, a.Truncated
 	if c.cut, err = w.p.CutWith(&wk.tok, c.d.ID, a); err == nil {
+		if w.tmpl != nil {
+			c.tmplLeft = w.p.AddTemplates(&c.cut, c.d.ID, w.tmpl.blocks(&c.d, &a))
+		}
 		c.text, c.n, err = dedup.CutText(a.Text, dedup.Ranges(c.cut.Removals))
 	}
 	switch {
@@ -599,6 +631,7 @@ func (w *cleanWriter) write(c *cleanDoc) error {
 		return c.err
 	}
 	w.st.add(c.truncated, c.text, c.n, c.cut)
+	w.st.templatesLeft += int64(c.tmplLeft)
 	w.verify.Record(c.d.ID, c.cut, c.bad)
 	if c.line == nil {
 		w.st.dropped++
@@ -621,13 +654,13 @@ const inFlight = 8
 // errStopped stops the reader of ordered after a failure.
 var errStopped = errors.New("stopped")
 
-// ordered reads the documents of in (the first of each id) that want
-// accepts, with their records when keepRaw, has workers process them, and
+// ordered reads the documents of in (the first of each id; with opts,
+// as the run read them: readOptions) that want accepts, with their records when keepRaw, has workers process them, and
 // hands them to write in input order. It returns the input's counts and
 // the documents skipped as repeated ids. At most inFlight documents per
 // worker are read and not yet written, so that a slow document does not
 // leave every later one waiting in memory.
-func ordered(in *input.Set, workers int, an *doc.Analyzer, want func(id string) bool, keepRaw bool,
+func ordered(in *input.Set, opts input.Options, workers int, an *doc.Analyzer, want func(id string) bool, keepRaw bool,
 	process func(c *cleanDoc, wk *worker), write func(c *cleanDoc) error) (input.Counts, int64, error) {
 	jobs, results := make(chan *cleanDoc, 2*workers), make(chan *cleanDoc, 2*workers)
 	var wg sync.WaitGroup
@@ -657,7 +690,7 @@ func ordered(in *input.Set, workers int, an *doc.Analyzer, want func(id string) 
 	go func() {
 		var r read
 		seen, seq := map[string]bool{}, 0
-		r.counts, r.err = in.EachRecord(input.Options{}, func(d *doc.Doc, where string, raw []byte) error {
+		r.counts, r.err = in.EachRecord(opts, func(d *doc.Doc, where string, raw []byte) error {
 			if !want(d.ID) {
 				return nil
 			}
@@ -667,7 +700,7 @@ func ordered(in *input.Set, workers int, an *doc.Analyzer, want func(id string) 
 			}
 			seen[strings.Clone(d.ID)] = true
 			c := &cleanDoc{seq: seq, where: where, d: doc.Doc{ID: strings.Clone(d.ID), URL: strings.Clone(d.URL),
-				HTML: strings.Clone(d.HTML), Text: strings.Clone(d.Text), IsHTML: d.IsHTML, ValidUTF8: d.ValidUTF8}}
+				HTML: strings.Clone(d.HTML), Text: strings.Clone(d.Text), Site: strings.Clone(d.Site), IsHTML: d.IsHTML, ValidUTF8: d.ValidUTF8}}
 			if keepRaw {
 				c.raw = bytes.Clone(raw)
 			}
@@ -724,6 +757,12 @@ func (st *dedupStats) add(truncated bool, text string, n int, cut dedup.Outcome)
 	}
 	st.docsCut++
 	st.passages += int64(len(cut.Removals))
+	for _, r := range cut.Removals {
+		if r.Reason == dedup.ReasonTemplate {
+			st.templates++
+			st.templateChars += int64(r.End - r.Start)
+		}
+	}
 	st.removed += int64(n - utf8.RuneCountInString(text))
 	if strings.TrimSpace(text) == "" {
 		st.emptied++
@@ -766,6 +805,9 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 		share = 100 * float64(st.removed) / float64(st.chars)
 	}
 	held := "each held by its kept copy (checked)"
+	if st.templates > 0 {
+		held = "each held by its kept copy (checked) or a site template"
+	}
 	if st.violations > 0 {
 		held = fmt.Sprintf("%d of the ranges not held by their kept copy", st.violations)
 	}
@@ -775,8 +817,72 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 	if st.notHeld > 0 {
 		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words)", plural(st.notHeld, "run"))
 	}
+	if o.templates {
+		fmt.Fprintf(&b, "; --templates: %s of them site templates (%d characters, reason template, no kept copy)", plural(st.templates, "range"), st.templateChars)
+		if st.templatesLeft > 0 {
+			fmt.Fprintf(&b, ", %d characters of templates left inside kept passages", st.templatesLeft)
+		}
+	}
 	if o.keep == "earliest" {
 		fmt.Fprintf(&b, "; %d of %d cluster documents without %s", undated, st.clusterDocs, o.dateField)
 	}
 	fmt.Fprintln(m.Stderr, b.String())
+}
+
+// templateRule is what pdc dedup --templates cuts: the template sentences
+// of each document's site (lib/sitetemplate), counted over every document
+// of the run.
+type templateRule struct {
+	counter   *sitetemplate.Counter
+	layout    bool // a page's layout is its site (--site-from)
+	minTokens int
+}
+
+// countTemplates reads every document of in (the first of each id, as the
+// run read them) and counts its sentences by site for cfg's
+// --max-site-df.
+func countTemplates(in *input.Set, an *doc.Analyzer, cfg jobconf.Config) (*templateRule, error) {
+	t := &templateRule{counter: sitetemplate.NewCounter(cfg.MaxSiteDF, cfg.MinTokens), layout: jobconf.LayoutSites(cfg.SiteFrom), minTokens: cfg.MinTokens}
+	all := func(string) bool { return true }
+	process := func(c *cleanDoc, wk *worker) {
+		if a, err := wk.an.Analyze(&c.d); err == nil {
+			c.site, c.sents = t.site(&c.d, &a), cloneSentences(a.Sentences) // the analyzer reuses its own
+		}
+		c.d.HTML, c.d.Text = "", ""
+	}
+	_, _, err := ordered(in, readOptions(cfg), runtime.GOMAXPROCS(0), an, all, false, process, func(c *cleanDoc) error {
+		t.counter.Add(c.d.ID, c.site, c.sents)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dedup: --templates: %w", err)
+	}
+	return t, nil
+}
+
+// site is the site of document d, analysed as a, as the run took it.
+func (t *templateRule) site(d *doc.Doc, a *doc.Analysis) string {
+	v, _ := doc.URLField(d, a, t.layout)
+	return sitetemplate.SiteOf(v)
+}
+
+// blocks returns the template blocks of document d, analysed as a.
+func (t *templateRule) blocks(d *doc.Doc, a *doc.Analysis) []dedup.Range {
+	site := t.site(d, a)
+	return sitetemplate.Blocks(a.Sentences, t.counter.Templates(site, a.Sentences), t.minTokens)
+}
+
+// cloneSentences copies ss and their tokens (into one slice).
+func cloneSentences(ss []doc.Sentence) []doc.Sentence {
+	n := 0
+	for _, s := range ss {
+		n += len(s.Tokens)
+	}
+	toks := make([]uint64, 0, n)
+	out := make([]doc.Sentence, len(ss))
+	for i, s := range ss {
+		toks = append(toks, s.Tokens...)
+		out[i] = doc.Sentence{Start: s.Start, End: s.End, Tokens: toks[len(toks)-len(s.Tokens):], NotContent: s.NotContent}
+	}
+	return out
 }

@@ -614,3 +614,56 @@ func TestStoreError(t *testing.T) {
 		}
 	}
 }
+
+// TestAddTemplates: template blocks are cut outside the document's kept
+// members (what stays is counted), as removals with reason template and
+// no kept range, in position order among the copy cuts; the Verifier does
+// not check them against a kept copy, and a kept member stays whole.
+func TestAddTemplates(t *testing.T) {
+	x := "Alpha beta gamma delta epsilon zeta. Eta theta iota kappa lambda mu. Nu xi omicron pi rho sigma."
+	foot := "Print this page now please. Email this page to a friend."
+	texts := map[string]string{
+		"a": "Own words of a come first here. " + x + " " + foot,
+		"b": "Own words of b come first here. " + x + " " + foot,
+	}
+	analyses, at := analyzeTexts(t, texts)
+	ka, kb := at("a", x), at("b", x)
+	p := NewPlan([]cluster.Cluster{{ID: "x", Members: []cluster.Member{ka, kb}}}, []int{0}, 3)
+	p.Keep("a", analyses["a"])
+	fa, fb := at("a", foot), at("b", foot)
+	v := NewVerifier(p)
+	for _, tc := range []struct {
+		id         string
+		blocks     []Range
+		wantLeft   int
+		wantRanges []Range
+	}{
+		// a: the footer is cut; a block reaching into the kept member x
+		// is cut only outside it.
+		{"a", []Range{{Start: ka.CharEnd - 10, End: fa.CharEnd}}, 10, []Range{{Start: ka.CharEnd, End: fa.CharEnd}}},
+		// b: x is cut as a copy, the footer as a template.
+		{"b", []Range{{Start: fb.CharStart, End: fb.CharEnd}}, 0, []Range{{Start: kb.CharStart, End: kb.CharEnd}, {Start: fb.CharStart, End: fb.CharEnd}}},
+	} {
+		o, err := p.Cut(tc.id, analyses[tc.id])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left := p.AddTemplates(&o, tc.id, tc.blocks); left != tc.wantLeft {
+			t.Errorf("%s: %d characters left, want %d", tc.id, left, tc.wantLeft)
+		}
+		var got []Range
+		for _, rm := range o.Removals {
+			got = append(got, rm.Range)
+			if tmpl := rm.Reason == ReasonTemplate; tmpl != (rm.Kept.Doc == "" && rm.Cluster == "-") {
+				t.Errorf("%s: removal %+v", tc.id, rm)
+			}
+		}
+		if !slices.Equal(got, tc.wantRanges) {
+			t.Errorf("%s: cut %v, want %v", tc.id, got, tc.wantRanges)
+		}
+		v.Doc(tc.id, texts[tc.id], o)
+	}
+	if v.Done(); v.Violations > 0 || v.Ranges != 1 {
+		t.Errorf("Verifier: %d ranges checked (want the copy only), %d violations: %s", v.Ranges, v.Violations, v.First)
+	}
+}

@@ -249,7 +249,8 @@ type Removal struct {
 	Kept Ref
 	// Held is the share of the cut range's words that Kept holds.
 	Held float64
-	// Reason says why it was cut: ReasonCopy.
+	// Reason says why it was cut: ReasonCopy, or ReasonTemplate (then
+	// Cluster is "-", Kept empty and Held 0).
 	Reason string
 }
 
@@ -261,6 +262,35 @@ const MinHeld = 0.8
 
 // ReasonCopy is the reason of a range cut because a kept copy holds it.
 const ReasonCopy = "copy"
+
+// ReasonTemplate is the reason of a range cut as a template of its
+// document's site (pdc dedup --templates, lib/sitetemplate): text that is
+// on many pages of the site, cut from every one of them, with no kept
+// copy.
+const ReasonTemplate = "template"
+
+// AddTemplates adds to o, what CutWith cut from document d, the cuts of
+// the document's template blocks rs (sorted, disjoint: lib/sitetemplate
+// Blocks) outside its kept members and the sentences that go with them,
+// which stay whole so that what other documents cut against them stays in
+// the output; it returns the characters of rs left in place for that.
+func (p *Plan) AddTemplates(o *Outcome, d string, rs []Range) int {
+	if len(rs) == 0 {
+		return 0
+	}
+	prot := p.protected[d]
+	if g := p.guarded[d]; len(g) > 0 {
+		prot = ranges.Merge(slices.Concat(prot, g))
+	}
+	cut := ranges.Minus(rs, prot)
+	for _, r := range cut {
+		o.Removals = append(o.Removals, Removal{Range: r, Cluster: "-", Reason: ReasonTemplate})
+	}
+	slices.SortFunc(o.Removals, func(a, b Removal) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Cluster, b.Cluster))
+	})
+	return ranges.Len(rs) - ranges.Len(cut)
+}
 
 // Outcome is what Cut did with one document.
 type Outcome struct {

@@ -13,7 +13,9 @@ package dedup
 // the range of the kept copy that the cut range is aligned to, held the
 // share of the cut range's distinct words found there (4 decimals, at
 // least MinHeld), reason why the range was cut (ReasonCopy: the kept range
-// holds it). Lines of one document may overlap (members of several
+// holds it; ReasonTemplate, with pdc dedup --templates: the range is a
+// template of its document's site, and has no kept range: cluster "-",
+// kept_doc empty, kept offsets 0, held 0). Lines of one document may overlap (members of several
 // clusters); their union is what was cut.
 //
 // # The plan file (CLEAN/_plan, the dedup jobs' side input)

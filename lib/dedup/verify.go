@@ -11,7 +11,8 @@ import (
 // Cut decided (its sentences, alignment and protected ranges): every cut
 // range's kept range must hold at least MinHeld of the cut range's words
 // (the distinct tokens of its text, every sentence counted), and must be
-// in the output, not cut from its own document. Give it every document's
+// in the output, not cut from its own document. Template cuts
+// (ReasonTemplate) have no kept range and are not checked. Give it every document's
 // text and outcome (Doc; or Check, which goroutines may call at once, and
 // Record, in document order), then call Done.
 type Verifier struct {
@@ -56,6 +57,9 @@ func (c *Checker) Check(p *Plan, d, text string, o Outcome) []string {
 	var runes []rune
 	rec := p.records(nil)
 	for _, rm := range o.Removals {
+		if rm.Reason == ReasonTemplate {
+			continue // no kept copy
+		}
 		if runes == nil {
 			runes = []rune(text)
 		}
@@ -82,6 +86,9 @@ func (v *Verifier) Record(d string, o Outcome, bad []string) {
 		}
 	}
 	for _, rm := range o.Removals {
+		if rm.Reason == ReasonTemplate {
+			continue
+		}
 		v.Ranges++
 		u := keptUse{d, rm.Range, rm.Kept}
 		if v.done[rm.Kept.Doc] {

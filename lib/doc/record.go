@@ -101,6 +101,24 @@ const SitePrefix = "site:"
 // site is inferred from its page's layout.
 const LayoutPrefix = "layout:"
 
+// URLField returns the url field of a document's record (above, before
+// escaping) and where it comes from: "url", "page", "input", "layout"
+// (with layout false, a page's layout is not taken for its site: --site-from
+// none) or "none".
+func URLField(d *Doc, a *Analysis, layout bool) (value, from string) {
+	switch {
+	case d.URL != "":
+		return d.URL, "url"
+	case a.PageURL != "":
+		return a.PageURL, "page"
+	case d.Site != "":
+		return SitePrefix + d.Site, "input"
+	case a.Layout != "" && layout:
+		return SitePrefix + LayoutPrefix + a.Layout, "layout"
+	}
+	return "", "none"
+}
+
 // Sentence is one sentence of a parsed document.
 type Sentence struct {
 	Start, End int // rune offsets in the extracted text, end exclusive

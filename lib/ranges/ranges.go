@@ -68,3 +68,26 @@ func InsideSeq(rs []Range, in iter.Seq[Range]) int {
 	}
 	return n
 }
+
+// Minus is what of rs lies outside out: both sorted, disjoint ranges (as
+// Merge returns them), and so is the result.
+func Minus(rs, out []Range) []Range {
+	var res []Range
+	j := 0
+	for _, r := range rs {
+		for j < len(out) && out[j].End <= r.Start {
+			j++
+		}
+		start := r.Start
+		for k := j; k < len(out) && out[k].Start < r.End; k++ {
+			if out[k].Start > start {
+				res = append(res, Range{start, out[k].Start})
+			}
+			start = max(start, out[k].End)
+		}
+		if start < r.End {
+			res = append(res, Range{start, r.End})
+		}
+	}
+	return res
+}

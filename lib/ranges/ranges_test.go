@@ -83,3 +83,33 @@ func TestMergeLenInside(t *testing.T) {
 		}
 	}
 }
+
+// TestMinusModel: Minus covers exactly the points of rs outside out, as
+// disjoint sorted ranges, against a model of covered points.
+func TestMinusModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		gen := func() []Range {
+			var rs []Range
+			for range rng.IntN(5) {
+				s := rng.IntN(30)
+				rs = append(rs, Range{s, s + 1 + rng.IntN(8)})
+			}
+			return Merge(rs)
+		}
+		rs, out := gen(), gen()
+		got := Minus(rs, out)
+		a, b, c := covered(rs), covered(out), covered(got)
+		for i := range max(len(a), len(c)) {
+			in := func(v []bool) bool { return i < len(v) && v[i] }
+			if in(c) != (in(a) && !in(b)) {
+				t.Fatalf("Minus(%v, %v) = %v: point %d", rs, out, got, i)
+			}
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i].Start < got[i-1].End || got[i-1].Len() == 0 {
+				t.Fatalf("Minus(%v, %v) = %v: not sorted and disjoint", rs, out, got)
+			}
+		}
+	}
+}

@@ -13,10 +13,11 @@
 // each posting six fields, `docid TAB sent TAB nsig TAB charStart TAB
 // charEnd TAB site`: sent is the 7-digit zero-padded sentence index, nsig
 // the sentence's number of distinct signatures, charStart/charEnd its rune
-// offsets, site the document's site (Site: 8 hex digits of the URL's host,
-// "n" and 7 for a named site, "-" for none), followed, when the document
-// has a site and a copy key and PDC_MAX_SITE_DF is set, by "~" and the key
-// (CopyKey, 8 hex digits), which the reducer reads and drops. In a batch
+// offsets, site the document's site (lib/sitetemplate Site: 8 hex digits
+// of the URL's host, "n" and 7 for a named site, "-" for none), followed,
+// when the document has a site and a copy key and PDC_MAX_SITE_DF is set,
+// by "~" and the key (lib/sitetemplate CopyKey, 8 hex digits), which the
+// reducer reads and drops. In a batch
 // run (PDC_BATCH), the site of a posting of the batch's own documents
 // (records of that batch, lib/doc) starts with "+" (doc.BatchMark), which
 // the reducer keeps and the join reads. docid is empty when the posting
@@ -40,11 +41,8 @@ package index
 
 import (
 	"fmt"
-	"hash/fnv"
-	"net/url"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"weak"
 
@@ -53,6 +51,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/signature"
+	"github.com/pdc-mr/pdc/lib/sitetemplate"
 )
 
 // SentWidth is the width of zero-padded sentence indexes in keys.
@@ -111,7 +110,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		if err != nil {
 			return fmt.Errorf("index mapper: line %d (doc %s): %w", r.LineNumber(), rec.ID, err)
 		}
-		site := Site(rec.URL)
+		site := sitetemplate.Site(rec.URL)
 		siteField = siteField[:0]
 		// In a batch run, a stored document's postings go only to the
 		// lists of the batch's tokens (nil: all lists).
@@ -123,7 +122,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		}
 		siteField = append(siteField, site...)
 		if site != "-" && cfg.MaxSiteDF > 0 {
-			if key, ok := CopyKey(sents, cfg.MinTokens); ok {
+			if key, ok := sitetemplate.CopyKey(sents, cfg.MinTokens); ok {
 				siteField = fmt.Appendf(siteField, "~%08x", key)
 			}
 		}
@@ -196,73 +195,6 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 	return c.Flush()
 }
 
-// CopyKey is a document's copy key: two 16-bit hashes, each of the smallest
-// sentence hashes of the document's sentences of at least minTokens tokens
-// (a hash of each sentence's tokens in order) under one of two hash
-// functions: the copyKeyK smallest, or one per copyKeyPer sentences of a
-// shorter document. Two copies of a page that differ by a line or two (a
-// mirror's banner and footer, a version number) share at least one of the
-// two with high probability, so that the index reducer counts them as one
-// page when it decides what is a site's template: a sentence in every copy
-// of a mirrored manual is the manual's text, not its furniture. A document
-// of fewer than copyKeyMin such sentences has none (ok false): a short page
-// can be made mostly of its template, and pages of one template would
-// share a key.
-func CopyKey(sents []doc.Sentence, minTokens int) (key uint32, ok bool) {
-	const m1, m2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9
-	var lo1, lo2 [copyKeyK]uint64
-	for i := range lo1 {
-		lo1[i], lo2[i] = 1<<64-1, 1<<64-1
-	}
-	n := 0
-	for _, s := range sents {
-		if len(s.Tokens) < minTokens || len(s.Tokens) == 0 {
-			continue
-		}
-		n++
-		h := uint64(len(s.Tokens))
-		for _, t := range s.Tokens {
-			h = (h ^ t) * m1
-			h ^= h >> 29
-		}
-		h2 := (h ^ h>>31) * m2
-		bottom(&lo1, h)
-		bottom(&lo2, h2^h2>>32)
-	}
-	if n < copyKeyMin {
-		return 0, false
-	}
-	k := min(copyKeyK, n/copyKeyPer)
-	fold := func(lo *[copyKeyK]uint64) uint64 {
-		h := uint64(k)
-		for _, x := range lo[:k] {
-			h = (h ^ x) * m1
-			h ^= h >> 31
-		}
-		return h >> 48
-	}
-	return uint32(fold(&lo1)<<16 | fold(&lo2)), true
-}
-
-// The sentences a copy key is made of: the copyKeyK smallest hashes, or
-// one per copyKeyPer sentences; documents of fewer than copyKeyMin have
-// no key.
-const copyKeyK, copyKeyPer, copyKeyMin = 3, 3, 8
-
-// bottom keeps in lo the smallest hashes seen, ascending.
-func bottom(lo *[copyKeyK]uint64, h uint64) {
-	for i := range lo {
-		if h == lo[i] {
-			return
-		}
-		if h < lo[i] {
-			copy(lo[i+1:], lo[i:len(lo)-1])
-			lo[i] = h
-			return
-		}
-	}
-}
-
 // appendTail appends a posting's tail (`TAB docid TAB sent ...`, the id
 // idLen bytes long) to a line, without the id if same: when the line's
 // last posting is of the same document.
@@ -322,32 +254,6 @@ func appendTokenKey(b []byte, orderKey uint64) []byte {
 		b = append(b, digits[(v>>uint(shift))&0xf])
 	}
 	return b
-}
-
-// Site returns the site of a parsed record's escaped url field
-// (lib/doc/record.go): the FNV-1a hash of the URL's lowercased host without
-// a leading "www." in 8 hex digits; for a named site ("site:NAME", not a
-// URL) "n" and 7 hex digits of the name's hash, so that --cross-site-only,
-// which is about URL hosts, can leave it alone; "-" when there is none.
-func Site(escapedURL []byte) string {
-	if len(escapedURL) == 0 {
-		return "-"
-	}
-	raw, err := mr.Unescape(string(escapedURL))
-	if err != nil {
-		return "-"
-	}
-	h := fnv.New32a()
-	if strings.HasPrefix(raw, doc.SitePrefix) {
-		h.Write([]byte(raw))
-		return fmt.Sprintf("n%07x", h.Sum32()&0xfffffff)
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Hostname() == "" {
-		return "-"
-	}
-	h.Write([]byte(strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")))
-	return fmt.Sprintf("%08x", h.Sum32())
 }
 
 // LoadStats reads the stats job's output: a file, or a directory of part

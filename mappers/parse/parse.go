@@ -236,30 +236,13 @@ func (m *mapper) document(d *doc.Doc, where string, off int64) error {
 	return nil
 }
 
-// appendSite appends the record's url field (lib/doc/record.go): the
-// document's URL, else the URL the page states for itself, else
-// "site:NAME" for the site its input gave it (a tree, a --site-field),
-// else "site:layout:HASH" for the layout of its template elements (pages
-// that share one are taken for one site; not with --site-from none), else
-// nothing;
-// parse.site.{url,page,input,layout,none} count which.
+// appendSite appends the record's url field (lib/doc URLField; a page's
+// layout is its site unless --site-from none), counting where it came from
+// in parse.site.{url,page,input,layout,none}.
 func (m *mapper) appendSite(b []byte, d *doc.Doc, a *doc.Analysis) []byte {
-	switch {
-	case d.URL != "":
-		m.counters.Add("parse.site.url", 1)
-		return mr.AppendEscape(b, d.URL)
-	case a.PageURL != "":
-		m.counters.Add("parse.site.page", 1)
-		return mr.AppendEscape(b, a.PageURL)
-	case d.Site != "":
-		m.counters.Add("parse.site.input", 1)
-		return mr.AppendEscape(append(b, doc.SitePrefix...), d.Site)
-	case a.Layout != "" && jobconf.LayoutSites(m.cfg.SiteFrom):
-		m.counters.Add("parse.site.layout", 1)
-		return append(append(b, doc.SitePrefix+doc.LayoutPrefix...), a.Layout...)
-	}
-	m.counters.Add("parse.site.none", 1)
-	return b
+	v, from := doc.URLField(d, a, jobconf.LayoutSites(m.cfg.SiteFrom))
+	m.counters.Add("parse.site."+from, 1)
+	return mr.AppendEscape(b, v)
 }
 
 // isBinary reports content that is not text: a NUL byte in the first 8 KiB.

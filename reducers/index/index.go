@@ -25,7 +25,7 @@
 //	sig TAB T TAB sitedocs TAB posting
 //
 // A page is a document and its copies: documents whose copy keys
-// (mappers/index CopyKey) share a min-hash count once, so that a sentence
+// (lib/sitetemplate CopyKey) share a min-hash count once, so that a sentence
 // of a manual mirrored ten times in one site is not the site's template.
 // sitedocs counts documents. The copy key is dropped from the output; a
 // batch run's mark (doc.BatchMark, mappers/index) is kept.
@@ -46,6 +46,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/sitetemplate"
 )
 
 // Reduce runs the index reducer.
@@ -315,18 +316,17 @@ func (r *reducer) dropTemplates() error {
 		}
 		r.group[i] = g + 1
 		s := &r.groups[g]
-		if doc := postingDoc(v); s.docs == 0 || !bytes.Equal(doc, s.lastDoc) {
-			s.docs++
+		if doc := postingDoc(v); s.Docs() == 0 || !bytes.Equal(doc, s.lastDoc) {
 			s.lastDoc = doc
 			key, ok := copyKey(v, r.prefixed)
-			s.addPage(key, ok, doc, r.maxSiteDF+1)
+			s.Add(key, ok, sitetemplate.FileName(doc), r.maxSiteDF+1)
 		}
 	}
 	kept := r.vals[:0]
 	var dropped, lists int64
 	for i, v := range r.vals {
 		g := r.group[i]
-		if g == 0 || r.groups[g-1].pages() <= r.maxSiteDF {
+		if g == 0 || r.groups[g-1].Count() <= r.maxSiteDF {
 			kept = append(kept, v)
 			continue
 		}
@@ -334,7 +334,7 @@ func (r *reducer) dropTemplates() error {
 		if s := &r.groups[g-1]; !s.written {
 			s.written = true
 			lists++
-			if err := r.write('T', s.docs, [][]byte{v}); err != nil {
+			if err := r.write('T', s.Docs(), [][]byte{v}); err != nil {
 				return err
 			}
 		}
@@ -347,70 +347,12 @@ func (r *reducer) dropTemplates() error {
 	return nil
 }
 
-// siteDocs counts the documents of one siteKey in a list, and their
+// siteDocs counts the documents of one templateKey in a list, and their
 // pages; postings come sorted by document.
 type siteDocs struct {
-	docs    int
 	lastDoc []byte
 	written bool // its T record
-	// k1 and k2 are the distinct halves of the documents' copy keys, up
-	// to a limit; names the distinct file names of the documents without
-	// one.
-	k1, k2, names []uint16
-	// name is the first document's file name; oneName that every
-	// document has it.
-	name    uint16
-	oneName bool
-}
-
-// addPage adds a document's copy key (ok false: none) and its id,
-// keeping at most limit distinct values of each half and of the file
-// names of the documents without a key.
-func (s *siteDocs) addPage(key uint32, ok bool, doc []byte, limit int) {
-	add := func(ks []uint16, k uint16) []uint16 {
-		if len(ks) < limit && !slices.Contains(ks, k) {
-			ks = append(ks, k)
-		}
-		return ks
-	}
-	name := fileName(doc)
-	if s.docs <= 1 {
-		s.name, s.oneName = name, true
-	} else if name != s.name {
-		s.oneName = false
-	}
-	if !ok {
-		s.names = add(s.names, name)
-		return
-	}
-	s.k1, s.k2 = add(s.k1, uint16(key>>16)), add(s.k2, uint16(key))
-}
-
-// fileName is a 16-bit hash of the last component of a document id's
-// path: the copies of a short page in a mirrored or versioned tree keep
-// their file name (v1/git-stage.html, v2/git-stage.html), while the pages
-// a site's template is on have each their own.
-func fileName(doc []byte) uint16 {
-	if i := bytes.LastIndexByte(doc, '/'); i >= 0 {
-		doc = doc[i+1:]
-	}
-	h := uint32(2166136261) // FNV-1a, without hash/fnv's allocation
-	for _, c := range doc {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	return uint16(h ^ h>>16)
-}
-
-// pages is the number of pages among the documents (at least up to the
-// limit of addPage): copies that share either half of their copy key
-// count once, and so do documents without a key (short pages, whose
-// few sentences a key would take from their template) that have the same
-// file name.
-func (s *siteDocs) pages() int {
-	if s.oneName {
-		return 1
-	}
-	return len(s.names) + min(len(s.k1), len(s.k2))
+	sitetemplate.Pages
 }
 
 // copyKey returns the copy key of a posting's site field (ok false: none).

@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -286,21 +285,5 @@ func TestReduceBatchRun(t *testing.T) {
 	}
 	if stored != 1 {
 		t.Errorf("index.lists.stored-only = %d, want 1\n%s", stored, errb.String())
-	}
-}
-
-// TestFileName: the file-name hash is FNV-1a of the id's last path
-// component, folded to 16 bits, so that copies in two trees agree.
-func TestFileName(t *testing.T) {
-	for _, id := range []string{"v1/git-stage.html", "v2/git-stage.html", "git-stage.html", "a/b/", "", "x/\xff\x00é"} {
-		name := id[strings.LastIndexByte(id, '/')+1:]
-		h := fnv.New32a()
-		h.Write([]byte(name))
-		if got, want := fileName([]byte(id)), uint16(h.Sum32()^h.Sum32()>>16); got != want {
-			t.Errorf("fileName(%q) = %#x, want %#x", id, got, want)
-		}
-	}
-	if fileName([]byte("v1/git-stage.html")) != fileName([]byte("v2/git-stage.html")) || fileName([]byte("v1/a.html")) == fileName([]byte("v1/b.html")) {
-		t.Error("copies of one file name hash apart, or two names alike")
 	}
 }

@@ -42,4 +42,3 @@ func TestLoadStatsCache(t *testing.T) {
 		t.Errorf("after a rewrite: stats %p (cached %p), duplicates %v, err %v", st4, st1, dups4, err)
 	}
 }
-

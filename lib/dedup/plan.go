@@ -263,6 +263,23 @@ const MinHeld = 0.8
 // ReasonCopy is the reason of a range cut because a kept copy holds it.
 const ReasonCopy = "copy"
 
+// protectedOf returns document d's kept members and the sentences just
+// outside them that go with a run, merged: what no cut takes.
+func (p *Plan) protectedOf(d string) []Range {
+	prot := p.protected[d]
+	if g := p.guarded[d]; len(g) > 0 {
+		prot = ranges.Merge(slices.Concat(prot, g))
+	}
+	return prot
+}
+
+// sortRemovals sorts removals by position, then cluster.
+func sortRemovals(rs []Removal) {
+	slices.SortFunc(rs, func(a, b Removal) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Cluster, b.Cluster))
+	})
+}
+
 // ReasonTemplate is the reason of a range cut as a template of its
 // document's site (pdc dedup --templates, lib/sitetemplate): text that is
 // on many pages of the site, cut from every one of them, with no kept
@@ -278,17 +295,12 @@ func (p *Plan) AddTemplates(o *Outcome, d string, rs []Range) int {
 	if len(rs) == 0 {
 		return 0
 	}
-	prot := p.protected[d]
-	if g := p.guarded[d]; len(g) > 0 {
-		prot = ranges.Merge(slices.Concat(prot, g))
-	}
+	prot := p.protectedOf(d)
 	cut := ranges.Minus(rs, prot)
 	for _, r := range cut {
 		o.Removals = append(o.Removals, Removal{Range: r, Cluster: "-", Reason: ReasonTemplate})
 	}
-	slices.SortFunc(o.Removals, func(a, b Removal) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Cluster, b.Cluster))
-	})
+	sortRemovals(o.Removals)
 	return ranges.Len(rs) - ranges.Len(cut)
 }
 
@@ -315,10 +327,7 @@ func (p *Plan) Cut(d string, a doc.Analysis) (Outcome, error) { return p.CutWith
 func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outcome, error) {
 	p.settled.Do(p.settle)
 	var o Outcome
-	prot := p.protected[d]
-	if g := p.guarded[d]; len(g) > 0 {
-		prot = ranges.Merge(slices.Concat(prot, g))
-	}
+	prot := p.protectedOf(d)
 	var all []Sentence // the document's, once a member needs them
 	n := -1
 	rec := p.records(tok)
@@ -362,9 +371,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		}
 		o.Unaligned += max(0, mem.End-mem.Start-cut)
 	}
-	slices.SortFunc(o.Removals, func(a, b Removal) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Cluster, b.Cluster))
-	})
+	sortRemovals(o.Removals)
 	return o, p.Err()
 }
 

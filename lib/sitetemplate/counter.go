@@ -104,9 +104,6 @@ func (c *Counter) Templates(site string, sents []doc.Sentence) []bool {
 	return out
 }
 
-// Sentences is the number of distinct sentence keys added.
-func (c *Counter) Sentences() int { return len(c.slots) }
-
 // sentenceKey is a 64-bit hash of a site and a sentence's set of tokens
 // (sorted in buf); ok is false for a sentence the index job does not
 // index (fewer than minTokens tokens).

@@ -103,7 +103,18 @@ func (c *copier) item(it copyItem) error {
 	return nil
 }
 
+// file copies one file, again from its start while the destination's file
+// system fails it in a way worth retrying (retryWrite). A retry counts its bytes
+// again, so progress may step back.
 func (c *copier) file(srcName, dstName string) error {
+	start := c.done
+	return retryWrite(func() error {
+		c.done = start
+		return c.fileOnce(srcName, dstName)
+	})
+}
+
+func (c *copier) fileOnce(srcName, dstName string) error {
 	r, err := c.src.Open(srcName)
 	if err != nil {
 		return err

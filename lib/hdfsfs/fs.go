@@ -13,11 +13,15 @@
 package hdfsfs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"time"
+
+	"github.com/colinmarc/hdfs/v2"
 )
 
 // FS is the file system pdc reads inputs from and writes outputs to. Names are slash
@@ -86,21 +90,45 @@ var (
 )
 
 // retryWrite runs write, a whole file's write, again while it fails in a DataNode
-// (the pipeline of a block: a DataNode died or dropped the connection). The HDFS
-// client pdc uses does not rebuild a block's pipeline without the failed node, as the
-// Java client does; a new write asks the NameNode for new blocks, on other nodes with
-// every try and on live ones once the NameNode has declared the node dead. Errors of
-// the NameNode (a path, a permission, a quota) and of the local disk are
-// *fs.PathError values and are returned at once.
+// (the pipeline of a block: a DataNode died or dropped the connection) or the
+// NameNode asks the writer to try again (transient). The HDFS client pdc uses does
+// not rebuild a block's pipeline without the failed node, as the Java client does,
+// nor retry a refused addBlock; a new write asks the NameNode for new blocks, on
+// other nodes with every try and on live ones once the NameNode has declared the
+// node dead. Other errors of the NameNode (a path, a permission, a quota) and of the
+// local disk are *fs.PathError values and are returned at once, as is the end of a
+// context.
 func retryWrite(write func() error) error {
 	wait := writeBackoff
 	for try := 1; ; try++ {
 		err := write()
 		var pe *fs.PathError
-		if err == nil || errors.As(err, &pe) || try == writeRetries {
+		final := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+			(errors.As(err, &pe) && !transient(err))
+		if err == nil || final || try == writeRetries {
 			return err
 		}
 		time.Sleep(wait)
 		wait = min(2*wait, 8*time.Second)
 	}
+}
+
+// transientExceptions are the NameNode's answers that mean "not now, try again":
+// NotReplicatedYetException refuses a file's next block (addBlock) while its previous
+// block has not yet reached its minimal replication, which a loaded DataNode reports
+// late; RetriableException is what a NameNode says while it cannot serve a call for a
+// moment (starting, leaving safe mode). The Java client retries both with a backoff.
+var transientExceptions = []string{
+	"org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException",
+	"org.apache.hadoop.ipc.RetriableException",
+}
+
+// transient reports whether err is a NameNode answer worth trying again
+// (transientExceptions).
+func transient(err error) bool {
+	var re hdfs.Error
+	if !errors.As(err, &re) {
+		return false
+	}
+	return slices.Contains(transientExceptions, re.Exception())
 }

@@ -1,8 +1,13 @@
 package hdfsfs
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
+	"path"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +21,9 @@ func TestRetryWrite(t *testing.T) {
 	writeBackoff = time.Millisecond
 	pipeline := errors.New("write failed: ERROR ()")
 	quota := &fs.PathError{Op: "create", Path: "/out/x", Err: syscall.EDQUOT}
+	notYet := &fs.PathError{Op: "create", Path: "/out/x", Err: namenodeError{"org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException"}}
+	safeMode := &fs.PathError{Op: "create", Path: "/out/x", Err: namenodeError{"org.apache.hadoop.hdfs.server.namenode.SafeModeException"}}
+	cancelled := fmt.Errorf("copy: %w", context.Canceled)
 	for _, tt := range []struct {
 		name  string
 		fails int   // tries that fail before one succeeds
@@ -26,6 +34,10 @@ func TestRetryWrite(t *testing.T) {
 		{"a DataNode fails twice", 2, pipeline, 3, true},
 		{"a DataNode fails every try", 100, pipeline, writeRetries, false},
 		{"the NameNode refuses", 100, quota, 1, false},
+		{"the NameNode says not yet, twice", 2, notYet, 3, true},
+		{"the NameNode says not yet every try", 100, notYet, writeRetries, false},
+		{"the NameNode refuses with another exception", 100, safeMode, 1, false},
+		{"the context ends", 100, cancelled, 1, false},
 		{"no failure", 0, nil, 1, true},
 	} {
 		calls := 0
@@ -42,5 +54,79 @@ func TestRetryWrite(t *testing.T) {
 		if !tt.ok && !errors.Is(err, tt.err) {
 			t.Errorf("%s: error %v, want the write's %v", tt.name, err, tt.err)
 		}
+	}
+}
+
+// namenodeError is an error of the NameNode as the HDFS client reports it (hdfs.Error),
+// with the Java exception's class name.
+type namenodeError struct{ exception string }
+
+func (e namenodeError) Error() string {
+	return "addBlock call failed with ERROR_APPLICATION (" + e.exception + ")"
+}
+func (e namenodeError) Method() string    { return "addBlock" }
+func (e namenodeError) Desc() string      { return "ERROR_APPLICATION" }
+func (e namenodeError) Exception() string { return e.exception }
+func (e namenodeError) Message() string   { return e.exception }
+
+// notYetFS is the local file system whose first fails writers fail at their second
+// Write as an HDFS writer does when the NameNode refuses the file's next block.
+type notYetFS struct {
+	FS
+	fails int
+}
+
+func (f *notYetFS) Create(name string) (io.WriteCloser, error) {
+	w, err := f.FS.Create(name)
+	if err != nil || f.fails == 0 {
+		return w, err
+	}
+	f.fails--
+	return &notYetWriter{WriteCloser: w, name: name}, nil
+}
+
+type notYetWriter struct {
+	io.WriteCloser
+	name   string
+	writes int
+}
+
+func (w *notYetWriter) Write(p []byte) (int, error) {
+	if w.writes++; w.writes > 1 {
+		return 0, &fs.PathError{Op: "create", Path: w.name, Err: namenodeError{"org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException"}}
+	}
+	return w.WriteCloser.Write(p)
+}
+
+// TestCopyRetriesNotYet: a file whose write the NameNode refuses for now
+// (NotReplicatedYetException at a block's end) is copied again from its start, and the
+// copy is whole, with no temporary file left and progress ending at the total.
+func TestCopyRetriesNotYet(t *testing.T) {
+	defer func(b time.Duration) { writeBackoff = b }(writeBackoff)
+	writeBackoff = time.Millisecond
+	src := path.Join(t.TempDir(), "bin")
+	data := randomBytes(2*chunk + 5)
+	if err := WriteFile(Local(), src, data); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	dst := &notYetFS{FS: Local(), fails: 2}
+	var last, lastTotal int64
+	err := Upload(context.Background(), dst, path.Join(dir, "bin"), src, func(done, total int64) { last, lastTotal = done, total })
+	if err != nil {
+		t.Fatalf("Upload: %v", err)
+	}
+	if dst.fails != 0 {
+		t.Errorf("%d failing writers left unused: the copy was not retried", dst.fails)
+	}
+	got, err := ReadFile(Local(), path.Join(dir, "bin"))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Errorf("copied %d bytes (%v), want the %d of the source", len(got), err, len(data))
+	}
+	if n := names(t, Local(), dir); len(n) != 1 {
+		t.Errorf("the directory holds %v, want only bin", n)
+	}
+	if want := int64(len(data)); last != want || lastTotal != want {
+		t.Errorf("progress ended at %d/%d, want %d/%d", last, lastTotal, want, want)
 	}
 }

@@ -127,6 +127,13 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	if *id != "" && !found {
+		if fs.NArg() == 0 {
+			for _, in := range inputs {
+				if r, err := m.openRun(in); err == nil && r.manErr == nil {
+					return fmt.Errorf("text: no document with id %q in %s, a run's output: its documents are read by pdc text %s --id ID", *id, in, in)
+				}
+			}
+		}
 		return fmt.Errorf("text: no document with id %q in the input", *id)
 	}
 	if err := w.Flush(); err != nil {

@@ -177,6 +177,32 @@ func TestHadoopMatchesLocal(t *testing.T) {
 			t.Errorf("pdc dedup --jobs=false: %s on HDFS (exit %d, %d lines) differs from local (%d lines)\n%s", f, code, strings.Count(got, "\n"), strings.Count(string(want), "\n"), stderr)
 		}
 	}
+	// --templates: through pdc's process from HDFS as locally; refused with
+	// the jobs (a Hadoop run's default), nothing written.
+	ltmpl := t.TempDir()
+	if _, stderr, code := runPDC(t, "dedup", local, "--output", ltmpl, "--templates"); code != 0 {
+		t.Fatalf("pdc dedup --templates (local): exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-tmpl", "--jobs=false", "--templates"); code != 0 {
+		t.Fatalf("pdc dedup --jobs=false --templates (HDFS): exit %d\n%s", code, stderr)
+	}
+	for _, f := range []string{"docs.jsonl", "removed.tsv"} {
+		want, _ := os.ReadFile(filepath.Join(ltmpl, f))
+		got, stderr, code := runPDCEnv(t, env, "fs", "cat", out+"-tmpl/"+f)
+		if code != 0 || got != string(want) {
+			t.Errorf("pdc dedup --jobs=false --templates: %s on HDFS (exit %d, %d lines) differs from local (%d lines)\n%s", f, code, strings.Count(got, "\n"), strings.Count(string(want), "\n"), stderr)
+		}
+		if f == "removed.tsv" && !strings.Contains(got, "\ttemplate\n") {
+			t.Errorf("pdc dedup --jobs=false --templates: removed.tsv on HDFS cuts no template (no row with reason template)")
+		}
+	}
+	_, stderr, code = runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-tmpljobs", "--templates")
+	if code != 2 || !strings.Contains(stderr, "give --jobs=false") {
+		t.Errorf("pdc dedup --templates of a Hadoop run (jobs): exit %d, want 2 and the --jobs=false hint\n%s", code, stderr)
+	}
+	if _, _, code := runPDCEnv(t, env, "fs", "ls", out+"-tmpljobs"); code == 0 {
+		t.Errorf("refused pdc dedup --templates wrote %s-tmpljobs", out)
+	}
 	_, stderr, code = runPDCEnv(t, append(env, "PDC_FAULT=first-attempt"), "dedup", "hdfs://localhost:9000"+out, "--output", "hdfs://localhost:9000"+out+"-clean", "--reducers", "2")
 	if code != 0 || !strings.Contains(stderr, "job dedup-docs") || !strings.Contains(stderr, out+"-clean/docs/") {
 		t.Fatalf("pdc dedup (Hadoop jobs): exit %d\n%s", code, stderr)

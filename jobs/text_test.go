@@ -143,7 +143,7 @@ func TestTextOfRun(t *testing.T) {
 		t.Errorf("text OUT: exit %d %s, %d lines, want the %d of --input", code, stderr, strings.Count(got, "\n"), strings.Count(want, "\n"))
 	}
 	_, stderr, code = runPDC(t, "text", "--input", out, "--id", "python/library/bz2.html")
-	if hint := "a run's output: its documents are read by pdc text " + out + " --id ID"; code != 1 || !strings.Contains(stderr, hint) {
+	if hint := "a run's output: its documents are read by pdc text " + out + " --id python/library/bz2.html"; code != 1 || !strings.Contains(stderr, hint) {
 		t.Errorf("text --input OUT: exit %d %q, want the hint %q", code, stderr, hint)
 	}
 	_, stderr, code = runPDC(t, "text", t.TempDir(), "--id", "x")

@@ -2,6 +2,7 @@ package hdfsfs
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +21,7 @@ import (
 // The temporary name is DIR/.BASE.RANDOM.tmp for a final name DIR/BASE, RANDOM being 16
 // hex digits, so that concurrent writers of one name do not collide. It starts with ".":
 // Hadoop's input listing and pdc's part-file listing skip it. A process killed while
-// writing leaves it behind; nothing else does.
+// writing leaves it behind, as does an Abort whose removal fails (it says so).
 //
 // Writes are buffered; errors may surface only at Close. An AtomicFile is not safe for
 // concurrent use.
@@ -111,18 +112,26 @@ func (f *AtomicFile) Abort() error {
 		return nil
 	}
 	f.closed = true
-	f.w.Close() // the data is discarded: only the removal matters
+	if a, ok := f.w.(aborter); ok {
+		a.abort()
+	} else {
+		f.w.Close() // the data is discarded: only the removal matters
+	}
 	if err := f.fsys.RemoveAll(f.tmp); err != nil {
 		return fmt.Errorf("abort %s: %w", f.name, err)
 	}
 	return nil
 }
 
+// aborter is a writer that can be closed for data that is thrown away, without
+// waiting for it to be safe (hdfsWriter).
+type aborter interface{ abort() }
+
 // WriteFileAtomic writes data to the named file through a temporary name (see
 // AtomicFile): a reader sees the old file or the new one, never a partial file. An
 // existing file is replaced; the parent directory must exist.
 func WriteFileAtomic(fsys FS, name string, data []byte) error {
-	return retryWrite(func() error {
+	return retryWrite(context.Background(), func() error {
 		f, err := CreateAtomic(fsys, name)
 		if err != nil {
 			return err

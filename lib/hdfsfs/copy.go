@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 )
 
@@ -30,7 +31,9 @@ func Download(ctx context.Context, dst string, src FS, srcPath string, progress 
 // Copy copies the file or directory tree srcPath on src to dstPath on dst. Directories are
 // created as needed; existing files are replaced. Each file is written through
 // CreateAtomic, under a hidden temporary name renamed when complete, so a failed copy
-// leaves no partial file under its final name. progress may be nil.
+// leaves no partial file under its final name; a file whose write a DataNode fails, or
+// the NameNode refuses for now, is copied again from its start (retryWrite), and its
+// progress then steps back. progress may be nil.
 func Copy(ctx context.Context, dst FS, dstPath string, src FS, srcPath string, progress Progress) error {
 	files, total, err := plan(src, srcPath, dstPath)
 	if err != nil {
@@ -103,12 +106,16 @@ func (c *copier) item(it copyItem) error {
 	return nil
 }
 
-// file copies one file, again from its start while the destination's file
-// system fails it in a way worth retrying (retryWrite). A retry counts its bytes
-// again, so progress may step back.
+// file copies one file, again from its start while writing it fails in a way
+// worth trying again (retryWrite): a DataNode failed, or the NameNode said not yet.
+// A read error of the source ends the copy. A retry counts its bytes again, so
+// progress may step back.
 func (c *copier) file(srcName, dstName string) error {
 	start := c.done
-	return retryWrite(func() error {
+	return retryWrite(c.ctx, func() error {
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
 		c.done = start
 		return c.fileOnce(srcName, dstName)
 	})
@@ -124,19 +131,25 @@ func (c *copier) fileOnce(srcName, dstName string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.stream(w, r); err != nil {
+	if err := c.stream(w, r, srcName); err != nil {
 		return errors.Join(err, w.Abort())
 	}
 	return w.Close()
 }
 
-func (c *copier) stream(w io.Writer, r io.Reader) error {
+func (c *copier) stream(w io.Writer, r io.Reader, src string) error {
 	buf := make([]byte, chunk)
 	for {
 		if err := c.ctx.Err(); err != nil {
 			return err
 		}
 		n, err := io.ReadFull(r, buf)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			var pe *fs.PathError
+			if !errors.As(err, &pe) {
+				err = &fs.PathError{Op: "read", Path: src, Err: err} // the source's: not retried
+			}
+		}
 		if n > 0 {
 			if _, werr := w.Write(buf[:n]); werr != nil {
 				return werr

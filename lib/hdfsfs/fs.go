@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"time"
 
@@ -66,7 +67,7 @@ func ReadFile(fsys FS, name string) ([]byte, error) {
 // written, or after a failure; WriteFileAtomic avoids that. A write that a DataNode
 // fails is written again (retryWrite).
 func WriteFile(fsys FS, name string, data []byte) error {
-	return retryWrite(func() error {
+	return retryWrite(context.Background(), func() error {
 		w, err := fsys.Create(name)
 		if err != nil {
 			return err
@@ -96,21 +97,32 @@ var (
 // nor retry a refused addBlock; a new write asks the NameNode for new blocks, on
 // other nodes with every try and on live ones once the NameNode has declared the
 // node dead. Other errors of the NameNode (a path, a permission, a quota) and of the
-// local disk are *fs.PathError values and are returned at once, as is the end of a
-// context.
-func retryWrite(write func() error) error {
+// local disk are *fs.PathError or *os.LinkError (a rename) values and are returned at
+// once, as is the end of ctx, which also ends a wait between tries.
+func retryWrite(ctx context.Context, write func() error) error {
 	wait := writeBackoff
 	for try := 1; ; try++ {
 		err := write()
-		var pe *fs.PathError
-		final := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-			(errors.As(err, &pe) && !transient(err))
-		if err == nil || final || try == writeRetries {
+		if err == nil || final(err) || try == writeRetries {
 			return err
 		}
-		time.Sleep(wait)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return errors.Join(err, ctx.Err())
+		case <-t.C:
+		}
 		wait = min(2*wait, 8*time.Second)
 	}
+}
+
+// final reports whether a failed write is not worth trying again (retryWrite).
+func final(err error) bool {
+	var pe *fs.PathError
+	var le *os.LinkError
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.As(err, &le) || (errors.As(err, &pe) && !transient(err))
 }
 
 // transientExceptions are the NameNode's answers that mean "not now, try again":

@@ -214,6 +214,11 @@ func (w *hdfsWriter) Write(p []byte) (int, error) {
 	return w.FileWriter.Write(p)
 }
 
+// abort closes the file once for data that is thrown away (AtomicFile.Abort): after a
+// failed write the client may hold no last block to complete, so the NameNode would
+// answer "replicating" for ever; the caller removes the file, lease and all.
+func (w *hdfsWriter) abort() { w.FileWriter.Close() }
+
 func (w *hdfsWriter) Close() error {
 	err := w.FileWriter.Close()
 	// About 50 s in all: a loaded DataNode (one core shared by a whole

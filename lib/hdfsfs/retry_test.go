@@ -7,15 +7,21 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/colinmarc/hdfs/v2"
 )
 
 // TestRetryWrite: a write that a DataNode fails (an error that is no
-// *fs.PathError) is tried again, up to writeRetries times; one that the
-// NameNode or the disk refuses (a *fs.PathError) is not.
+// *fs.PathError), or that the NameNode refuses for now (NotReplicatedYetException,
+// RetriableException), is tried again, up to writeRetries times; one that the
+// NameNode or the disk refuses otherwise (a *fs.PathError, a rename's
+// *os.LinkError) is not, nor one that the end of a context stopped.
 func TestRetryWrite(t *testing.T) {
 	defer func(b time.Duration) { writeBackoff = b }(writeBackoff)
 	writeBackoff = time.Millisecond
@@ -23,7 +29,11 @@ func TestRetryWrite(t *testing.T) {
 	quota := &fs.PathError{Op: "create", Path: "/out/x", Err: syscall.EDQUOT}
 	notYet := &fs.PathError{Op: "create", Path: "/out/x", Err: namenodeError{"org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException"}}
 	safeMode := &fs.PathError{Op: "create", Path: "/out/x", Err: namenodeError{"org.apache.hadoop.hdfs.server.namenode.SafeModeException"}}
+	retriable := &fs.PathError{Op: "create", Path: "/out/x", Err: namenodeError{"org.apache.hadoop.ipc.RetriableException"}}
+	joined := errors.Join(notYet, errors.New("abort /out/x: remove failed"))
+	rename := &os.LinkError{Op: "rename", Old: "/out/.x.tmp", New: "/out/x", Err: syscall.EXDEV}
 	cancelled := fmt.Errorf("copy: %w", context.Canceled)
+	deadline := fmt.Errorf("copy: %w", context.DeadlineExceeded)
 	for _, tt := range []struct {
 		name  string
 		fails int   // tries that fail before one succeeds
@@ -37,11 +47,15 @@ func TestRetryWrite(t *testing.T) {
 		{"the NameNode says not yet, twice", 2, notYet, 3, true},
 		{"the NameNode says not yet every try", 100, notYet, writeRetries, false},
 		{"the NameNode refuses with another exception", 100, safeMode, 1, false},
+		{"the NameNode is busy for a moment", 1, retriable, 2, true},
+		{"not yet, with the abort's error", 1, joined, 2, true},
+		{"a local rename fails", 100, rename, 1, false},
 		{"the context ends", 100, cancelled, 1, false},
+		{"the context's deadline passes", 100, deadline, 1, false},
 		{"no failure", 0, nil, 1, true},
 	} {
 		calls := 0
-		err := retryWrite(func() error {
+		err := retryWrite(context.Background(), func() error {
 			calls++
 			if calls <= tt.fails {
 				return tt.err
@@ -56,6 +70,26 @@ func TestRetryWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryWriteCancelledWait: the end of the context ends the wait between tries at
+// once, with the write's error and the context's.
+func TestRetryWriteCancelledWait(t *testing.T) {
+	defer func(b time.Duration) { writeBackoff = b }(writeBackoff)
+	writeBackoff = time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	pipeline := errors.New("write failed: ERROR ()")
+	calls := 0
+	err := retryWrite(ctx, func() error {
+		calls++
+		cancel() // while the write runs: retryWrite then waits an hour unless it sees the end
+		return pipeline
+	})
+	if calls != 1 || !errors.Is(err, pipeline) || !errors.Is(err, context.Canceled) {
+		t.Errorf("%d calls, error %v; want 1 call, the write's error and context.Canceled", calls, err)
+	}
+}
+
+var _ hdfs.Error = namenodeError{} // the interface transient looks for
 
 // namenodeError is an error of the NameNode as the HDFS client reports it (hdfs.Error),
 // with the Java exception's class name.
@@ -128,5 +162,54 @@ func TestCopyRetriesNotYet(t *testing.T) {
 	}
 	if want := int64(len(data)); last != want || lastTotal != want {
 		t.Errorf("progress ended at %d/%d, want %d/%d", last, lastTotal, want, want)
+	}
+}
+
+// failingReader reads n bytes, then fails as a broken source does.
+type failingReader struct {
+	n   int
+	err error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, r.err
+	}
+	k := min(len(p), r.n)
+	r.n -= k
+	return k, nil
+}
+
+func (r *failingReader) Close() error { return nil }
+
+// brokenSourceFS is the local file system whose files read as failingReaders (a
+// source whose block is lost), counting the opens.
+type brokenSourceFS struct {
+	FS
+	opens int
+}
+
+func (f *brokenSourceFS) Open(name string) (io.ReadCloser, error) {
+	f.opens++
+	return &failingReader{n: 3 * chunk / 2, err: errors.New("read block: no DataNode has it")}, nil
+}
+
+// TestCopyBrokenSource: a source that fails to read ends the copy at its first try
+// (only writes are tried again), with no file left behind, the error naming the source.
+func TestCopyBrokenSource(t *testing.T) {
+	defer func(b time.Duration) { writeBackoff = b }(writeBackoff)
+	writeBackoff = time.Millisecond
+	src := path.Join(t.TempDir(), "in")
+	if err := WriteFile(Local(), src, randomBytes(2*chunk)); err != nil {
+		t.Fatal(err)
+	}
+	from := &brokenSourceFS{FS: Local()}
+	dir := t.TempDir()
+	err := Copy(context.Background(), Local(), path.Join(dir, "out"), from, src, nil)
+	if err == nil || from.opens != 1 || !strings.Contains(err.Error(), "read "+src+": read block: no DataNode has it") {
+		t.Errorf("Copy of a broken source: %d opens, error %v; want 1 open and the read error naming %s", from.opens, err, src)
+	}
+	if n := names(t, Local(), dir); len(n) != 0 {
+		t.Errorf("the failed copy left %v", n)
 	}
 }

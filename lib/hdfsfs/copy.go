@@ -113,9 +113,6 @@ func (c *copier) item(it copyItem) error {
 func (c *copier) file(srcName, dstName string) error {
 	start := c.done
 	return retryWrite(c.ctx, func() error {
-		if err := c.ctx.Err(); err != nil {
-			return err
-		}
 		c.done = start
 		return c.fileOnce(srcName, dstName)
 	})

@@ -113,6 +113,9 @@ func retryWrite(ctx context.Context, write func() error) error {
 			return errors.Join(err, ctx.Err())
 		case <-t.C:
 		}
+		if ctx.Err() != nil { // ended as the wait did
+			return errors.Join(err, ctx.Err())
+		}
 		wait = min(2*wait, 8*time.Second)
 	}
 }

@@ -14,7 +14,16 @@
 // and positional filters and a bitmap filter prune the pair first, and a
 // pair is verified only in the posting list of the first token its sets
 // share, so it is emitted once); nA, nB the sentences' set sizes, cs/ce
-// their rune offsets. The key is the document pair. A mapper gathers the
+// their rune offsets. The copies of sets, paired all with all (below),
+// come as product items instead, one per two documents' copies:
+//
+//	*count,nA,nB,kA,sentA,csA,ceA,...,sentB,csB,ceB,...
+//
+// kA sentences of docA (index and rune offsets), then one or more of docB,
+// every one of docA's paired with every one of docB's, all with one
+// overlap count and set sizes nA, nB: a sentence repeated in both
+// documents (a line of code, a heading of each of a type's methods) is
+// k+m numbers, not k*m pairs. The key is the document pair. A mapper gathers the
 // pairs of each document pair it meets (mr.Batch), so that a pair of long
 // ids travels once per batch, not once per sentence pair; the reducer sorts
 // and sums them (reducers/join).
@@ -581,6 +590,44 @@ func (s *joiner) copies(ps []Posting, gr copyGroup, g *grouper) error {
 	} else {
 		s.copiesFirst++
 	}
+	if s.crossSiteOnly || s.noProducts {
+		return s.copyPairs(ps, gr, all, g)
+	}
+	// The copies' overlap is the same for every two: checked once, on the
+	// first two of different documents.
+	j := h.next[gr.first]
+	for j >= 0 && ps[j].docNo == ps[gr.first].docNo {
+		j = h.next[j]
+	}
+	count, ok := s.check(&ps[gr.first], &ps[j], true)
+	if !ok {
+		return nil // not similar: words of one document only
+	}
+	runs := s.docRuns(gr.first, nil)
+	first := docRun{0, 1, ps[gr.first].docNo} // s.runIdx[0] is gr.first
+	for i, x := range runs {
+		if !all {
+			x = first
+		}
+		for _, y := range runs[i+1:] {
+			if x.doc == y.doc {
+				continue
+			}
+			if err := s.addProduct(x, y, count, g); err != nil {
+				return err
+			}
+		}
+		if !all {
+			break
+		}
+	}
+	return nil
+}
+
+// copyPairs is copies pair by pair: with --cross-site-only each pair is
+// checked (and counted) for its hosts.
+func (s *joiner) copyPairs(ps []Posting, gr copyGroup, all bool, g *grouper) error {
+	h := &s.hub
 	count := -1 // the overlap, the same for every two copies
 	for i := gr.first; i >= 0; i = h.next[i] {
 		for j := h.next[i]; j >= 0; j = h.next[j] {
@@ -612,6 +659,78 @@ func (s *joiner) copies(ps []Posting, gr copyGroup, g *grouper) error {
 	return nil
 }
 
+// docRun is a run of a set's copies of one document, in its chain:
+// s.runIdx[start:start+n] index the postings.
+type docRun struct{ start, n, doc int }
+
+// docRuns splits the chain of postings from first (s.hub.next) into runs
+// of one document each, appending their indexes to s.runIdx (cleared when
+// runs is nil) and the runs to runs. The lists come sorted by document, so
+// a document's copies are one run; in a list that is not, a document may
+// have several.
+func (s *joiner) docRuns(first int, runs []docRun) []docRun {
+	h := &s.hub
+	if runs == nil {
+		s.runIdx = s.runIdx[:0]
+		runs = s.runBuf[:0]
+	}
+	base := len(runs) // a run of another chain is not continued
+	for i := first; i >= 0; i = h.next[i] {
+		d := h.ps[i].docNo
+		if n := len(runs); n > base && runs[n-1].doc == d && runs[n-1].start+runs[n-1].n == len(s.runIdx) {
+			runs[n-1].n++
+		} else {
+			runs = append(runs, docRun{len(s.runIdx), 1, d})
+		}
+		s.runIdx = append(s.runIdx, i)
+	}
+	s.runBuf = runs
+	return runs
+}
+
+// addProduct emits every pair of a posting of run x with one of run y
+// (documents of different numbers, of one overlap count) as one product
+// item (see the package comment); in a batch run, none when both are
+// stored documents.
+func (s *joiner) addProduct(x, y docRun, count int, g *grouper) error {
+	h := &s.hub
+	a, b := &h.ps[s.runIdx[x.start]], &h.ps[s.runIdx[y.start]]
+	if s.batch && !a.New && !b.New {
+		s.stored += int64(x.n * y.n)
+		return nil
+	}
+	if x.n == 1 && y.n == 1 {
+		return s.addPair(a, b, count, g)
+	}
+	if bytes.Compare(a.Doc, b.Doc) > 0 {
+		x, y, a, b = y, x, b, a
+	}
+	line, i := g.Line(g.number(a)<<32 | g.number(b))
+	if len(line) == 0 {
+		line = append(append(append(line, a.Doc...), '\t'), b.Doc...)
+	}
+	line = append(line, '\t', '*')
+	line = strconv.AppendInt(line, int64(count), 10)
+	line = append(line, ',')
+	line = strconv.AppendInt(line, int64(a.NSig), 10)
+	line = append(line, ',')
+	line = strconv.AppendInt(line, int64(b.NSig), 10)
+	line = append(line, ',')
+	line = strconv.AppendInt(line, int64(x.n), 10)
+	for _, r := range [2]docRun{x, y} {
+		for _, k := range s.runIdx[r.start : r.start+r.n] {
+			p := &h.ps[k]
+			line = append(line, ',')
+			line = append(line, unpad(p.Sent)...)
+			line = append(line, ',')
+			line = append(line, p.CS...)
+			line = append(line, ',')
+			line = append(line, p.CE...)
+		}
+	}
+	return g.Put(i, line)
+}
+
 // emit emits the pair of similar postings a and b with overlap count: with
 // the copies of their sets when they are sets of a hub list (setPairs).
 func (s *joiner) emit(a, b *Posting, count int, g *grouper) error {
@@ -640,13 +759,29 @@ func (s *joiner) setPairs(a, b *Posting, count int, g *grouper) error {
 	}
 	s.setPairsAll++
 	h.budget -= ga.n * gb.n
-	for i := ga.first; i >= 0; i = h.next[i] {
-		for j := gb.first; j >= 0; j = h.next[j] {
-			x, y := &h.ps[i], &h.ps[j]
-			if x.docNo == y.docNo || (s.crossSiteOnly && s.oneHost(x, y)) {
+	if s.noProducts {
+		for i := ga.first; i >= 0; i = h.next[i] {
+			for j := gb.first; j >= 0; j = h.next[j] {
+				x, y := &h.ps[i], &h.ps[j]
+				if x.docNo == y.docNo || (s.crossSiteOnly && s.oneHost(x, y)) {
+					continue
+				}
+				if err := s.addPair(x, y, count, g); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	runs := s.docRuns(ga.first, nil)
+	na := len(runs)
+	runs = s.docRuns(gb.first, runs)
+	for _, x := range runs[:na] {
+		for _, y := range runs[na:] {
+			if x.doc == y.doc || (s.crossSiteOnly && s.oneHost(&h.ps[s.runIdx[x.start]], &h.ps[s.runIdx[y.start]])) {
 				continue
 			}
-			if err := s.addPair(x, y, count, g); err != nil {
+			if err := s.addProduct(x, y, count, g); err != nil {
 				return err
 			}
 		}
@@ -731,9 +866,12 @@ func setHash(p *Posting) uint64 {
 type joiner struct {
 	tau           float64
 	crossSiteOnly bool
-	batch         bool // a batch run: pairs of two stored documents are left out
-	filter        bool // PPJoin's prefix and positional filters (not --no-filter)
-	noCut         bool // check every pair pairwise (positionCut off: its model test)
+	batch         bool     // a batch run: pairs of two stored documents are left out
+	filter        bool     // PPJoin's prefix and positional filters (not --no-filter)
+	noCut         bool     // check every pair pairwise (positionCut off: its model test)
+	noProducts    bool     // emit the copies' pairs one by one (addProduct off: its model test)
+	runIdx        []int    // docRuns' posting indexes
+	runBuf        []docRun // docRuns' runs
 	prefixed      bool
 	need          []int // need[na+nb] is signature.MinOverlap(na, nb, tau)
 	hubBuf        []int

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -525,33 +526,137 @@ func TestPositionCutModel(t *testing.T) {
 		run := func(noCut bool) (string, stats) {
 			s := base
 			s.noCut = noCut
-			var out bytes.Buffer
-			g := newGrouper(mr.NewOutput(&out))
-			if err := g.nextList(); err != nil {
-				t.Fatal(err)
-			}
-			var ps []Posting
-			var sets []uint32
-			for _, f := range posts {
-				var p Posting
-				var err error
-				if p, sets, err = ParsePosting([]byte(f), true, sets); err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				ps = append(ps, p)
-			}
-			if _, _, _, err := s.list(ps, nil, nil, g); err != nil {
-				t.Fatal(err)
-			}
-			if err := g.Close(); err != nil {
-				t.Fatal(err)
-			}
-			return out.String(), s.stats
+			return joinList(t, &s, posts), s.stats
 		}
 		cutOut, cutStats := run(false)
 		allOut, allStats := run(true)
 		if cutOut != allOut || cutStats != allStats {
 			t.Fatalf("round %d (%+v): with the cut\n%s%+v\nchecking every pair\n%s%+v", round, base, cutOut, cutStats, allOut, allStats)
 		}
+	}
+}
+
+// joinList joins one list of postings (the text of each) with s and
+// returns the output.
+func joinList(t *testing.T, s *joiner, posts []string) string {
+	t.Helper()
+	var out bytes.Buffer
+	g := newGrouper(mr.NewOutput(&out))
+	if err := g.nextList(); err != nil {
+		t.Fatal(err)
+	}
+	var ps []Posting
+	var sets []uint32
+	for _, f := range posts {
+		var p Posting
+		var err error
+		if p, sets, err = ParsePosting([]byte(f), true, sets); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		ps = append(ps, p)
+	}
+	if _, _, _, err := s.list(ps, nil, nil, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// TestProductsModel: the copies of sets emitted as product items (every
+// copy of one document with every copy of another, one item) stand for
+// the same pairs, and the same counts, as emitting each pair (noProducts),
+// on random hub lists with copies of a few sets, several per document:
+// sorted by document or not, batch marks, sites with --cross-site-only.
+func TestProductsModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var products, copiesAll, setPairsAll int64
+	for round := range 300 {
+		// Groups of sets, dissimilar to each other, of one or two similar
+		// variants each: the first pass's hubs take 16 groups, and the sets
+		// of the others are left over and joined pairwise (setPairs).
+		var pool [][]uint64
+		for grp := range 1 + rng.IntN(24) {
+			n := 4 + rng.IntN(7)
+			set := []uint64{signature.Shared} // the list's token, first in every set
+			for r := range uint64(n - 1) {
+				set = append(set, (uint64(100*grp+10)+r)|signature.Shared)
+			}
+			pool = append(pool, set)
+			if rng.IntN(2) == 0 {
+				v := slices.Clone(set)
+				v[len(v)-1] += 50
+				pool = append(pool, v)
+			}
+		}
+		ndocs := 2 + rng.IntN(30)
+		var posts []string
+		sent := 0
+		for d := range ndocs {
+			site := []string{"-", "a.org", "b.org", "nx"}[rng.IntN(4)]
+			if rng.IntN(4) == 0 {
+				site = string(doc.BatchMark) + site
+			}
+			for range 1 + rng.IntN(4) {
+				set := pool[rng.IntN(len(pool))]
+				sent++
+				posts = append(posts, fmt.Sprintf("%d,%d,%d,%d,%s,0,%s,d/%02d", sent, len(set), 10*sent, 10*sent+9, site, signature.AppendSet(nil, set), d))
+			}
+		}
+		if rng.IntN(4) > 0 { // lists come sorted by document; some tests' do not
+			slices.SortStableFunc(posts, func(a, b string) int {
+				return strings.Compare(a[strings.LastIndexByte(a, ',')+1:], b[strings.LastIndexByte(b, ',')+1:])
+			})
+		}
+		base := joiner{tau: []float64{0.5, 0.6, 0.8}[rng.IntN(3)], crossSiteOnly: rng.IntN(4) == 0, batch: rng.IntN(3) == 0,
+			filter: true, prefixed: true, hubDF: 1 + rng.IntN(ndocs)}
+		run := func(noProducts bool) (map[string][]string, stats) {
+			s := base
+			s.noProducts = noProducts
+			pairs := map[string][]string{}
+			for _, l := range strings.Split(strings.TrimSuffix(joinList(t, &s, posts), "\n"), "\n") {
+				if l == "" {
+					continue
+				}
+				f := strings.Split(l, "\t")
+				key := f[0] + "\t" + f[1]
+				for _, item := range f[2:] {
+					if !strings.HasPrefix(item, "*") {
+						pairs[key] = append(pairs[key], item)
+						continue
+					}
+					products++
+					if noProducts {
+						t.Fatalf("round %d: product item %q with noProducts", round, item)
+					}
+					n := strings.Split(item[1:], ",")
+					kA, _ := strconv.Atoi(n[3])
+					as, bs := n[4:4+3*kA], n[4+3*kA:]
+					if len(bs) == 0 || len(bs)%3 != 0 {
+						t.Fatalf("round %d: malformed product item %q", round, item)
+					}
+					for i := 0; i < len(as); i += 3 {
+						for j := 0; j < len(bs); j += 3 {
+							pairs[key] = append(pairs[key], strings.Join([]string{as[i], bs[j], n[0], n[1], n[2], as[i+1], as[i+2], bs[j+1], bs[j+2]}, ","))
+						}
+					}
+				}
+			}
+			for _, v := range pairs {
+				slices.Sort(v)
+			}
+			return pairs, s.stats
+		}
+		got, gotStats := run(false)
+		copiesAll += gotStats.copiesAll
+		setPairsAll += gotStats.setPairsAll
+		want, wantStats := run(true)
+		if !maps.EqualFunc(got, want, slices.Equal) || gotStats != wantStats {
+			t.Fatalf("round %d (%+v, %d documents): as products\n%v\n%+v\npair by pair\n%v\n%+v", round, base, ndocs, got, gotStats, want, wantStats)
+		}
+	}
+	if products == 0 || copiesAll == 0 || setPairsAll == 0 {
+		t.Fatalf("%d product items, %d sets' copies all paired, %d set pairs with all copies: the test misses a path", products, copiesAll, setPairsAll)
 	}
 }

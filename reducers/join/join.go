@@ -3,7 +3,8 @@
 //
 // Input: candidate pairs batched by document pair (mappers/join), grouped by
 // the 2-field key docA TAB docB. A document pair's candidates are held in
-// memory, sorted by (sentA, sentB), and the counts of equal pairs summed.
+// memory (product items expanded into the pairs they stand for), sorted
+// by (sentA, sentB), and the counts of equal pairs summed.
 // Output, one line per duplicated sentence pair, in (sentA, sentB) order
 // within a document pair:
 //
@@ -192,6 +193,47 @@ func parseCand(f []byte) (cand, bool) {
 	return cand{n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8]}, true
 }
 
+// appendProduct appends the candidate pairs of a product item (without its
+// '*'), `count,nA,nB,kA,` then kA `sent,cs,ce` of document A and at least
+// one of document B (mappers/join): every sentence of A's with every one of
+// B's. nums is scratch space, returned for reuse.
+func appendProduct(cands []cand, f []byte, nums []int32) ([]cand, []int32, bool) {
+	var v int64
+	digits := 0
+	for i := 0; i <= len(f); i++ {
+		if i == len(f) || f[i] == ',' {
+			if digits == 0 {
+				return cands, nums, false
+			}
+			nums, v, digits = append(nums, int32(v)), 0, 0
+			continue
+		}
+		c := f[i] - '0'
+		if c > 9 || digits == 10 {
+			return cands, nums, false
+		}
+		if v = 10*v + int64(c); v > math.MaxInt32 {
+			return cands, nums, false
+		}
+		digits++
+	}
+	if len(nums) < 4+6 || (len(nums)-4)%3 != 0 {
+		return cands, nums, false
+	}
+	count, nA, nB, kA := nums[0], nums[1], nums[2], int(nums[3])
+	as, bs := nums[4:], nums[4:]
+	if nA < 1 || nB < 1 || kA < 1 || 3*kA >= len(as) {
+		return cands, nums, false
+	}
+	as, bs = as[:3*kA], bs[3*kA:]
+	for i := 0; i < len(as); i += 3 {
+		for j := 0; j < len(bs); j += 3 {
+			cands = append(cands, cand{as[i], bs[j], count, nA, nB, as[i+1], as[i+2], bs[j+1], bs[j+2]})
+		}
+	}
+	return cands, nums, true
+}
+
 // emitFunc handles one distinct candidate pair of document pair docs
 // (docA TAB docB), its count summed: it appends the line to write, if any,
 // to out and returns it with the name of the counter to add one to.
@@ -216,6 +258,7 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 	var key, line []byte
 	var cands []cand
 	var keys []uint64
+	var nums []int32
 	var counts tally
 	flush := func() error {
 		var packed bool
@@ -266,11 +309,17 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 		for more := true; more; {
 			var f []byte
 			f, v, more = bytes.Cut(v, []byte{'\t'})
-			p, ok := parseCand(f)
+			var ok bool
+			if len(f) > 0 && f[0] == '*' {
+				cands, nums, ok = appendProduct(cands, f[1:], nums[:0])
+			} else {
+				var p cand
+				p, ok = parseCand(f)
+				cands = append(cands, p)
+			}
 			if !ok {
 				return fmt.Errorf("join: line %d: malformed candidate pair %q", r.LineNumber(), f)
 			}
-			cands = append(cands, p)
 		}
 	}
 	if err := r.Err(); err != nil {

@@ -114,11 +114,66 @@ func TestReduceMalformed(t *testing.T) {
 		"a\tb\t0,1,1,4,4,0,9,10,99999999999\n",
 		"a\tb\n",
 		"a\tb\t0,1,1,4,4,0,9,10,19\t\n",
+		"a\tb\t*3,4,4,1,0,0,9\n",          // no sentence of B
+		"a\tb\t*3,4,4,2,0,0,9,1,10,19\n",  // kA past the end
+		"a\tb\t*3,4,4,1,0,0,9,1,10\n",     // a B sentence without its end
+		"a\tb\t*3,4,4,0,0,0,9,1,10,19\n",  // kA 0
+		"a\tb\t*3,0,4,1,0,0,9,1,10,19\n",  // empty set
+		"a\tb\t*3,4,4,1,0,0,9,1,10,,19\n", // empty number
+		"a\tb\t*\n",
 	} {
 		var out, errb bytes.Buffer
 		task := &mr.Task{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
 		if err := Reduce(task); err == nil || !strings.Contains(err.Error(), "line 1") {
 			t.Errorf("Reduce(%q) = %v, want an error naming line 1", in, err)
+		}
+	}
+}
+
+// TestReduceProducts: a product item (every sentence of A's with every
+// one of B's) is read as the pairs it stands for, beside pairs of its own
+// document pair and of others, on random inputs.
+func TestReduceProducts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	env := map[string]string{"PDC_SIGNATURE": "words", "PDC_TAU": "0.6"}
+	for round := range 50 {
+		var asProducts, asPairs []string
+		for _, docs := range []string{"a\tb", "a\tc", "b\tc"} {
+			var items, pairs []string
+			for range 1 + rng.IntN(4) {
+				n := 3 + rng.IntN(3)
+				count := n - rng.IntN(2)
+				var as, bs [][3]int
+				for range 1 + rng.IntN(4) {
+					s := rng.IntN(30)
+					as = append(as, [3]int{s, 10 * s, 10*s + 9})
+				}
+				for range 1 + rng.IntN(4) {
+					s := rng.IntN(30)
+					bs = append(bs, [3]int{s, 10 * s, 10*s + 5})
+				}
+				item := fmt.Sprintf("*%d,%d,%d,%d", count, n, n, len(as))
+				for _, x := range append(slices.Clone(as), bs...) {
+					item += fmt.Sprintf(",%d,%d,%d", x[0], x[1], x[2])
+				}
+				items = append(items, item)
+				for _, a := range as {
+					for _, b := range bs {
+						pairs = append(pairs, fmt.Sprintf("%d,%d,%d,%d,%d,%d,%d,%d,%d", a[0], b[0], count, n, n, a[1], a[2], b[1], b[2]))
+					}
+				}
+			}
+			single := fmt.Sprintf("%d,%d,4,4,4,%d,%d,0,9", 40+round, rng.IntN(40), 400+round, 409+round)
+			asProducts = append(asProducts, docs+"\t"+strings.Join(append(items, single), "\t"))
+			asPairs = append(asPairs, docs+"\t"+strings.Join(append(pairs, single), "\t"))
+		}
+		got, gc := runProgram(t, Reduce, env, strings.Join(asProducts, "\n")+"\n")
+		want, wc := runProgram(t, Reduce, env, strings.Join(asPairs, "\n")+"\n")
+		if got != want || fmt.Sprint(gc) != fmt.Sprint(wc) {
+			t.Fatalf("round %d: products\n%s%v\nwant (their pairs)\n%s%v", round, got, gc, want, wc)
+		}
+		if want == "" {
+			t.Fatalf("round %d: no pair verified: the test tests nothing", round)
 		}
 	}
 }
@@ -207,4 +262,36 @@ func TestReduceEvidence(t *testing.T) {
 			t.Errorf("--min-evidence %s: evidence %v, want %v\n%s", tt.need, ev, tt.want, got)
 		}
 	}
+}
+
+// FuzzCandidates: any candidate item, pair or product, is read as its
+// pairs or refused, never a panic; a product's pairs are those of its
+// expansion written as pair items.
+func FuzzCandidates(f *testing.F) {
+	for _, s := range []string{"0,1,1,4,4,0,9,10,19", "*3,4,4,1,0,0,9,1,10,19", "*3,4,4,2,0,0,9,1,10,19,2,20,29", "*", "*1,1,1,1,0,0,0", "0,1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, item string) {
+		if len(item) > 400 {
+			return
+		}
+		got, _, ok := appendProduct(nil, []byte(strings.TrimPrefix(item, "*")), nil)
+		if !strings.HasPrefix(item, "*") {
+			var p cand
+			p, ok = parseCand([]byte(item))
+			got = []cand{p}
+		}
+		if !ok {
+			return
+		}
+		for _, p := range got {
+			if p.nA < 1 || p.nB < 1 || p.a < 0 || p.b < 0 {
+				t.Fatalf("%q: read as %+v", item, p)
+			}
+			q, ok := parseCand(fmt.Appendf(nil, "%d,%d,%d,%d,%d,%d,%d,%d,%d", p.a, p.b, p.count, p.nA, p.nB, p.csA, p.ceA, p.csB, p.ceB))
+			if !ok || q != p {
+				t.Fatalf("%q: pair %+v does not read back (%+v, %v)", item, p, q, ok)
+			}
+		}
+	})
 }

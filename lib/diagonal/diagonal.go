@@ -125,6 +125,11 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 	restFirst := f.restFirst[:0] // index of the first pair of each run in rest
 	counts := f.counts[:0]       // runs[i] counts on its own (without joinMerged)
 	defer func() { f.runs, f.rest, f.restFirst, f.counts = runs, rest, restFirst, counts }()
+	if withShort {
+		// Most pairs end up in rest, as single pairs: grown once, not
+		// by append's steps (a large slice grows by a quarter).
+		rest, restFirst = slices.Grow(rest, len(pairs)), slices.Grow(restFirst, len(pairs))
+	}
 	for i := range pairs {
 		if used[i] {
 			continue

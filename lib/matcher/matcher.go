@@ -100,6 +100,9 @@ func (m *Matcher) Add(docPair []byte, p Pair) error {
 		}
 		m.key = append(m.key[:0], docPair...)
 	}
+	if len(m.pairs) == cap(m.pairs) { // doubled: a large slice grows by a quarter
+		m.pairs, m.offs = slices.Grow(m.pairs, len(m.pairs)+64), slices.Grow(m.offs, len(m.offs)+64)
+	}
 	m.pairs = append(m.pairs, diagonal.Pair{A: p.A, B: p.B, Score: p.Score, Evidence: p.Evidence, Tag: len(m.offs)})
 	m.offs = append(m.offs, offsets{p.CSA, p.CEA, p.CSB, p.CEB})
 	return nil

@@ -260,6 +260,7 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 	var keys []uint64
 	var nums []int32
 	var counts tally
+	var p cand // one for all pairs: emit takes its address
 	flush := func() error {
 		var packed bool
 		keys, packed = sortCands(cands, keys)
@@ -270,7 +271,7 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 			return &cands[j]
 		}
 		for i := 0; i < len(cands); {
-			p := *at(i)
+			p = *at(i)
 			for i++; i < len(cands) && at(i).sentences() == p.sentences(); i++ {
 				if exact {
 					p.count = max(p.count, at(i).count)

@@ -158,8 +158,10 @@ func (m *Matcher) seeds(spans, short []diagonal.Run) {
 	near := extend.Window + m.cfg.Gap
 	byCand := newBoxes(cands)
 	for _, p := range m.pairs {
-		if in.hit(p.A, p.A, p.B, p.B, 0) || byCand.hit(p.A, p.A, p.B, p.B, 0) ||
-			!in.hit(p.A, p.A, p.B, p.B, near) && !byCand.hit(p.A, p.A, p.B, p.B, near) {
+		// Near no run (most pairs), or inside one: not a single. A pair
+		// inside a run is near it, so nearness is asked first.
+		if !in.hit(p.A, p.A, p.B, p.B, near) && !byCand.hit(p.A, p.A, p.B, p.B, near) ||
+			in.hit(p.A, p.A, p.B, p.B, 0) || byCand.hit(p.A, p.A, p.B, p.B, 0) {
 			continue
 		}
 		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score, Evidence: p.Evidence}

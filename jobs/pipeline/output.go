@@ -276,20 +276,62 @@ func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
 // but those named in keep unless keepIntermediate, and OUT/_tmp. It
 // returns what boilerplate.tsv lacks of its texts.
 func Finish(fsys hdfsfs.FS, out string, jobs []Job, cfg jobconf.Config, stored []string, keepIntermediate bool, keep ...string) (TextsMissing, error) {
-	miss, err := finish(fsys, out, jobs, cfg, stored)
+	return finishWith(fsys, out, jobs, readBoilerplate(fsys, out, cfg, stored), keepIntermediate, keep)
+}
+
+// finishWith is Finish with boilerplate.tsv's rows, and their texts, from
+// rows (read while the jobs after the boilerplate job run: startBoilerplate).
+func finishWith(fsys hdfsfs.FS, out string, jobs []Job, rows func() boilerplateRows, keepIntermediate bool, keep []string) (TextsMissing, error) {
+	miss, err := finish(fsys, out, jobs, rows())
 	if err != nil {
 		return miss, err
 	}
 	return miss, removeIntermediate(fsys, out, keepIntermediate, keep)
 }
 
-// finish writes the reports.
-func finish(fsys hdfsfs.FS, out string, jobs []Job, cfg jobconf.Config, stored []string) (TextsMissing, error) {
-	rows, err := boilerplateReport(fsys, out+"/boilerplate-rows")
-	if err != nil {
-		return TextsMissing{}, err
+// boilerplateRows are boilerplate.tsv's rows with their texts, and what
+// they lack of them.
+type boilerplateRows struct {
+	rows []boilerplate.Row
+	miss TextsMissing
+	err  error
+}
+
+// readBoilerplate returns a function reading the boilerplate job's rows
+// (OUT/boilerplate-rows) and their texts from the documents of the run made
+// with cfg, whose parsed records are OUT/parsed and those in stored.
+func readBoilerplate(fsys hdfsfs.FS, out string, cfg jobconf.Config, stored []string) func() boilerplateRows {
+	return func() boilerplateRows {
+		rows, err := boilerplateReport(fsys, out+"/boilerplate-rows")
+		if err != nil {
+			return boilerplateRows{err: err}
+		}
+		miss := boilerplateTexts(fsys, append([]string{out + "/parsed"}, stored...), cfg, rows, MaxTextRunes, MaxScanBytes)
+		return boilerplateRows{rows: rows, miss: miss}
 	}
-	miss := boilerplateTexts(fsys, append([]string{out + "/parsed"}, stored...), cfg, rows, MaxTextRunes, MaxScanBytes)
+}
+
+// startBoilerplate runs read in the background and returns a function
+// that waits for its result (as often as called).
+func startBoilerplate(read func() boilerplateRows) func() boilerplateRows {
+	done := make(chan struct{})
+	var r boilerplateRows
+	go func() {
+		defer close(done)
+		r = read()
+	}()
+	return func() boilerplateRows {
+		<-done
+		return r
+	}
+}
+
+// finish writes the reports.
+func finish(fsys hdfsfs.FS, out string, jobs []Job, br boilerplateRows) (TextsMissing, error) {
+	if br.err != nil {
+		return TextsMissing{}, br.err
+	}
+	rows, miss := br.rows, br.miss
 	var b bytes.Buffer
 	if err := boilerplate.Write(&b, rows); err != nil {
 		return miss, err

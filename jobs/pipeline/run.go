@@ -245,9 +245,28 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if o.Clusters {
 		stages = append(stages, ClusterStages()...)
 	}
+	cfg, err := o.Manifest.Config()
+	if err != nil {
+		cfg = jobconf.Default() // the run's own record: read back as written
+	}
+	// boilerplate.tsv's texts are read from the documents while the jobs
+	// after the boilerplate job run (on the core they leave idle, or in the
+	// client while a cluster runs them); the run waits for them before it
+	// returns, whatever happens.
+	boilerplateRows := readBoilerplate(fsys, o.Out, cfg, o.Stored)
+	rowsDir := Step{Stages: []Stage{{Name: "boilerplate"}}, Out: o.Out}.Dir()
+	started := false
+	defer func() {
+		if started {
+			boilerplateRows()
+		}
+	}()
 	for _, step := range plan(stages, o.Out, d.Fuses(Chained) && !o.KeepIntermediate, d.Fuses(Feeding) && len(o.Stored) == 0, func(dir string) bool { return Succeeded(fsys, dir) }) {
 		if err := runStep(step); err != nil {
 			return nil, err
+		}
+		if !started && slices.Contains(step.Dirs(), rowsDir) {
+			boilerplateRows, started = startBoilerplate(boilerplateRows), true
 		}
 	}
 	if o.Clusters {
@@ -259,11 +278,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if o.Store {
 		keep = append(keep, "parsed")
 	}
-	cfg, err := o.Manifest.Config()
-	if err != nil {
-		cfg = jobconf.Default() // the run's own record: read back as written
-	}
-	miss, err := Finish(fsys, o.Out, jobs, cfg, o.Stored, o.KeepIntermediate, keep...)
+	miss, err := finishWith(fsys, o.Out, jobs, boilerplateRows, o.KeepIntermediate, keep)
 	if err != nil {
 		return nil, err
 	}

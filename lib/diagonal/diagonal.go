@@ -268,9 +268,7 @@ func (f *Finder) dropCoveredBy(short, runs []Run) []Run {
 	if len(short) == 0 {
 		return short
 	}
-	slices.SortStableFunc(short, func(x, y Run) int {
-		return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(y.Score, x.Score), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
-	})
+	slices.SortStableFunc(short, byLengthScoreStart)
 	minA, maxA, minB, maxB := short[0].StartA, short[0].EndA, short[0].StartB, short[0].EndB
 	for _, rs := range [2][]Run{runs, short} {
 		for _, r := range rs {
@@ -396,6 +394,16 @@ func (l *locator) find(from, a, b int) (int, bool) {
 			}
 			return hi, false
 		}
+		// One row: the pairs' A is a, search by B alone.
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if l.pairs[m].B < b {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		return lo, lo < len(l.pairs) && l.pairs[lo].A == a && l.pairs[lo].B == b
 	}
 	if lo >= hi {
 		return hi, false
@@ -460,6 +468,12 @@ func (f *Finder) joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, 
 	return out, joins
 }
 
+// byLengthScoreStart orders runs longest first, then best scored, then by
+// start.
+func byLengthScoreStart(x, y Run) int {
+	return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(y.Score, x.Score), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
+}
+
 // dropCovered removes runs that report nothing new: runs whose sentences
 // in A all lie in kept runs, and whose sentences in B all do too. Runs are
 // taken longest first, then best scored: the off-diagonal echoes that
@@ -472,9 +486,7 @@ func (f *Finder) dropCovered(runs []Run) []Run {
 	if len(runs) < 2 {
 		return runs
 	}
-	slices.SortStableFunc(runs, func(x, y Run) int {
-		return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(y.Score, x.Score), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
-	})
+	slices.SortStableFunc(runs, byLengthScoreStart)
 	minA, maxA, minB, maxB := runs[0].StartA, runs[0].EndA, runs[0].StartB, runs[0].EndB
 	for _, r := range runs {
 		minA, maxA = min(minA, r.StartA), max(maxA, r.EndA)

@@ -190,9 +190,9 @@ func TestLocator(t *testing.T) {
 			t.Errorf("spread %d: row table %v", spread, dense)
 		}
 		for range 2000 {
-			from, a, b := rng.IntN(len(pairs)), rng.IntN(spread*10+2)-1, rng.IntN(42)-1
-			if a <= pairs[from].A {
-				continue // find is asked only for later rows
+			from, a, b := rng.IntN(len(pairs)+1)-1, rng.IntN(spread*10+2)-1, rng.IntN(42)-1
+			if from >= 0 && a <= pairs[from].A {
+				continue // find is asked only for later rows, or from -1 (joinShort)
 			}
 			wantOK := false
 			for k := from + 1; k < len(pairs); k++ {

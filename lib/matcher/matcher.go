@@ -14,6 +14,7 @@ package matcher
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pdc-mr/pdc/lib/diagonal"
@@ -157,11 +158,11 @@ func (m *Matcher) seeds(spans, short []diagonal.Run) {
 	}
 	near := extend.Window + m.cfg.Gap
 	byCand := newBoxes(cands)
+	inNear, candNear, in0, cand0 := in.cursor(near), byCand.cursor(near), in.cursor(0), byCand.cursor(0)
 	for _, p := range m.pairs {
 		// Near no run (most pairs), or inside one: not a single. A pair
 		// inside a run is near it, so nearness is asked first.
-		if !in.hit(p.A, p.A, p.B, p.B, near) && !byCand.hit(p.A, p.A, p.B, p.B, near) ||
-			in.hit(p.A, p.A, p.B, p.B, 0) || byCand.hit(p.A, p.A, p.B, p.B, 0) {
+		if !inNear.hit(p.A, p.B) && !candNear.hit(p.A, p.B) || in0.hit(p.A, p.B) || cand0.hit(p.A, p.B) {
 			continue
 		}
 		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score, Evidence: p.Evidence}
@@ -232,6 +233,41 @@ func newBoxes(runs []diagonal.Run) boxes {
 	}
 	slices.SortFunc(b.box, func(x, y box) int { return x.startA - y.startA })
 	return b
+}
+
+// pointCursor asks boxes.hit(a, a, b, b, d) of points that mostly come
+// in order of a (a document pair's pairs, sorted): the first box that can
+// meet the point is found by stepping on from the last one, not by a
+// search.
+type pointCursor struct {
+	b    boxes
+	d, i int
+	from int // the last point's a-d-maxA, where i stands
+}
+
+func (b boxes) cursor(d int) pointCursor { return pointCursor{b: b, d: d, from: math.MinInt} }
+
+// hit is b.hit(a, a, sb, sb, d).
+func (c *pointCursor) hit(a, sb int) bool {
+	box := c.b.box
+	if len(box) == 0 {
+		return false
+	}
+	from := a - c.d - c.b.maxA
+	if from < c.from {
+		c.i = 0 // out of order: from the start
+	}
+	for c.i < len(box) && box[c.i].startA < from {
+		c.i++
+	}
+	c.from = from
+	for i := c.i; i < len(box) && box[i].startA-c.d <= a; i++ {
+		r := box[i]
+		if r.endA+c.d >= a && r.startB-c.d <= sb && r.endB+c.d >= sb {
+			return true
+		}
+	}
+	return false
 }
 
 // hit reports whether sentences sa..ea of A and sb..eb of B meet a run's

@@ -2,9 +2,13 @@ package matcher
 
 import (
 	"bytes"
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pdc-mr/pdc/lib/diagonal"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -97,5 +101,33 @@ func TestMatcherSeeds(t *testing.T) {
 				t.Errorf("match.doc-pairs.without-evidence = %d, want %d", weak, tt.weak)
 			}
 		})
+	}
+}
+
+// TestPointCursor: a cursor's hit answers as boxes.hit does, for points
+// in order of A (as the pairs of a document pair come) and out of order.
+func TestPointCursor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for round := range 200 {
+		var runs []diagonal.Run
+		for range rng.IntN(30) {
+			a, b, n := rng.IntN(200), rng.IntN(200), 1+rng.IntN(40)
+			runs = append(runs, diagonal.Run{StartA: a, EndA: a + n, StartB: b, EndB: b + n + rng.IntN(3)})
+		}
+		bx := newBoxes(runs)
+		d := rng.IntN(8)
+		c := bx.cursor(d)
+		var pts [][2]int
+		for range 300 {
+			pts = append(pts, [2]int{rng.IntN(260) - 10, rng.IntN(260) - 10})
+		}
+		if round%2 == 0 {
+			slices.SortFunc(pts, func(x, y [2]int) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+		}
+		for _, p := range pts {
+			if got, want := c.hit(p[0], p[1]), bx.hit(p[0], p[0], p[1], p[1], d); got != want {
+				t.Fatalf("round %d: point %v, d %d: cursor %v, hit %v", round, p, d, got, want)
+			}
+		}
 	}
 }

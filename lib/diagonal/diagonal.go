@@ -92,6 +92,7 @@ type Finder struct {
 	used, counts, joined, inA, inB  []bool
 	runs, rest, short, merged, long []Run
 	restFirst                       []int
+	restRun                         []int32
 	startOf, next, row              []int32
 	start                           map[[2]int]int
 }
@@ -121,14 +122,19 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 	steps := stepsFor(gap)
 	used := falses(f.used, len(pairs))
 	f.used = used
-	runs, rest := f.runs[:0], f.rest[:0]
-	restFirst := f.restFirst[:0] // index of the first pair of each run in rest
+	// The runs too short on their own (with withShort) are rest: most are
+	// single pairs, told by their first pair alone (restRuns).
+	runs, multi := f.runs[:0], f.rest[:0]
+	restFirst := f.restFirst[:0] // index of the first pair of each run of the rest
+	restRun := f.restRun[:0]     // its index in multi, or -1 for a single pair
 	counts := f.counts[:0]       // runs[i] counts on its own (without joinMerged)
-	defer func() { f.runs, f.rest, f.restFirst, f.counts = runs, rest, restFirst, counts }()
+	defer func() {
+		f.runs, f.rest, f.restFirst, f.restRun, f.counts = runs, multi, restFirst, restRun, counts
+	}()
 	if withShort {
-		// Most pairs end up in rest, as single pairs: grown once, not
-		// by append's steps (a large slice grows by a quarter).
-		rest, restFirst = slices.Grow(rest, len(pairs)), slices.Grow(restFirst, len(pairs))
+		// Grown once, not by append's steps (a large slice grows by a
+		// quarter).
+		restFirst, restRun = slices.Grow(restFirst, len(pairs)), slices.Grow(restRun, len(pairs))
 	}
 	for i := range pairs {
 		if used[i] {
@@ -160,13 +166,17 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 			runs, counts = append(runs, r), append(counts, ok)
 		}
 		if !ok && withShort {
-			rest, restFirst = append(rest, r), append(restFirst, i)
+			k := int32(-1)
+			if r.Length > 1 {
+				k, multi = int32(len(multi)), append(multi, r)
+			}
+			restFirst, restRun = append(restFirst, i), append(restRun, k)
 		}
 	}
 	var short []Run
-	if withShort && (len(rest) > 1 || len(rest) == 1 && rest[0].Length >= 2) {
+	if withShort && (len(restFirst) > 1 || len(restFirst) == 1 && restRun[0] >= 0) {
 		if gap > 0 {
-			short = f.joinShort(pairs, &at, rest, restFirst, gap)
+			short = f.joinShort(pairs, &at, restRuns{pairs, restFirst, restRun, multi}, gap)
 			// As Find drops them, but kept when they meet Find's runs:
 			// the caller tells.
 			long := f.long[:0] // the runs that count on their own (rest has the others)
@@ -178,7 +188,7 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 			f.long = long
 			short = f.dropCoveredBy(short, long)
 		} else {
-			short = slices.DeleteFunc(rest, func(r Run) bool { return r.Length < 2 })
+			short = multi // the runs of 2 pairs or more of the rest, in order
 		}
 	}
 	out := runs
@@ -207,21 +217,50 @@ func falses(buf []bool, n int) []bool {
 	return buf
 }
 
-// joinShort joins the runs of rest (first pairs at pairs[first[i]]) as
-// joinMerged joins runs, and returns those of 2 pairs or more. It finds a
-// run's successor through the pairs' locator, not a map: rest holds most
-// of a document pair's pairs, as single pairs.
-func (f *Finder) joinShort(pairs []Pair, at *locator, rest []Run, first []int, gap int) []Run {
+// restRuns are the runs too short on their own: run i starts at pair
+// first[i], and is multi[run[i]], or the single pair when run[i] is -1.
+type restRuns struct {
+	pairs []Pair
+	first []int
+	run   []int32
+	multi []Run
+}
+
+// at returns run i.
+func (r restRuns) at(i int) Run {
+	if k := r.run[i]; k >= 0 {
+		return r.multi[k]
+	}
+	p := r.pairs[r.first[i]]
+	return Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score, Evidence: p.Evidence}
+}
+
+// end returns run i's last pair's sentences.
+func (r restRuns) end(i int) (int, int) {
+	if k := r.run[i]; k >= 0 {
+		return r.multi[k].EndA, r.multi[k].EndB
+	}
+	p := r.pairs[r.first[i]]
+	return p.A, p.B
+}
+
+// joinShort joins the runs of rest as joinMerged joins runs, and returns
+// those of 2 pairs or more. It finds a run's successor through the pairs'
+// locator, not a map: rest holds most of a document pair's pairs, as
+// single pairs.
+func (f *Finder) joinShort(pairs []Pair, at *locator, rest restRuns, gap int) []Run {
+	n := len(rest.first)
 	startOf := zeros(f.startOf, len(pairs)) // rest index + 1 of the run starting at a pair
-	for i, k := range first {
+	for i, k := range rest.first {
 		startOf[k] = int32(i + 1)
 	}
-	next := zeros(f.next, len(rest)) // the run joined after run i, + 1
-	joined := falses(f.joined, len(rest))
+	next := zeros(f.next, n) // the run joined after run i, + 1
+	joined := falses(f.joined, n)
 	f.startOf, f.next, f.joined = startOf, next, joined
-	for i, r := range rest {
+	for i := range n {
+		endA, endB := rest.end(i)
 		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
-			k, ok := at.find(-1, r.EndA+s[0], r.EndB+s[1])
+			k, ok := at.find(-1, endA+s[0], endB+s[1])
 			if j := int32(0); ok {
 				j = startOf[k]
 				if j != 0 && !joined[j-1] {
@@ -232,14 +271,14 @@ func (f *Finder) joinShort(pairs []Pair, at *locator, rest []Run, first []int, g
 		}
 	}
 	out := f.short[:0]
-	for i := range rest {
+	for i := range n {
 		if joined[i] {
 			continue
 		}
-		r := rest[i]
+		r := rest.at(i)
 		sum := r.Score * float64(r.Length)
 		for j := next[i]; j != 0; j = next[j-1] {
-			nr := rest[j-1]
+			nr := rest.at(int(j - 1))
 			r.EndA, r.EndB, r.Last = nr.EndA, nr.EndB, nr.Last
 			r.Length += nr.Length
 			r.Evidence += nr.Evidence

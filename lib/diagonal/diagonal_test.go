@@ -276,3 +276,32 @@ func BenchmarkFind(b *testing.B) {
 		Find(work, 3, 1, nil)
 	}
 }
+
+// BenchmarkFindAll is FindAll on BenchmarkFind's pairs with one Finder,
+// as the matcher calls it: the short runs too, most of them single pairs.
+func BenchmarkFindAll(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var pairs []Pair
+	for len(pairs) < 60000 {
+		a, o, n := rng.IntN(20000), rng.IntN(20000), 3+rng.IntN(18)
+		for k := range n {
+			pairs = append(pairs, Pair{A: a + k, B: o + k, Score: 1})
+		}
+	}
+	for a := 5000; a < 5150; a++ {
+		for o := 7000; o < 7150; o++ {
+			pairs = append(pairs, Pair{A: a, B: o, Score: 0.8})
+		}
+	}
+	for len(pairs) < 100000 {
+		pairs = append(pairs, Pair{A: rng.IntN(20000), B: rng.IntN(20000), Score: 0.7})
+	}
+	pairs = sortPairs(pairs)
+	work := make([]Pair, len(pairs))
+	var f Finder
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(work, pairs)
+		f.FindAll(work, 3, 1, nil)
+	}
+}

@@ -248,10 +248,10 @@ func sortPairs(pairs []Pair) []Pair {
 	return slices.CompactFunc(pairs, func(x, y Pair) bool { return x.A == y.A && x.B == y.B })
 }
 
-// BenchmarkFind: one document pair with about 100,000 duplicated sentence pairs
-// (sorted, as the match job reads them):
-// diagonals of 3 to 20 pairs, a dense block of repeated sentences, noise.
-func BenchmarkFind(b *testing.B) {
+// benchPairs are the pairs of a large document pair: runs, a block of
+// repeated boilerplate, scattered single pairs, sorted as the match job
+// has them.
+func benchPairs() []Pair {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var pairs []Pair
 	for len(pairs) < 60000 {
@@ -268,7 +268,14 @@ func BenchmarkFind(b *testing.B) {
 	for len(pairs) < 100000 {
 		pairs = append(pairs, Pair{A: rng.IntN(20000), B: rng.IntN(20000), Score: 0.7})
 	}
-	pairs = sortPairs(pairs) // as the match job has them
+	return sortPairs(pairs)
+}
+
+// BenchmarkFind: one document pair with about 100,000 duplicated sentence pairs
+// (sorted, as the match job reads them):
+// diagonals of 3 to 20 pairs, a dense block of repeated sentences, noise.
+func BenchmarkFind(b *testing.B) {
+	pairs := benchPairs()
 	work := make([]Pair, len(pairs))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -280,23 +287,7 @@ func BenchmarkFind(b *testing.B) {
 // BenchmarkFindAll is FindAll on BenchmarkFind's pairs with one Finder,
 // as the matcher calls it: the short runs too, most of them single pairs.
 func BenchmarkFindAll(b *testing.B) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	var pairs []Pair
-	for len(pairs) < 60000 {
-		a, o, n := rng.IntN(20000), rng.IntN(20000), 3+rng.IntN(18)
-		for k := range n {
-			pairs = append(pairs, Pair{A: a + k, B: o + k, Score: 1})
-		}
-	}
-	for a := 5000; a < 5150; a++ {
-		for o := 7000; o < 7150; o++ {
-			pairs = append(pairs, Pair{A: a, B: o, Score: 0.8})
-		}
-	}
-	for len(pairs) < 100000 {
-		pairs = append(pairs, Pair{A: rng.IntN(20000), B: rng.IntN(20000), Score: 0.7})
-	}
-	pairs = sortPairs(pairs)
+	pairs := benchPairs()
 	work := make([]Pair, len(pairs))
 	var f Finder
 	b.ReportAllocs()

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -56,7 +57,7 @@ const MaxScanBytes = 1 << 30
 // analyzer on every core. It is best effort: a row whose document cannot
 // be read, or reads otherwise than the run read it, keeps no text and is
 // counted, and so is every row when the records cannot be searched.
-func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []boilerplate.Row, maxRunes int, maxScan int64) TextsMissing {
+func boilerplateTexts(ctx context.Context, fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []boilerplate.Row, maxRunes int, maxScan int64) TextsMissing {
 	miss := TextsMissing{Total: len(rows)}
 	if len(rows) == 0 {
 		return miss
@@ -96,7 +97,7 @@ func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []
 		return miss
 	}
 	for _, dir := range dirs {
-		if err := findSrcpos(fsys, dir, need); err != nil {
+		if err := findSrcpos(ctx, fsys, dir, need); err != nil {
 			fail(fmt.Errorf("search the parsed records: %w", err))
 			break
 		}
@@ -127,6 +128,9 @@ func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []
 		wg.Go(func() {
 			an := cfg.Analyzer()
 			for w := range work {
+				if ctx.Err() != nil {
+					continue // the run ended: what is left is not read
+				}
 				if err := setTexts(an, w.d, w.id, rows, of[w.id]); err != nil {
 					fail(err)
 				}
@@ -135,6 +139,9 @@ func boilerplateTexts(fsys hdfsfs.FS, dirs []string, cfg jobconf.Config, rows []
 	}
 	o := input.Options{Fields: doc.Fields{Site: cfg.SiteField}}
 	err := input.At(ps, o, opener(fsys), func(p input.Position, d *doc.Doc) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		c := *d // its strings are its own (input.At)
 		for _, id := range byPos[p] {
 			if d.Source == "" && mr.Escape(d.ID) != id { // (a tree's page is its file)
@@ -254,7 +261,7 @@ func setTexts(an *doc.Analyzer, d *doc.Doc, id string, rows []boilerplate.Row, m
 // findSrcpos fills need (escaped id -> srcpos) from the parsed records of
 // dir (lib/doc), keeping each id's smallest srcpos, the record the stats
 // job keeps.
-func findSrcpos(fsys hdfsfs.FS, dir string, need map[string]string) error {
+func findSrcpos(ctx context.Context, fsys hdfsfs.FS, dir string, need map[string]string) error {
 	parts, err := PartFiles(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // its rows say that their documents are in no record
@@ -270,16 +277,22 @@ func findSrcpos(fsys hdfsfs.FS, dir string, need map[string]string) error {
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := range next {
-				found[i], errs[i] = partSrcpos(fsys, parts[i], need)
+				found[i], errs[i] = partSrcpos(ctx, fsys, parts[i], need)
 			}
 		})
 	}
 	for i := range parts {
+		if ctx.Err() != nil {
+			break
+		}
 		next <- i
 	}
 	close(next)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	for _, f := range found {
@@ -294,7 +307,7 @@ func findSrcpos(fsys hdfsfs.FS, dir string, need map[string]string) error {
 
 // partSrcpos returns the smallest srcpos of each id of need in the parsed
 // records of part file p.
-func partSrcpos(fsys hdfsfs.FS, p string, need map[string]string) (map[string]string, error) {
+func partSrcpos(ctx context.Context, fsys hdfsfs.FS, p string, need map[string]string) (map[string]string, error) {
 	f, err := fsys.Open(p)
 	if err != nil {
 		return nil, err
@@ -302,7 +315,10 @@ func partSrcpos(fsys hdfsfs.FS, p string, need map[string]string) (map[string]st
 	defer f.Close()
 	found := map[string]string{}
 	r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
-	for r.Next() {
+	for n := 0; r.Next(); n++ {
+		if n%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		line := r.Line()
 		i := bytes.IndexByte(line, '\t')
 		if i < 0 {

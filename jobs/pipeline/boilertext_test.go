@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,7 +62,7 @@ func TestBoilerplateTexts(t *testing.T) {
 	fillScan := func(budget int, scan int64) ([]boilerplate.Row, TextsMissing) {
 		t.Helper()
 		got := append([]boilerplate.Row(nil), rows...)
-		miss := boilerplateTexts(hdfsfs.Local(), []string{filepath.Join(dir, "parsed"), filepath.Join(dir, "no-such-run")}, jobconf.Default(), got, budget, scan)
+		miss := boilerplateTexts(context.Background(), hdfsfs.Local(), []string{filepath.Join(dir, "parsed"), filepath.Join(dir, "no-such-run")}, jobconf.Default(), got, budget, scan)
 		return got, miss
 	}
 	fill := func(budget int) ([]boilerplate.Row, TextsMissing) { return fillScan(budget, MaxScanBytes) }
@@ -83,6 +84,17 @@ func TestBoilerplateTexts(t *testing.T) {
 	got, miss = fillScan(MaxTextRunes, 10)
 	if got[0].Text != "" || miss.Unread != len(rows) || !strings.Contains(miss.Skipped, "more than the 0 MB a run searches") {
 		t.Errorf("records past the scan bound: text %q, missing %+v", got[0].Text, miss)
+	}
+	// The run ended (interrupted, or a later job failed): nothing more is
+	// read.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got = append([]boilerplate.Row(nil), rows...)
+	boilerplateTexts(ctx, hdfsfs.Local(), []string{filepath.Join(dir, "parsed")}, jobconf.Default(), got, MaxTextRunes, MaxScanBytes)
+	for i := range got {
+		if got[i].Text != "" {
+			t.Errorf("cancelled: row %d has text %q", i, got[i].Text)
+		}
 	}
 	// The file changed since the run: d1's record holds a longer text now
 	// (its row's sentence moved), and d2's position is inside it.

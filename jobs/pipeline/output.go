@@ -6,6 +6,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -276,7 +277,7 @@ func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
 // but those named in keep unless keepIntermediate, and OUT/_tmp. It
 // returns what boilerplate.tsv lacks of its texts.
 func Finish(fsys hdfsfs.FS, out string, jobs []Job, cfg jobconf.Config, stored []string, keepIntermediate bool, keep ...string) (TextsMissing, error) {
-	return finishWith(fsys, out, jobs, readBoilerplate(fsys, out, cfg, stored), keepIntermediate, keep)
+	return finishWith(fsys, out, jobs, readBoilerplate(context.Background(), fsys, out, cfg, stored), keepIntermediate, keep)
 }
 
 // finishWith is Finish with boilerplate.tsv's rows, and their texts, from
@@ -299,14 +300,18 @@ type boilerplateRows struct {
 
 // readBoilerplate returns a function reading the boilerplate job's rows
 // (OUT/boilerplate-rows) and their texts from the documents of the run made
-// with cfg, whose parsed records are OUT/parsed and those in stored.
-func readBoilerplate(fsys hdfsfs.FS, out string, cfg jobconf.Config, stored []string) func() boilerplateRows {
+// with cfg, whose parsed records are OUT/parsed and those in stored. It
+// stops when ctx ends.
+func readBoilerplate(ctx context.Context, fsys hdfsfs.FS, out string, cfg jobconf.Config, stored []string) func() boilerplateRows {
 	return func() boilerplateRows {
 		rows, err := boilerplateReport(fsys, out+"/boilerplate-rows")
 		if err != nil {
 			return boilerplateRows{err: err}
 		}
-		miss := boilerplateTexts(fsys, append([]string{out + "/parsed"}, stored...), cfg, rows, MaxTextRunes, MaxScanBytes)
+		miss := boilerplateTexts(ctx, fsys, append([]string{out + "/parsed"}, stored...), cfg, rows, MaxTextRunes, MaxScanBytes)
+		if ctx.Err() != nil {
+			return boilerplateRows{err: fmt.Errorf("%s/boilerplate.tsv: %w (rerun the same command to resume)", out, ErrInterrupted)}
+		}
 		return boilerplateRows{rows: rows, miss: miss}
 	}
 }

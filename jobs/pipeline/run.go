@@ -252,12 +252,16 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	// boilerplate.tsv's texts are read from the documents while the jobs
 	// after the boilerplate job run (on the core they leave idle, or in the
 	// client while a cluster runs them); the run waits for them before it
-	// returns, whatever happens.
-	boilerplateRows := readBoilerplate(fsys, o.Out, cfg, o.Stored)
+	// returns, whatever happens: when it returns early, the reading stops
+	// first.
+	textsCtx, stopTexts := context.WithCancel(ctx)
+	defer stopTexts()
+	boilerplateRows := readBoilerplate(textsCtx, fsys, o.Out, cfg, o.Stored)
 	rowsDir := Step{Stages: []Stage{{Name: "boilerplate"}}, Out: o.Out}.Dir()
 	started := false
 	defer func() {
 		if started {
+			stopTexts()
 			boilerplateRows()
 		}
 	}()

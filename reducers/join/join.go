@@ -222,7 +222,7 @@ func appendProduct(cands []cand, f []byte, nums []int32) ([]cand, []int32, bool)
 	}
 	count, nA, nB, kA := nums[0], nums[1], nums[2], int(nums[3])
 	as, bs := nums[4:], nums[4:]
-	if nA < 1 || nB < 1 || kA < 1 || 3*kA >= len(as) {
+	if nA < 1 || nB < 1 || kA < 1 || kA >= len(as)/3 { // len(as) is 3 per sentence
 		return cands, nums, false
 	}
 	as, bs = as[:3*kA], bs[3*kA:]
@@ -319,6 +319,9 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 				cands = append(cands, p)
 			}
 			if !ok {
+				if len(f) > 200 {
+					f = append(f[:200:200], "..."...)
+				}
 				return fmt.Errorf("join: line %d: malformed candidate pair %q", r.LineNumber(), f)
 			}
 		}

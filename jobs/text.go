@@ -129,9 +129,11 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	if *id != "" && !found {
 		if fs.NArg() == 0 {
 			for _, p := range inputs {
-				if r, err := m.openRun(p); err != nil {
+				r, err := m.openRun(p)
+				if err != nil {
 					continue
-				} else if _, err := r.Config(); err == nil {
+				}
+				if _, err := r.Config(); err == nil {
 					return fmt.Errorf("text: no document with id %q in %s, a run's output: its documents are read by pdc text %s --id %s", *id, p, p, *id)
 				}
 			}

@@ -270,20 +270,13 @@ func ReadJobs(fsys hdfsfs.FS, out string) ([]Job, error) {
 	return jobs, nil
 }
 
-// Finish writes a successful run's reports (OUT/boilerplate.tsv, with
-// the texts of its rows read from the documents of the run made with cfg,
-// whose parsed records are OUT/parsed and those in stored; OUT/copies.tsv,
-// OUT/counters.tsv, OUT/jobs.tsv), then removes the intermediate outputs
-// but those named in keep unless keepIntermediate, and OUT/_tmp. It
-// returns what boilerplate.tsv lacks of its texts.
-func Finish(fsys hdfsfs.FS, out string, jobs []Job, cfg jobconf.Config, stored []string, keepIntermediate bool, keep ...string) (TextsMissing, error) {
-	return finishWith(fsys, out, jobs, readBoilerplate(context.Background(), fsys, out, cfg, stored), keepIntermediate, keep)
-}
-
-// finishWith is Finish with boilerplate.tsv's rows, and their texts, from
-// rows (read while the jobs after the boilerplate job run: startBoilerplate).
-func finishWith(fsys hdfsfs.FS, out string, jobs []Job, rows func() boilerplateRows, keepIntermediate bool, keep []string) (TextsMissing, error) {
-	miss, err := finish(fsys, out, jobs, rows())
+// Finish writes a successful run's reports (OUT/boilerplate.tsv, its rows
+// and their texts from rows: readBoilerplate, or startBoilerplate's wait
+// for it; OUT/copies.tsv, OUT/counters.tsv, OUT/jobs.tsv), then removes the
+// intermediate outputs but those named in keep unless keepIntermediate, and
+// OUT/_tmp. It returns what boilerplate.tsv lacks of its texts.
+func Finish(fsys hdfsfs.FS, out string, jobs []Job, rows func() boilerplateRows, keepIntermediate bool, keep []string) (TextsMissing, error) {
+	miss, err := writeReports(fsys, out, jobs, rows())
 	if err != nil {
 		return miss, err
 	}
@@ -331,8 +324,8 @@ func startBoilerplate(read func() boilerplateRows) func() boilerplateRows {
 	}
 }
 
-// finish writes the reports.
-func finish(fsys hdfsfs.FS, out string, jobs []Job, br boilerplateRows) (TextsMissing, error) {
+// writeReports writes the reports.
+func writeReports(fsys hdfsfs.FS, out string, jobs []Job, br boilerplateRows) (TextsMissing, error) {
 	if br.err != nil {
 		return TextsMissing{}, br.err
 	}

@@ -282,7 +282,7 @@ func Run(ctx context.Context, d Driver, o Options) (jobs []Job, err error) {
 	if o.Store {
 		keep = append(keep, "parsed")
 	}
-	miss, err := finishWith(fsys, o.Out, jobs, boilerplateRows, o.KeepIntermediate, keep)
+	miss, err := Finish(fsys, o.Out, jobs, boilerplateRows, o.KeepIntermediate, keep)
 	if err != nil {
 		return nil, err
 	}

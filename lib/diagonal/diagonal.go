@@ -231,7 +231,11 @@ func (r restRuns) at(i int) Run {
 	if k := r.run[i]; k >= 0 {
 		return r.multi[k]
 	}
-	p := r.pairs[r.first[i]]
+	return Single(r.pairs[r.first[i]])
+}
+
+// Single is the run of pair p alone.
+func Single(p Pair) Run {
 	return Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score, Evidence: p.Evidence}
 }
 

@@ -165,8 +165,7 @@ func (m *Matcher) seeds(spans, short []diagonal.Run) {
 		if !inNear.hit(p.A, p.B) && !candNear.hit(p.A, p.B) || in0.hit(p.A, p.B) || cand0.hit(p.A, p.B) {
 			continue
 		}
-		single := diagonal.Run{StartA: p.A, StartB: p.B, EndA: p.A, EndB: p.B, Length: 1, First: p, Last: p, Score: p.Score, Evidence: p.Evidence}
-		m.sent = append(m.sent, sent{run: single, single: true})
+		m.sent = append(m.sent, sent{run: diagonal.Single(p), single: true})
 	}
 }
 
@@ -261,13 +260,7 @@ func (c *pointCursor) hit(a, sb int) bool {
 		c.i++
 	}
 	c.from = from
-	for i := c.i; i < len(box) && box[i].startA-c.d <= a; i++ {
-		r := box[i]
-		if r.endA+c.d >= a && r.startB-c.d <= sb && r.endB+c.d >= sb {
-			return true
-		}
-	}
-	return false
+	return c.b.meets(c.i, a, a, sb, sb, c.d)
 }
 
 // hit reports whether sentences sa..ea of A and sb..eb of B meet a run's
@@ -277,6 +270,12 @@ func (b boxes) hit(sa, ea, sb, eb, d int) bool {
 		return false
 	}
 	i, _ := slices.BinarySearchFunc(b.box, sa-d-b.maxA, func(r box, t int) int { return r.startA - t })
+	return b.meets(i, sa, ea, sb, eb, d)
+}
+
+// meets is hit from box i on, the first that can meet the ranges (its
+// startA at least sa-d-maxA).
+func (b boxes) meets(i, sa, ea, sb, eb, d int) bool {
 	for ; i < len(b.box) && b.box[i].startA-d <= ea; i++ {
 		r := b.box[i]
 		if r.endA+d >= sa && r.startB-d <= eb && r.endB+d >= sb {

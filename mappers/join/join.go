@@ -705,10 +705,7 @@ func (s *joiner) addProduct(x, y docRun, count int, g *grouper) error {
 	if bytes.Compare(a.Doc, b.Doc) > 0 {
 		x, y, a, b = y, x, b, a
 	}
-	line, i := g.Line(g.number(a)<<32 | g.number(b))
-	if len(line) == 0 {
-		line = append(append(append(line, a.Doc...), '\t'), b.Doc...)
-	}
+	line, i := g.line(a, b)
 	line = append(line, '\t', '*')
 	line = strconv.AppendInt(line, int64(count), 10)
 	line = append(line, ',')
@@ -1037,11 +1034,18 @@ func (g *grouper) number(p *Posting) uint64 {
 // add adds the pair of sentences a and b (a.Doc < b.Doc) sharing count
 // signatures.
 func (g *grouper) add(a, b *Posting, count int) error {
+	line, i := g.line(a, b)
+	return g.Put(i, appendPair(line, a, b, count))
+}
+
+// line returns the line of the document pair of a and b (a.Doc < b.Doc),
+// begun with the ids if new, and its number for Put.
+func (g *grouper) line(a, b *Posting) ([]byte, int) {
 	line, i := g.Line(g.number(a)<<32 | g.number(b))
 	if len(line) == 0 {
 		line = append(append(append(line, a.Doc...), '\t'), b.Doc...)
 	}
-	return g.Put(i, appendPair(line, a, b, count))
+	return line, i
 }
 
 // appendPair appends `TAB sentA,sentB,count,nA,nB,csA,ceA,csB,ceB` for

@@ -166,31 +166,38 @@ func sortCands(cands []cand, keys []uint64) ([]uint64, bool) {
 
 // parseCand parses a candidate pair of the map output.
 func parseCand(f []byte) (cand, bool) {
-	var n [9]int32
-	k := 0
+	var buf [9]int32
+	n, ok := parseNumbers(buf[:0], f, len(buf))
+	if !ok || len(n) != len(buf) || n[3] < 1 || n[4] < 1 {
+		return cand{}, false
+	}
+	return cand{n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8]}, true
+}
+
+// parseNumbers appends to dst the comma-separated numbers of f, each of 1
+// to 10 digits and at most math.MaxInt32; false if one is not, or if f
+// holds more than most.
+func parseNumbers(dst []int32, f []byte, most int) ([]int32, bool) {
 	var v int64
 	digits := 0
 	for i := 0; i <= len(f); i++ {
 		if i == len(f) || f[i] == ',' {
-			if digits == 0 || k == len(n) {
-				return cand{}, false
+			if digits == 0 || len(dst) == most {
+				return dst, false
 			}
-			n[k], k, v, digits = int32(v), k+1, 0, 0
+			dst, v, digits = append(dst, int32(v)), 0, 0
 			continue
 		}
 		c := f[i] - '0'
 		if c > 9 || digits == 10 {
-			return cand{}, false
+			return dst, false
 		}
 		if v = 10*v + int64(c); v > math.MaxInt32 {
-			return cand{}, false
+			return dst, false
 		}
 		digits++
 	}
-	if k != len(n) || n[3] < 1 || n[4] < 1 {
-		return cand{}, false
-	}
-	return cand{n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8]}, true
+	return dst, true
 }
 
 // appendProduct appends the candidate pairs of a product item (without its
@@ -198,26 +205,8 @@ func parseCand(f []byte) (cand, bool) {
 // one of document B (mappers/join): every sentence of A's with every one of
 // B's. nums is scratch space, returned for reuse.
 func appendProduct(cands []cand, f []byte, nums []int32) ([]cand, []int32, bool) {
-	var v int64
-	digits := 0
-	for i := 0; i <= len(f); i++ {
-		if i == len(f) || f[i] == ',' {
-			if digits == 0 {
-				return cands, nums, false
-			}
-			nums, v, digits = append(nums, int32(v)), 0, 0
-			continue
-		}
-		c := f[i] - '0'
-		if c > 9 || digits == 10 {
-			return cands, nums, false
-		}
-		if v = 10*v + int64(c); v > math.MaxInt32 {
-			return cands, nums, false
-		}
-		digits++
-	}
-	if len(nums) < 4+6 || (len(nums)-4)%3 != 0 {
+	nums, ok := parseNumbers(nums, f, math.MaxInt)
+	if !ok || len(nums) < 4+6 || (len(nums)-4)%3 != 0 {
 		return cands, nums, false
 	}
 	count, nA, nB, kA := nums[0], nums[1], nums[2], int(nums[3])

@@ -91,6 +91,8 @@ func FindAll(pairs []Pair, minLen, gap int, c *Counts) (runs, short []Run) {
 type Finder struct {
 	used, counts, joined, inA, inB  []bool
 	runs, rest, short, merged, long []Run
+	sorted                          []Run // longestFirst's copy
+	keys                            []runKey
 	restFirst                       []int
 	restRun                         []int32
 	startOf, next, row              []int32
@@ -141,34 +143,34 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 			continue
 		}
 		used[i] = true
-		r := Run{StartA: pairs[i].A, StartB: pairs[i].B, First: pairs[i], Length: 1, Score: pairs[i].Score, Evidence: pairs[i].Evidence}
-		cur, ci := pairs[i], i
-	extend:
-		for {
-			for _, s := range steps {
-				j, ok := at.find(ci, cur.A+s[0], cur.B+s[1])
-				if ok && !used[j] {
-					used[j] = true
-					cur, ci = pairs[j], j
-					r.Length++
-					r.Score += cur.Score
-					r.Evidence += cur.Evidence
-					continue extend
-				}
+		j, more := step(&at, pairs, used, steps, i)
+		if !more && minLen > 1 {
+			// A pair alone, no run (most pairs of a document pair
+			// of repeated sentences).
+			if withShort {
+				restFirst, restRun = append(restFirst, i), append(restRun, -1)
 			}
-			break
+			continue
+		}
+		r := Run{StartA: pairs[i].A, StartB: pairs[i].B, First: pairs[i], Length: 1, Score: pairs[i].Score, Evidence: pairs[i].Evidence}
+		cur := pairs[i]
+		for ; more; j, more = step(&at, pairs, used, steps, j) {
+			cur = pairs[j]
+			r.Length++
+			r.Score += cur.Score
+			r.Evidence += cur.Evidence
 		}
 		covered := max(cur.A-r.StartA, cur.B-r.StartB) + 1
 		ok := covered >= max(minLen, 1) && r.Length >= 2 || r.Length >= max(minLen, 1)
 		r.EndA, r.EndB, r.Last = cur.A, cur.B, cur
 		r.Score /= float64(r.Length)
 		if ok || gap > 0 && r.Length >= 2 { // two pairs may count once joined
-			runs, counts = append(runs, r), append(counts, ok)
+			runs, counts = append(room(runs), r), append(room(counts), ok)
 		}
 		if !ok && withShort {
 			k := int32(-1)
 			if r.Length > 1 {
-				k, multi = int32(len(multi)), append(multi, r)
+				k, multi = int32(len(multi)), append(room(multi), r)
 			}
 			restFirst, restRun = append(restFirst, i), append(restRun, k)
 		}
@@ -182,7 +184,7 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 			long := f.long[:0] // the runs that count on their own (rest has the others)
 			for i, r := range runs {
 				if counts[i] {
-					long = append(long, r)
+					long = append(room(long), r)
 				}
 			}
 			f.long = long
@@ -202,12 +204,22 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 			c.Covered += n - len(out)
 		}
 	}
-	byStart := func(x, y Run) int {
-		return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
-	}
 	slices.SortFunc(out, byStart)
 	slices.SortFunc(short, byStart)
 	return out, short
+}
+
+// step returns the unused pair that a run continues to from pair i, the
+// first of steps that is one, and marks it used; false if there is none.
+func step(at *locator, pairs []Pair, used []bool, steps [][2]int, i int) (int, bool) {
+	a, b := pairs[i].A, pairs[i].B
+	for _, s := range steps {
+		if j, ok := at.find(i, a+s[0], b+s[1]); ok && !used[j] {
+			used[j] = true
+			return j, true
+		}
+	}
+	return 0, false
 }
 
 // falses returns buf resized to n, all false.
@@ -276,7 +288,7 @@ func (f *Finder) joinShort(pairs []Pair, at *locator, rest restRuns, gap int) []
 	}
 	out := f.short[:0]
 	for i := range n {
-		if joined[i] {
+		if joined[i] || next[i] == 0 && rest.run[i] < 0 { // joined to another, or a pair alone
 			continue
 		}
 		r := rest.at(i)
@@ -290,11 +302,22 @@ func (f *Finder) joinShort(pairs []Pair, at *locator, rest restRuns, gap int) []
 		}
 		if r.Length >= 2 {
 			r.Score = sum / float64(r.Length)
-			out = append(out, r)
+			out = append(room(out), r)
 		}
 	}
 	f.short = out
 	return out
+}
+
+// room returns s with room for one more element, doubled when full: a
+// large slice grows by a quarter, and a document pair of repeated
+// sentences makes hundreds of thousands of runs, copied again at each
+// step.
+func room[T any](s []T) []T {
+	if len(s) == cap(s) {
+		return slices.Grow(s, len(s)+16)
+	}
+	return s
 }
 
 // zeros returns buf resized to n, all 0.
@@ -311,7 +334,7 @@ func (f *Finder) dropCoveredBy(short, runs []Run) []Run {
 	if len(short) == 0 {
 		return short
 	}
-	slices.SortStableFunc(short, byLengthScoreStart)
+	f.longestFirst(short)
 	minA, maxA, minB, maxB := short[0].StartA, short[0].EndA, short[0].StartB, short[0].EndB
 	for _, rs := range [2][]Run{runs, short} {
 		for _, r := range rs {
@@ -504,7 +527,7 @@ func (f *Finder) joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, 
 		}
 		if ok {
 			r.Score = sum / float64(r.Length)
-			out = append(out, r)
+			out = append(room(out), r)
 			joins += n
 		}
 	}
@@ -515,6 +538,45 @@ func (f *Finder) joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, 
 // start.
 func byLengthScoreStart(x, y Run) int {
 	return cmp.Or(cmp.Compare(y.Length, x.Length), cmp.Compare(y.Score, x.Score), cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
+}
+
+// longestFirst sorts runs stably by byLengthScoreStart, in place. A
+// document pair of repeated sentences has tens of thousands of runs:
+// when they come ordered by start, as Find makes them, it sorts their
+// lengths, scores and indexes side by side (the index, ordered as the
+// start, breaks ties), then moves each run once; otherwise it sorts the
+// runs.
+func (f *Finder) longestFirst(runs []Run) {
+	if slices.IsSortedFunc(runs, byLengthScoreStart) {
+		return
+	}
+	if !slices.IsSortedFunc(runs, byStart) {
+		slices.SortStableFunc(runs, byLengthScoreStart)
+		return
+	}
+	keys := slices.Grow(f.keys[:0], len(runs))
+	for i, r := range runs {
+		keys = append(keys, runKey{r.Score, int32(r.Length), int32(i)})
+	}
+	slices.SortFunc(keys, func(x, y runKey) int {
+		return cmp.Or(cmp.Compare(y.length, x.length), cmp.Compare(y.score, x.score), cmp.Compare(x.i, y.i))
+	})
+	was := append(f.sorted[:0], runs...)
+	for k, key := range keys {
+		runs[k] = was[key.i]
+	}
+	f.keys, f.sorted = keys, was
+}
+
+// runKey is what longestFirst sorts a run by.
+type runKey struct {
+	score     float64
+	length, i int32
+}
+
+// byStart orders runs by their first pair.
+func byStart(x, y Run) int {
+	return cmp.Or(cmp.Compare(x.StartA, y.StartA), cmp.Compare(x.StartB, y.StartB))
 }
 
 // dropCovered removes runs that report nothing new: runs whose sentences
@@ -529,7 +591,7 @@ func (f *Finder) dropCovered(runs []Run) []Run {
 	if len(runs) < 2 {
 		return runs
 	}
-	slices.SortStableFunc(runs, byLengthScoreStart)
+	f.longestFirst(runs)
 	minA, maxA, minB, maxB := runs[0].StartA, runs[0].EndA, runs[0].StartB, runs[0].EndB
 	for _, r := range runs {
 		minA, maxA = min(minA, r.StartA), max(maxA, r.EndA)

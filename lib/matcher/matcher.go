@@ -109,6 +109,20 @@ func (m *Matcher) Add(docPair []byte, p Pair) error {
 	return nil
 }
 
+// Grow tells that at most n pairs of docPair come next, as Add's: it ends
+// the previous document pair and makes room for them (Add grows by
+// doubling otherwise).
+func (m *Matcher) Grow(docPair []byte, n int) error {
+	if !bytes.Equal(docPair, m.key) || len(m.pairs) == 0 {
+		if err := m.emit(); err != nil {
+			return err
+		}
+		m.key = append(m.key[:0], docPair...)
+	}
+	m.pairs, m.offs = slices.Grow(m.pairs, n), slices.Grow(m.offs, n)
+	return nil
+}
+
 // Close writes the spans of the last document pair and adds the counts.
 func (m *Matcher) Close() error {
 	err := m.emit()

@@ -77,9 +77,9 @@ func ReduceMatch(t *mr.Task) error {
 	if err != nil {
 		return err
 	}
-	return group(t, cfg.Signature.Method.Prefixed(), func(c *mr.Counters, out mr.Output) (emitFunc, func() error) {
+	return group(t, cfg.Signature.Method.Prefixed(), func(c *mr.Counters, out mr.Output) sink {
 		m := matcher.NewMatcher(cfg, c, out)
-		return func(_ []byte, docs []byte, p *cand) ([]byte, string, error) {
+		return sink{grow: m.Grow, close: m.Close, emit: func(_ []byte, docs []byte, p *cand) ([]byte, string, error) {
 			j, ok := jaccard(p, cfg.Tau)
 			if !ok {
 				return nil, belowTau, nil
@@ -88,7 +88,7 @@ func ReduceMatch(t *mr.Task) error {
 			return nil, verified, m.Add(docs, matcher.Pair{A: int(p.a), B: int(p.b), Score: score,
 				CSA: int(p.csA), CEA: int(p.ceA), CSB: int(p.csB), CEB: int(p.ceB),
 				Evidence: matcher.Evidence(cfg, int(p.count), int(p.nA), int(p.nB))})
-		}, m.Close
+		}}
 	})
 }
 
@@ -215,6 +215,9 @@ func appendProduct(cands []cand, f []byte, nums []int32) ([]cand, []int32, bool)
 		return cands, nums, false
 	}
 	as, bs = as[:3*kA], bs[3*kA:]
+	if need := len(cands) + kA*(len(bs)/3); need > cap(cands) { // doubled: a large slice grows by a quarter
+		cands = slices.Grow(cands, max(need, 2*cap(cands))-len(cands))
+	}
 	for i := 0; i < len(as); i += 3 {
 		for j := 0; j < len(bs); j += 3 {
 			cands = append(cands, cand{as[i], bs[j], count, nA, nB, as[i+1], as[i+2], bs[j+1], bs[j+2]})
@@ -228,22 +231,30 @@ func appendProduct(cands []cand, f []byte, nums []int32) ([]cand, []int32, bool)
 // to out and returns it with the name of the counter to add one to.
 type emitFunc func(out []byte, docs []byte, p *cand) ([]byte, string, error)
 
-// plain is the setup of an emitFunc that needs no setup or closing.
-func plain(emit emitFunc) func(*mr.Counters, mr.Output) (emitFunc, func() error) {
-	return func(*mr.Counters, mr.Output) (emitFunc, func() error) { return emit, nil }
+// A sink takes a task's distinct candidate pairs: emit each, grow (if
+// not nil) before the at most n distinct pairs of document pair docs,
+// close (if not nil) after the last.
+type sink struct {
+	emit  emitFunc
+	grow  func(docs []byte, n int) error
+	close func() error
+}
+
+// plain is the setup of a sink that needs no setup, growing or closing.
+func plain(emit emitFunc) func(*mr.Counters, mr.Output) sink {
+	return func(*mr.Counters, mr.Output) sink { return sink{emit: emit} }
 }
 
 // group gathers the candidate pairs of each document pair, sorts them by
 // sentence pair, sums the counts of equal pairs (exact: the overlaps of
 // prefixed sets, of which the mapper emits one per pair, or copies of it
 // from lists joined through hubs: one is kept) and hands each pair to the
-// emitFunc that setup returns for the task's counters and output, writing
-// the line it returns, if any; then it calls the close function setup
-// returned, if any.
-func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc, func() error)) error {
+// sink that setup returns for the task's counters and output, writing
+// the line it returns, if any; then it closes the sink.
+func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) sink) error {
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
-	emit, closeEmit := setup(c, out)
+	to := setup(c, out)
 	var key, line []byte
 	var cands []cand
 	var keys []uint64
@@ -253,6 +264,11 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 	flush := func() error {
 		var packed bool
 		keys, packed = sortCands(cands, keys)
+		if to.grow != nil {
+			if err := to.grow(key, len(cands)); err != nil {
+				return err
+			}
+		}
 		at := func(j int) *cand {
 			if packed {
 				return &cands[keys[j]&posMask]
@@ -270,7 +286,7 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 			}
 			var counter string
 			var err error
-			if line, counter, err = emit(line[:0], key, &p); err != nil {
+			if line, counter, err = to.emit(line[:0], key, &p); err != nil {
 				return err
 			}
 			counts.add(counter)
@@ -322,8 +338,8 @@ func group(t *mr.Task, exact bool, setup func(*mr.Counters, mr.Output) (emitFunc
 		return err
 	}
 	counts.addTo(c)
-	if closeEmit != nil {
-		if err := closeEmit(); err != nil {
+	if to.close != nil {
+		if err := to.close(); err != nil {
 			return err
 		}
 	}

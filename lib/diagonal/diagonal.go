@@ -96,7 +96,7 @@ type Finder struct {
 	restFirst                       []int
 	restRun                         []int32
 	startOf, next, row              []int32
-	start                           map[[2]int]int
+	runFirst                        []int32 // the index of runs[i]'s first pair
 }
 
 // Find is the package's Find.
@@ -130,8 +130,9 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 	restFirst := f.restFirst[:0] // index of the first pair of each run of the rest
 	restRun := f.restRun[:0]     // its index in multi, or -1 for a single pair
 	counts := f.counts[:0]       // runs[i] counts on its own (without joinMerged)
+	runFirst := f.runFirst[:0]   // the index of runs[i]'s first pair
 	defer func() {
-		f.runs, f.rest, f.restFirst, f.restRun, f.counts = runs, multi, restFirst, restRun, counts
+		f.runs, f.rest, f.restFirst, f.restRun, f.counts, f.runFirst = runs, multi, restFirst, restRun, counts, runFirst
 	}()
 	if withShort {
 		// Grown once, not by append's steps (a large slice grows by a
@@ -165,7 +166,7 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 		r.EndA, r.EndB, r.Last = cur.A, cur.B, cur
 		r.Score /= float64(r.Length)
 		if ok || gap > 0 && r.Length >= 2 { // two pairs may count once joined
-			runs, counts = append(room(runs), r), append(room(counts), ok)
+			runs, counts, runFirst = append(room(runs), r), append(room(counts), ok), append(room(runFirst), int32(i))
 		}
 		if !ok && withShort {
 			k := int32(-1)
@@ -196,7 +197,7 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 	out := runs
 	if gap > 0 { // gap 0 keeps the paper's exact diagonals
 		var joined int
-		out, joined = f.joinMerged(runs, counts, gap, minLen)
+		out, joined = f.joinMerged(pairs, &at, runs, runFirst, counts, gap, minLen)
 		n := len(out)
 		out = f.dropCovered(out)
 		if c != nil {
@@ -488,23 +489,21 @@ func (l *locator) find(from, a, b int) (int, bool) {
 // (counts[i]) and joined runs of at least minLen pairs (runs of two pairs
 // each on both sides of a merged sentence, say), and the number of joins
 // in them.
-func (f *Finder) joinMerged(runs []Run, counts []bool, gap, minLen int) ([]Run, int) {
-	if f.start == nil {
-		f.start = make(map[[2]int]int)
-	}
-	start := f.start // run index by (StartA, StartB)
-	clear(start)
-	for i, r := range runs {
-		start[[2]int{r.StartA, r.StartB}] = i
+func (f *Finder) joinMerged(pairs []Pair, at *locator, runs []Run, first []int32, counts []bool, gap, minLen int) ([]Run, int) {
+	startOf := zeros(f.startOf, len(pairs)) // index + 1 of the run starting at a pair
+	for i, k := range first {
+		startOf[k] = int32(i + 1)
 	}
 	next := zeros(f.next, len(runs)) // the run joined after run i, + 1
 	joined := falses(f.joined, len(runs))
-	f.next, f.joined = next, joined
+	f.startOf, f.next, f.joined = startOf, next, joined
 	for i, r := range runs {
 		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
-			if j, ok := start[[2]int{r.EndA + s[0], r.EndB + s[1]}]; ok && !joined[j] {
-				next[i], joined[j] = int32(j+1), true
-				break
+			if k, ok := at.find(-1, r.EndA+s[0], r.EndB+s[1]); ok {
+				if j := startOf[k]; j != 0 && !joined[j-1] {
+					next[i], joined[j-1] = j, true
+					break
+				}
 			}
 		}
 	}

@@ -76,6 +76,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -225,6 +226,16 @@ func (s *joiner) list(ps, sorted []Posting, docs map[string]int, g *grouper) ([]
 // pairwise emits every pair of a list sorted by size that passes the
 // filters.
 func (s *joiner) pairwise(ps []Posting, g *grouper) error {
+	// Most pairs fail a filter that needs a few numbers of each posting:
+	// side by side in keys, a pair costs one cache line, not the two
+	// that those numbers span in a Posting.
+	keys := s.keys[:0]
+	for i := range ps {
+		p := &ps[i]
+		keys = append(keys, postingKey{bitmap: p.Bitmap, nsig: int32(p.NSig), rest: int32(p.NSig - p.Pos - 1), setLen: int32(len(p.Set)), docNo: int32(p.docNo), new: p.New})
+	}
+	s.keys = keys
+	fast := s.prefixed && !s.crossSiteOnly && len(ps) < math.MaxInt32
 	for i := range ps {
 		a := &ps[i]
 		// Sorted by size, a's partners in the length filter are the
@@ -249,19 +260,37 @@ func (s *joiner) pairwise(ps []Posting, g *grouper) error {
 		}
 		partners := 0
 		capped := false
+		aRest := a.NSig - a.Pos - 1
 		for k := range rest[:cut] {
-			b := &rest[k]
-			if a.docNo == b.docNo && a.grp == 0 {
+			b, kb := &rest[k], &keys[i+1+k]
+			if a.docNo == int(kb.docNo) && a.grp == 0 {
 				continue // sets of a leftover pair their copies (setPairs)
 			}
-			if s.batch && a.grp == 0 && !a.New && !b.New {
+			if s.batch && a.grp == 0 && !a.New && !kb.new {
 				// Two stored postings: addPair would leave the pair out,
 				// and nothing else depends on it (sets of a hub list's
 				// leftover count their partners: those are checked).
 				s.stored++
 				continue
 			}
-			count, ok := s.check(a, b, false)
+			var count int
+			var ok bool
+			if fast {
+				// check's filters, on the keys.
+				s.candidates++
+				need := s.minOverlap(a.NSig + int(kb.nsig))
+				if s.filter && 1+min(aRest, int(kb.rest)) < need {
+					s.positionFiltered++
+					continue
+				}
+				if s.filter && signature.OverlapBound(len(a.Set), int(kb.setLen), a.Bitmap, kb.bitmap) < need {
+					s.bitmapFiltered++
+					continue
+				}
+				count, ok = s.verify(a, b, need, false)
+			} else {
+				count, ok = s.check(a, b, false)
+			}
 			if !ok {
 				continue
 			}
@@ -878,7 +907,17 @@ type joiner struct {
 	leftBuf       []Posting // postings of a hub list similar to no hub
 	restBuf       []Posting // those of the previous pass
 	sortBuf       []Posting
+	keys          []postingKey // pairwise's
 	stats
+}
+
+// postingKey holds what check's filters read of a Posting (rest is the
+// number of its set's tokens after the list's), and what pairwise reads
+// before them.
+type postingKey struct {
+	bitmap                    uint64
+	nsig, rest, setLen, docNo int32
+	new                       bool
 }
 
 // stats counts what the filters did.
@@ -915,6 +954,13 @@ func (s *joiner) check(a, b *Posting, hub bool) (int, bool) {
 		s.bitmapFiltered++
 		return 0, false
 	}
+	return s.verify(a, b, need, hub)
+}
+
+// verify is the end of check, for a pair of a prefixed method that passed
+// its filters: the first-common-token rule (not for a hub pair) and the
+// overlap, which must reach need.
+func (s *joiner) verify(a, b *Posting, need int, hub bool) (int, bool) {
 	if !hub {
 		if first, _ := signature.FirstCommon(a.Set, b.Set); first != a.Set[a.Pos-a.Unique] {
 			s.seenElsewhere++ // verified in the list of their first common token

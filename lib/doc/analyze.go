@@ -147,28 +147,28 @@ func notContent(text string, off int, links, tmpl []htmltext.Range) (string, []h
 	}
 	// Link share and letters, over letters and digits only: the commas,
 	// brackets and separators between the links of an index or a
-	// breadcrumb are not text of their own.
+	// breadcrumb are not text of their own. Counted a stretch at a time:
+	// from one link boundary to the next, the characters are all linked
+	// or all not.
 	var alnum, linked int
 	letter := false
 	ls := links
-	for i, r := range text {
-		var isLetter bool
-		if r < utf8.RuneSelf { // most text: no table lookup
-			c := byte(r) | 0x20
-			isLetter = 'a' <= c && c <= 'z'
-			if !isLetter && (r < '0' || r > '9') {
-				continue
-			}
-		} else if isLetter = unicode.IsLetter(r); !isLetter && !unicode.IsDigit(r) {
-			continue
-		}
-		letter = letter || isLetter
-		alnum++
+	for i := 0; i < len(text); {
 		for len(ls) > 0 && ls[0].End <= off+i {
 			ls = ls[1:]
 		}
-		if len(ls) > 0 && ls[0].Start <= off+i {
-			linked++
+		end, in := len(text), false
+		if len(ls) > 0 {
+			if in = ls[0].Start <= off+i; in {
+				end = min(end, ls[0].End-off)
+			} else {
+				end = min(end, ls[0].Start-off)
+			}
+		}
+		n, l, next := alnumCount(text, i, end)
+		alnum, letter, i = alnum+n, letter || l, next
+		if in {
+			linked += n
 		}
 	}
 	_, links = overlap(off, off+len(text), links)
@@ -180,6 +180,52 @@ func notContent(text string, off int, links, tmpl []htmltext.Range) (string, []h
 	}
 	return "", links, tmpl
 }
+
+// alnumCount counts the letters and digits of text among the characters
+// that start at bytes i to end-1, tells whether one is a letter, and returns
+// where the character after them starts.
+func alnumCount(text string, i, end int) (n int, letter bool, next int) {
+	for i < end {
+		if c := text[i]; c < utf8.RuneSelf { // most text: no table lookup
+			switch asciiClass[c] {
+			case asciiLetter:
+				n, letter = n+1, true
+			case asciiDigit:
+				n++
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case unicode.IsLetter(r):
+			n, letter = n+1, true
+		case unicode.IsDigit(r):
+			n++
+		}
+		i += w
+	}
+	return n, letter, i
+}
+
+// The classes of ASCII characters alnumCount tells apart.
+const (
+	asciiOther = iota
+	asciiLetter
+	asciiDigit
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		switch {
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+			t[c] = asciiLetter
+		case '0' <= c && c <= '9':
+			t[c] = asciiDigit
+		}
+	}
+	return t
+}()
 
 // overlap returns how many bytes of [start, end) the sorted ranges rs
 // cover, and the ranges that may reach past end.

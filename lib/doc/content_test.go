@@ -1,8 +1,13 @@
 package doc
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
+
+	"github.com/pdc-mr/pdc/lib/htmltext"
 )
 
 // TestNotContent: which sentences the Analyzer keeps out of matching, and
@@ -105,6 +110,76 @@ func TestOnePageManual(t *testing.T) {
 			if s.NotContent != want {
 				t.Errorf("%s: %q: not content %q, want %q", words[0], text, s.NotContent, want)
 			}
+		}
+	}
+}
+
+// TestNotContentCounts: notContent, which counts a sentence's linked
+// letters and digits a stretch between link boundaries at a time, says what
+// counting them one by one says (the reference below), on random text of
+// ASCII, other scripts' letters and digits, and invalid bytes, with random
+// link and template ranges (some overlapping, some reaching past the
+// sentence).
+func TestNotContentCounts(t *testing.T) {
+	ref := func(text string, off int, links []htmltext.Range) (alnum, linked int, letter bool) {
+		ls := links
+		for i, r := range text {
+			isLetter := unicode.IsLetter(r)
+			if !isLetter && !unicode.IsDigit(r) {
+				continue
+			}
+			letter = letter || isLetter
+			alnum++
+			for len(ls) > 0 && ls[0].End <= off+i {
+				ls = ls[1:]
+			}
+			if len(ls) > 0 && ls[0].Start <= off+i {
+				linked++
+			}
+		}
+		return alnum, linked, letter
+	}
+	pieces := []string{"a", "Z", "7", " ", ",", "[", "é", "中", "٣", "\xff", "\xe4\xb8", "ß", "_", "@"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	whys := map[string]int{}
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text, off := b.String(), rng.IntN(20)
+		var links, tmpl []htmltext.Range
+		for at := rng.IntN(10); at < off+len(text)+5 && len(links) < 6; at += 1 + rng.IntN(12) {
+			links = append(links, htmltext.Range{Start: at, End: at + 1 + rng.IntN(15)})
+		}
+		if rng.IntN(4) == 0 {
+			s := off + rng.IntN(len(text)+1)
+			tmpl = []htmltext.Range{{Start: s, End: s + rng.IntN(len(text)+1)}}
+		}
+		why, gotLinks, gotTmpl := notContent(text, off, links, tmpl)
+		whys[why]++
+		alnum, linked, letter := ref(text, off, links)
+		want := ""
+		if in, _ := overlap(off, off+len(text), tmpl); in > 0 && 2*in >= len(text) {
+			want = NotContentTemplate
+		} else if !letter {
+			want = NotContentNoLetter
+		} else if linked > 0 && float64(linked) >= MaxLinkShare*float64(alnum) {
+			want = NotContentLinks
+		}
+		if why != want {
+			t.Fatalf("notContent(%q, %d, %v, %v) = %q, want %q (alnum %d, linked %d)", text, off, links, tmpl, why, want, alnum, linked)
+		}
+		if _, rest := overlap(off, off+len(text), links); want != NotContentTemplate && !slices.Equal(gotLinks, rest) {
+			t.Fatalf("notContent(%q, %d, %v) links left %v, want %v", text, off, links, gotLinks, rest)
+		}
+		if _, rest := overlap(off, off+len(text), tmpl); !slices.Equal(gotTmpl, rest) {
+			t.Fatalf("notContent(%q, %d, tmpl %v) left %v, want %v", text, off, tmpl, gotTmpl, rest)
+		}
+	}
+	for _, why := range []string{"", NotContentLinks, NotContentNoLetter, NotContentTemplate} {
+		if whys[why] < 50 {
+			t.Errorf("only %d cases of %q: %v", whys[why], why, whys)
 		}
 	}
 }

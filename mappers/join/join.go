@@ -76,7 +76,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -235,7 +234,7 @@ func (s *joiner) pairwise(ps []Posting, g *grouper) error {
 		keys = append(keys, postingKey{bitmap: p.Bitmap, nsig: int32(p.NSig), rest: int32(p.NSig - p.Pos - 1), setLen: int32(len(p.Set)), docNo: int32(p.docNo), new: p.New})
 	}
 	s.keys = keys
-	fast := s.prefixed && !s.crossSiteOnly && len(ps) < math.MaxInt32
+	fast := s.prefixed && !s.crossSiteOnly
 	for i := range ps {
 		a := &ps[i]
 		// Sorted by size, a's partners in the length filter are the
@@ -913,7 +912,8 @@ type joiner struct {
 
 // postingKey holds what check's filters read of a Posting (rest is the
 // number of its set's tokens after the list's), and what pairwise reads
-// before them.
+// before them: numbers of a sentence's tokens and of a list's documents,
+// which fit in 32 bits.
 type postingKey struct {
 	bitmap                    uint64
 	nsig, rest, setLen, docNo int32

@@ -295,3 +295,37 @@ func FuzzCandidates(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReduceMatchRepeated: the join reducer with the match on one
+// document pair of repeated sentences, the shape of two source files of
+// one test suite (a line that opens each test, in 300 and 400 places): a
+// product item of 120,000 pairs, with 200 diagonal runs of 5 pairs
+// between the copies on one side.
+func BenchmarkReduceMatchRepeated(b *testing.B) {
+	var in strings.Builder
+	in.WriteString("a\tb\t*6,6,6,300")
+	for i := range 300 {
+		fmt.Fprintf(&in, ",%d,%d,%d", 10*i, 1000*i, 1000*i+40)
+	}
+	for j := range 400 {
+		fmt.Fprintf(&in, ",%d,%d,%d", 7*j+3, 700*j+300, 700*j+340)
+	}
+	in.WriteString("\na\tb")
+	for r := range 200 {
+		for k := 1; k <= 5; k++ {
+			a, bb := 10*r+k, 3000+10*r+k
+			fmt.Fprintf(&in, "\t%d,%d,8,8,8,%d,%d,%d,%d", a, bb, 100*a, 100*a+90, 100*bb, 100*bb+90)
+		}
+	}
+	in.WriteString("\n")
+	src := in.String()
+	for b.Loop() {
+		var out, errb bytes.Buffer
+		if err := ReduceMatch(&mr.Task{Stdin: strings.NewReader(src), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}); err != nil {
+			b.Fatal(err)
+		}
+		if out.Len() == 0 {
+			b.Fatal("no spans or seeds: the benchmark matches nothing")
+		}
+	}
+}

@@ -96,7 +96,7 @@ type Finder struct {
 	restFirst                       []int
 	restRun                         []int32
 	startOf, next, row              []int32
-	runFirst                        []int32 // the index of runs[i]'s first pair
+	runFirst                        []int // the index of runs[i]'s first pair
 }
 
 // Find is the package's Find.
@@ -166,7 +166,7 @@ func (f *Finder) find(pairs []Pair, minLen, gap int, c *Counts, withShort bool) 
 		r.EndA, r.EndB, r.Last = cur.A, cur.B, cur
 		r.Score /= float64(r.Length)
 		if ok || gap > 0 && r.Length >= 2 { // two pairs may count once joined
-			runs, counts, runFirst = append(room(runs), r), append(room(counts), ok), append(room(runFirst), int32(i))
+			runs, counts, runFirst = append(room(runs), r), append(room(counts), ok), append(room(runFirst), i)
 		}
 		if !ok && withShort {
 			k := int32(-1)
@@ -267,26 +267,7 @@ func (r restRuns) end(i int) (int, int) {
 // single pairs.
 func (f *Finder) joinShort(pairs []Pair, at *locator, rest restRuns, gap int) []Run {
 	n := len(rest.first)
-	startOf := zeros(f.startOf, len(pairs)) // rest index + 1 of the run starting at a pair
-	for i, k := range rest.first {
-		startOf[k] = int32(i + 1)
-	}
-	next := zeros(f.next, n) // the run joined after run i, + 1
-	joined := falses(f.joined, n)
-	f.startOf, f.next, f.joined = startOf, next, joined
-	for i := range n {
-		endA, endB := rest.end(i)
-		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
-			k, ok := at.find(-1, endA+s[0], endB+s[1])
-			if j := int32(0); ok {
-				j = startOf[k]
-				if j != 0 && !joined[j-1] {
-					next[i], joined[j-1] = j, true
-					break
-				}
-			}
-		}
-	}
+	next, joined := f.chain(at, len(pairs), rest.first, rest.end, gap)
 	out := f.short[:0]
 	for i := range n {
 		if joined[i] || next[i] == 0 && rest.run[i] < 0 { // joined to another, or a pair alone
@@ -319,6 +300,33 @@ func room[T any](s []T) []T {
 		return slices.Grow(s, len(s)+16)
 	}
 	return s
+}
+
+// chain finds what joinMerged and joinShort join: for each run i of
+// theirs, starting at pair first[i] (of npairs) and ending at end(i), the
+// first not yet joined run that starts gap+1 sentences after its end on
+// one side and gap+2 on the other, found through the pairs' locator.
+// next[i] is that run's index + 1 (0: none), joined[j] whether run j
+// follows another. Both are the Finder's until the next chain.
+func (f *Finder) chain(at *locator, npairs int, first []int, end func(i int) (int, int), gap int) (next []int32, joined []bool) {
+	startOf := zeros(f.startOf, npairs) // index + 1 of the run starting at a pair
+	for i, k := range first {
+		startOf[k] = int32(i + 1)
+	}
+	next, joined = zeros(f.next, len(first)), falses(f.joined, len(first))
+	f.startOf, f.next, f.joined = startOf, next, joined
+	for i := range first {
+		endA, endB := end(i)
+		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
+			if k, ok := at.find(-1, endA+s[0], endB+s[1]); ok {
+				if j := startOf[k]; j != 0 && !joined[j-1] {
+					next[i], joined[j-1] = j, true
+					break
+				}
+			}
+		}
+	}
+	return next, joined
 }
 
 // zeros returns buf resized to n, all 0.
@@ -489,24 +497,8 @@ func (l *locator) find(from, a, b int) (int, bool) {
 // (counts[i]) and joined runs of at least minLen pairs (runs of two pairs
 // each on both sides of a merged sentence, say), and the number of joins
 // in them.
-func (f *Finder) joinMerged(pairs []Pair, at *locator, runs []Run, first []int32, counts []bool, gap, minLen int) ([]Run, int) {
-	startOf := zeros(f.startOf, len(pairs)) // index + 1 of the run starting at a pair
-	for i, k := range first {
-		startOf[k] = int32(i + 1)
-	}
-	next := zeros(f.next, len(runs)) // the run joined after run i, + 1
-	joined := falses(f.joined, len(runs))
-	f.startOf, f.next, f.joined = startOf, next, joined
-	for i, r := range runs {
-		for _, s := range [2][2]int{{gap + 1, gap + 2}, {gap + 2, gap + 1}} {
-			if k, ok := at.find(-1, r.EndA+s[0], r.EndB+s[1]); ok {
-				if j := startOf[k]; j != 0 && !joined[j-1] {
-					next[i], joined[j-1] = j, true
-					break
-				}
-			}
-		}
-	}
+func (f *Finder) joinMerged(pairs []Pair, at *locator, runs []Run, first []int, counts []bool, gap, minLen int) ([]Run, int) {
+	next, joined := f.chain(at, len(pairs), first, func(i int) (int, int) { return runs[i].EndA, runs[i].EndB }, gap)
 	out, joins := f.merged[:0], 0
 	defer func() { f.merged = out }()
 	for i := range runs {

@@ -95,11 +95,8 @@ func NewMatcher(cfg jobconf.Config, c *mr.Counters, out mr.Output) *Matcher {
 // Add adds a sentence pair of the document pair docPair (docA TAB docB).
 // Pairs come grouped by document pair; a new one ends the previous.
 func (m *Matcher) Add(docPair []byte, p Pair) error {
-	if !bytes.Equal(docPair, m.key) || len(m.pairs) == 0 {
-		if err := m.emit(); err != nil {
-			return err
-		}
-		m.key = append(m.key[:0], docPair...)
+	if err := m.begin(docPair); err != nil {
+		return err
 	}
 	if len(m.pairs) == cap(m.pairs) { // doubled: a large slice grows by a quarter
 		m.pairs, m.offs = slices.Grow(m.pairs, len(m.pairs)+64), slices.Grow(m.offs, len(m.offs)+64)
@@ -113,13 +110,22 @@ func (m *Matcher) Add(docPair []byte, p Pair) error {
 // the previous document pair and makes room for them (Add grows by
 // doubling otherwise).
 func (m *Matcher) Grow(docPair []byte, n int) error {
-	if !bytes.Equal(docPair, m.key) || len(m.pairs) == 0 {
-		if err := m.emit(); err != nil {
-			return err
-		}
-		m.key = append(m.key[:0], docPair...)
+	if err := m.begin(docPair); err != nil {
+		return err
 	}
 	m.pairs, m.offs = slices.Grow(m.pairs, n), slices.Grow(m.offs, n)
+	return nil
+}
+
+// begin ends the previous document pair when docPair is another.
+func (m *Matcher) begin(docPair []byte) error {
+	if bytes.Equal(docPair, m.key) && len(m.pairs) > 0 {
+		return nil
+	}
+	if err := m.emit(); err != nil {
+		return err
+	}
+	m.key = append(m.key[:0], docPair...)
 	return nil
 }
 

@@ -52,6 +52,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
 	"github.com/pdc-mr/pdc/lib/mr"
+	"github.com/pdc-mr/pdc/lib/ranges"
 	"github.com/pdc-mr/pdc/lib/sentence"
 	"github.com/pdc-mr/pdc/lib/signature"
 	"github.com/pdc-mr/pdc/lib/sitetemplate"
@@ -77,9 +78,19 @@ type dedupOptions struct {
 	reducers   int    // their reduce tasks (0: the runner's default)
 	workers    int    // local runner: parallel tasks
 	quiet      bool
-	jobsSet    bool          // --jobs given (else the run decides)
-	read       input.Options // how the run read its documents (readOptions)
-	templates  bool          // also cut site templates (lib/sitetemplate)
+	jobsSet    bool // --jobs given (else the run decides)
+	// batch holds the ids of a batch run's own documents (batchDocs), nil
+	// for a run of its own: of the documents, only those are written, and
+	// a cluster keeps a stored member when it has one. ownInputs are the
+	// batch's own inputs, when the run's are read.
+	batch     map[string]bool
+	ownInputs []string
+	// storedClean are the stored runs' pdc dedup outputs (--stored-clean),
+	// withdrawn what they cut, by document (storedCuts).
+	storedClean []string
+	withdrawn   map[string][]dedup.Range
+	read        input.Options // how the run read its documents (readOptions)
+	templates   bool          // also cut site templates (lib/sitetemplate)
 }
 
 func (m *Main) dedupCmd(ctx context.Context, args []string) error {
@@ -91,15 +102,25 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}
-	if r.man != nil && len(r.man.Against) > 0 {
-		return fmt.Errorf("dedup: %s is a batch run (--against %s): dedup of a batch against its stored collection is not supported yet; run pdc run --clusters over the whole collection and pdc dedup that", o.out, r.man.Against[len(r.man.Against)-1])
-	}
 	cs, err := dedupClusters(r, o.out)
 	if err != nil {
 		return err
 	}
 	if !o.jobsSet {
-		o.jobs = r.man != nil && r.man.Hadoop
+		o.jobs = r.man != nil && r.man.Hadoop && len(r.man.Against) == 0
+	}
+	if r.man != nil && len(r.man.Against) > 0 {
+		if o.jobs {
+			return usagef("dedup: --jobs: %s is a batch run; its dedup is written through this process (give --jobs=false, or leave --jobs out)", o.out)
+		}
+		if o.batch, err = batchDocs(r); err != nil {
+			return fmt.Errorf("dedup: %w", err)
+		}
+		if o.withdrawn, err = m.storedCuts(o.storedClean, o.batch); err != nil {
+			return err
+		}
+	} else if len(o.storedClean) > 0 {
+		return usagef("dedup: --stored-clean is for a batch run (pdc run --against); %s is a run of its own", o.out)
 	}
 	cfg := r.ConfigOrDefault()
 	o.read = readOptions(cfg)
@@ -121,6 +142,11 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 		if o.inputs, err = dedupInputs(r, o.out); err != nil {
 			return err
 		}
+		if o.batch != nil {
+			if o.ownInputs, err = r.ownInputs(); err != nil {
+				return fmt.Errorf("dedup: %w", err)
+			}
+		}
 	}
 	an, err := r.Analyzer(ctx, append([]string{"dedup"}, args...))
 	if err != nil {
@@ -137,6 +163,12 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}
+	out := in // the documents written
+	if o.batch != nil && o.ownInputs != nil {
+		if out, err = input.FindAny(o.ownInputs, m.isRemote, o.filter); err != nil {
+			return fmt.Errorf("dedup: %w", err)
+		}
+	}
 	if cs, err = withCopies(r, cs, in, an); err != nil {
 		return err
 	}
@@ -151,7 +183,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	st, err := writeClean(in, an, dedup.NewPlan(cs, dedup.Coordinate(cs, kept), minWords), tmpl, cfs, cdir, o)
+	p := dedup.NewPlan(cs, dedup.Coordinate(cs, kept, o.withdrawn), minWords)
+	p.Stored(o.withdrawn)
+	st, err := writeClean(in, out, an, p, tmpl, cfs, cdir, o)
 	if err != nil {
 		return err
 	}
@@ -178,14 +212,15 @@ func (m *Main) dedupDone(st dedupStats, o dedupOptions, undated int) error {
 // dedupFlags parses the command line of pdc dedup.
 func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	o := dedupOptions{keep: "first"}
-	var inputs listFlag
-	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--templates] [--verify] [--input DOCS] [--overwrite] [--jobs] [--queue Q] [--reducers N]")
+	var inputs, storedClean listFlag
+	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--templates] [--verify] [--input DOCS] [--stored-clean CLEAN0] [--overwrite] [--jobs] [--queue Q] [--reducers N]")
 	fs.kerberosFlags()
 	m.forceFlag(fs)
 	fs.StringVar(&o.clean, "output", "", "`directory` to write (created): docs.jsonl, the documents without their removed passages, and removed.tsv, what was removed")
 	fs.StringVar(&o.keep, "keep", o.keep, "the member of each cluster to keep (a `rule`): first (earliest in input order), longest (of the longest document) or earliest (of the document with the smallest --date-field)")
 	fs.StringVar(&o.dateField, "date-field", "", "for --keep earliest: the `field` of a document's date in JSON Lines records, a string compared as text (ISO 8601); documents without it, and documents of other input formats, come last")
 	fs.Var(&inputs, "input", "the run's documents (a `path`; default: the run's inputs); repeatable")
+	fs.Var(&storedClean, "stored-clean", "of a batch run (pdc run --against): the pdc dedup output (a `directory`) of a stored run of its chain, whose cut text is kept elsewhere, not in its stored documents; repeatable, one per stored run deduped (default: the stored documents as they are)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace the files of a previous pdc dedup in CLEAN")
 	fs.BoolVar(&o.dropEmpty, "drop-empty", false, "leave out of docs.jsonl the documents left with no text (every passage of theirs kept elsewhere)")
 	fs.BoolVar(&o.verify, "verify", false, "exit 1 when a cut range fails the check that its kept range holds 80% of its words and is in the output (always run, and reported)")
@@ -198,7 +233,7 @@ func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return o, err
 	}
-	o.out, o.inputs = fs.Arg(0), inputs
+	o.out, o.inputs, o.storedClean = fs.Arg(0), inputs, storedClean
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "jobs" {
 			o.jobsSet = true
@@ -349,10 +384,10 @@ func keptMembers(cs []cluster.Cluster, o dedupOptions, in *input.Set, an *doc.An
 // documents without a date.
 func chooseKept(cs []cluster.Cluster, o dedupOptions, lengths map[string]int, dates map[string]string) ([]int, int) {
 	kept := make([]int, len(cs))
-	if o.keep == "first" {
+	if o.keep == "first" && o.batch == nil {
 		return kept, 0
 	}
-	var better func(a, b string) bool // document a's member beats b's
+	better := func(a, b string) bool { return false } // document a's member beats b's
 	undated := 0
 	switch o.keep {
 	case "longest":
@@ -375,12 +410,74 @@ func chooseKept(cs []cluster.Cluster, o dedupOptions, lengths map[string]int, da
 	}
 	for i, c := range cs {
 		for j := 1; j < len(c.Members); j++ {
-			if better(c.Members[j].Doc, c.Members[kept[i]].Doc) {
+			x, y := &c.Members[j], &c.Members[kept[i]]
+			if rx, ry := o.storedRank(x), o.storedRank(y); rx != ry {
+				if rx > ry {
+					kept[i] = j
+				}
+				continue
+			}
+			if better(x.Doc, y.Doc) {
 				kept[i] = j
 			}
 		}
 	}
 	return kept, undated
+}
+
+// storedRank ranks a member for the kept one of a batch run's cluster: a
+// stored document's member first (the stored collection holds it
+// already), one of whose text the stored dedup cut nothing before one it
+// cut from (--stored-clean), then the batch's; 0 for all of a run of its
+// own.
+func (o dedupOptions) storedRank(m *cluster.Member) int {
+	switch {
+	case o.batch == nil || o.batch[m.Doc]:
+		return 0
+	case dedup.Meets(o.withdrawn[m.Doc], dedup.Range{Start: m.CharStart, End: m.CharEnd}):
+		return 1
+	}
+	return 2
+}
+
+// storedCuts reads what the stored runs' dedup outputs dirs cut (their
+// removed.tsv, or removed/ part files of pdc dedup --jobs), by document,
+// merged; none of it may be of a document of the batch.
+func (m *Main) storedCuts(dirs []string, batch map[string]bool) (map[string][]dedup.Range, error) {
+	cuts := map[string][]dedup.Range{}
+	for _, dir := range dirs {
+		fsys, p, err := hdfsfs.Resolve(dir, m.isRemote(dir))
+		if err != nil {
+			return nil, fmt.Errorf("dedup: --stored-clean %s: %w", dir, err)
+		}
+		files := []string{p + "/" + dedupRemoved}
+		if _, err := fsys.Stat(files[0]); err != nil {
+			if files, err = pipeline.PartFiles(fsys, p+"/"+dedupRemovedDir); err != nil || len(files) == 0 {
+				return nil, fmt.Errorf("dedup: --stored-clean %s: not a pdc dedup output (no %s, nor %s/ part files)", dir, dedupRemoved, dedupRemovedDir)
+			}
+		}
+		for _, f := range files {
+			rc, err := fsys.Open(f)
+			if err != nil {
+				return nil, fmt.Errorf("dedup: --stored-clean: %w", hdfsfs.UnwrapPath(err))
+			}
+			err = dedup.ReadCuts(rc, func(id string, r dedup.Removal) error {
+				if batch[id] {
+					return fmt.Errorf("it cuts %q, a document of this batch: give the dedup outputs of the stored runs", id)
+				}
+				cuts[id] = append(cuts[id], r.Range)
+				return nil
+			})
+			rc.Close()
+			if err != nil {
+				return nil, fmt.Errorf("dedup: --stored-clean %s: %w", f, err)
+			}
+		}
+	}
+	for id, rs := range cuts {
+		cuts[id] = ranges.Merge(rs)
+	}
+	return cuts, nil
 }
 
 // docRuneLengths returns the length in characters of the extracted text
@@ -475,15 +572,17 @@ type dedupStats struct {
 	clusterDocs                                            int
 	verified, violations                                   int
 	firstViolation                                         string
+	againstStored                                          int64 // of a batch run: ranges cut against a stored document
 }
 
-// writeClean writes CLEAN's files: every document of in (the first of its
-// id) without what p cuts from it, and the cuts. It reads the input twice:
-// first the documents that hold kept members, for their passages, kept in
-// a temporary file (in $TMPDIR, about the size of the kept text) until
-// every document is cut.
-func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templateRule, fsys hdfsfs.FS, dir string, o dedupOptions) (dedupStats, error) {
-	w := &cleanWriter{an: an, p: p, tmpl: tmpl, written: map[string]bool{}, dropEmpty: o.dropEmpty}
+// writeClean writes CLEAN's files: every document of out (the first of its
+// id; of a batch run, the batch's alone) without what p cuts from it, and
+// the cuts. It reads the input twice: first the documents of in (out's and,
+// of a batch run, the stored runs') that hold kept members, for their
+// passages, kept in a temporary file (in $TMPDIR, about the size of the
+// kept text) until every document is cut.
+func writeClean(in, out *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templateRule, fsys hdfsfs.FS, dir string, o dedupOptions) (dedupStats, error) {
+	w := &cleanWriter{an: an, p: p, tmpl: tmpl, written: map[string]bool{}, dropEmpty: o.dropEmpty, batch: o.batch}
 	w.st.clusterDocs = len(p.Need())
 	workers := runtime.GOMAXPROCS(0)
 	spill, err := os.CreateTemp("", "pdc-dedup-kept-*")
@@ -519,8 +618,11 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templateRu
 	if _, err := io.WriteString(w.removed, dedup.RemovedHeader); err != nil {
 		return w.st, fmt.Errorf("dedup: write %s: %w", w.removed.Name(), err)
 	}
-	all := func(string) bool { return true }
-	if w.st.Counts, w.st.dups, err = ordered(in, o.read, workers, an, all, true, w.process, w.write); err != nil {
+	written := func(string) bool { return true }
+	if o.batch != nil {
+		written = func(id string) bool { return o.batch[id] }
+	}
+	if w.st.Counts, w.st.dups, err = ordered(out, o.read, workers, an, written, true, w.process, w.write); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
 	}
 	if err := p.Err(); err != nil {
@@ -530,7 +632,7 @@ func writeClean(in *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templateRu
 	w.st.verified, w.st.violations, w.st.firstViolation = w.verify.Ranges, w.verify.Violations, w.verify.First
 	var missing []string
 	for id := range p.Need() {
-		if !w.written[id] {
+		if !w.written[id] && (o.batch == nil || o.batch[id]) {
 			missing = append(missing, id)
 		}
 	}
@@ -556,6 +658,7 @@ type cleanWriter struct {
 	dropEmpty     bool
 	verify        *dedup.Verifier
 	st            dedupStats
+	batch         map[string]bool // dedupOptions.batch
 }
 
 // cleanDoc is one document on its way through writeClean: read in order,
@@ -631,6 +734,13 @@ func (w *cleanWriter) write(c *cleanDoc) error {
 		return c.err
 	}
 	w.st.add(c.truncated, c.text, c.n, c.cut)
+	if w.batch != nil {
+		for _, r := range c.cut.Removals {
+			if r.Reason == dedup.ReasonCopy && !w.batch[r.Kept.Doc] {
+				w.st.againstStored++
+			}
+		}
+	}
 	w.st.templatesLeft += int64(c.tmplLeft)
 	w.verify.Record(c.d.ID, c.cut, c.bad)
 	if c.line == nil {
@@ -777,7 +887,11 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 	if o.jobs {
 		docs, removed = dedupDocsDir+"/", dedupRemovedDir+"/"
 	}
-	fmt.Fprintf(&b, "pdc dedup: %s read, %d written to %s/%s", plural(st.Docs, "document"), st.written, clean, docs)
+	of := ""
+	if o.batch != nil {
+		of = " of the batch"
+	}
+	fmt.Fprintf(&b, "pdc dedup: %s%s read, %d written to %s/%s", plural(st.Docs, "document"), of, st.written, clean, docs)
 	var notes []string
 	if st.dups > 0 {
 		notes = append(notes, plural(st.dups, "duplicate id")+" skipped")
@@ -825,6 +939,13 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 	}
 	if o.keep == "earliest" {
 		fmt.Fprintf(&b, "; %d of %d cluster documents without %s", undated, st.clusterDocs, o.dateField)
+	}
+	if o.batch != nil {
+		as := "as they are"
+		if len(o.storedClean) > 0 {
+			as = "as their dedup (--stored-clean) left them"
+		}
+		fmt.Fprintf(&b, "; %s cut against a stored document, the stored documents %s", plural(st.againstStored, "range"), as)
 	}
 	fmt.Fprintln(m.Stderr, b.String())
 }

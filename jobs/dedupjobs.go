@@ -118,7 +118,7 @@ func (m *Main) dedupJobs(ctx context.Context, o dedupOptions, r *runOutput, cs [
 	}
 	cs = append(copies.Clusters(cps, lengths), cs...)
 	kept, undated := chooseKept(cs, o, lengths, dates)
-	kept = dedup.Coordinate(cs, kept)
+	kept = dedup.Coordinate(cs, kept, nil)
 	plan := dedup.PlanInput{Clusters: cs, Kept: kept, MinWords: cfg.MinTokens, DropEmpty: o.dropEmpty}
 	if err := writeSide(fsys, clean+"/"+dedup.PlanFile, func(w io.Writer) error { return dedup.WritePlan(w, plan) }); err != nil {
 		return err

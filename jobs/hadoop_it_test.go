@@ -291,7 +291,7 @@ func TestHDFSRoundTrip(t *testing.T) {
 // without URLs, whose site is the tree) give on YARN the spans and
 // counters of the local run on the same inputs, and the Parquet file the
 // spans of its JSON Lines original; a batch against that run (--store,
-// --against) gives the local batch's spans.
+// --against, --clusters) gives the local batch's spans and clusters.
 func TestHadoopConvertedInputs(t *testing.T) {
 	env := hadoopEnv(t)
 	t.Parallel()
@@ -342,23 +342,24 @@ func TestHadoopConvertedInputs(t *testing.T) {
 	// records read from HDFS by the batch's stats, index and extend jobs):
 	// a third of the sample under new ids, besides copies of the stored
 	// pages, gives the local batch run's spans, and its passages read from
-	// both runs' uploaded inputs.
+	// both runs' uploaded inputs; its clusters, from the spans and parsed
+	// records of both runs, the local batch's.
 	batch := renamedSample(t, "new/", func(i int) bool { return i%3 == 1 })
 	lbatch := filepath.Join(t.TempDir(), "batch")
 	for _, r := range []struct {
 		env  []string
 		args []string
 	}{
-		{env, []string{"--hadoop", "--input", batch, "--output", out + "-batch", "--against", out}},
-		{nil, []string{"--input", batch, "--output", lbatch, "--against", local}},
+		{env, []string{"--hadoop", "--input", batch, "--output", out + "-batch", "--against", out, "--clusters"}},
+		{nil, []string{"--input", batch, "--output", lbatch, "--against", local, "--clusters"}},
 	} {
 		if _, stderr, code := runPDCEnv(t, r.env, append([]string{"run", "--quiet", "--reducers", "2"}, r.args...)...); code != 0 {
 			t.Fatalf("pdc run %v: exit %d\n%s", r.args, code, stderr)
 		}
 	}
-	for _, cmd := range [][]string{{"spans"}, {"spans", "--text"}} {
+	for _, cmd := range [][]string{{"spans"}, {"spans", "--text"}, {"clusters"}, {"clusters", "--text"}} {
 		want, stderr, code := runPDC(t, append([]string{cmd[0], lbatch}, cmd[1:]...)...)
-		if code != 0 || strings.Count(want, "\n") < 20 || !strings.Contains(want, "new/") {
+		if code != 0 || strings.Count(want, "\n") < 10 || !strings.Contains(want, "new/") {
 			t.Fatalf("pdc %v (local batch): exit %d, %d lines\n%s", cmd, code, strings.Count(want, "\n"), stderr)
 		}
 		got, stderr, code := runPDCEnv(t, env, append([]string{cmd[0], "hdfs://localhost:9000" + out + "-batch"}, cmd[1:]...)...)

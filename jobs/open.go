@@ -10,6 +10,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // runOutput is the output directory of pdc run as a command that reads it
@@ -132,4 +133,23 @@ func (r *runOutput) ownInputs() ([]string, error) {
 		}
 	}
 	return r.man.Inputs, nil
+}
+
+// batchDocs returns the ids of a batch run's own documents: those of its
+// parsed records (OUT/parsed holds the batch's alone).
+func batchDocs(r *runOutput) (map[string]bool, error) {
+	ids := map[string]bool{}
+	err := eachPartLine(r.FS, r.Dir+"/parsed", func(name string, n int64, line []byte) error {
+		rec, err := doc.SplitRecord(line)
+		if err != nil {
+			return fmt.Errorf("%s line %d: %w", name, n, err)
+		}
+		id, err := mr.Unescape(string(rec.ID))
+		if err != nil {
+			return fmt.Errorf("%s line %d: %w", name, n, err)
+		}
+		ids[id] = true
+		return nil
+	})
+	return ids, err
 }

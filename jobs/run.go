@@ -184,9 +184,6 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		return usagef("run: --queue needs --hadoop (the local runner has no queues)")
 	}
 	if o.against != "" {
-		if o.clusters {
-			return usagef("run: --clusters with --against: clusters of a batch are not supported yet (run --clusters over the whole collection)")
-		}
 		fsys, old, err := hdfsfs.Resolve(o.against, o.hadoop)
 		if err != nil {
 			return fmt.Errorf("--against %s: %w", o.against, err)

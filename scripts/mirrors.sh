@@ -59,6 +59,16 @@
 # quote several reposts add): pdc dedup must keep it whole in exactly one
 # copy of each group and cut it from the others (shared_once of
 # shared_groups in the JSON line).
+# With --batches, the corpus comes in two batches (its odd lines, then its
+# even ones: the story in half the copies, and half the others, stored):
+#   pdc run --input STORED --output S --store $PDC_MIRRORS_FLAGS;  pdc dedup S --output C0
+#   pdc run --input NEW --against S --output OUT $PDC_MIRRORS_FLAGS
+#   pdc dedup OUT --output C1 --stored-clean C0
+# the time is the batch's run, the checks are of OUT (its clusters are the
+# merged collection's, its spans and pairs those with a new document) and
+# of C0 and C1 together (the cleaned collection), and a line says how many
+# new copies C1 cut against a stored document (all is right; --check
+# fails otherwise).
 # Then each check's JSON line. With --check it exits 1 unless, at every N,
 # one cluster holds every copy and pdc dedup leaves the story whole in one
 # copy, nothing of it in the others, and every own sentence (as CI runs
@@ -80,11 +90,13 @@ SEED=${PDC_MIRRORS_SEED:-1}
 OTHERS=${PDC_MIRRORS_OTHERS:-5000}
 strict=()
 peers=
+batches=
 shared=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--check) strict=(--min-share 1 --dedup-check) ;;
 	--peers) peers=1 ;;
+	--batches) batches=1 ;;
 	--shared) shared=${2:?--shared needs a group size}; shift ;;
 	*) break ;;
 	esac
@@ -151,10 +163,23 @@ for n in "$@"; do
 			--out "$corpus" --truth "$truth" >&2
 	fi
 	out=$WORK/out-$n
-	log "N=$n: pdc run $FLAGS ($(du -m "$corpus" | cut -f1) MB)"
+	input=$corpus
+	against=()
+	if [ -n "$batches" ]; then
+		awk 'NR % 2 == 1' "$corpus" >"$WORK/stored.jsonl"
+		awk 'NR % 2 == 0' "$corpus" >"$WORK/new.jsonl"
+		log "N=$n: the stored batch: pdc run --store $FLAGS, pdc dedup"
+		# shellcheck disable=SC2086 # FLAGS is a list of flags
+		"$WORK/pdc" run --input "$WORK/stored.jsonl" --output "$WORK/stored-$n" --overwrite --quiet --store $FLAGS >"$WORK/run.log" 2>&1 ||
+			{ tail -n 20 "$WORK/run.log" >&2; die "N=$n: pdc run of the stored batch failed"; }
+		"$WORK/pdc" dedup "$WORK/stored-$n" --output "$WORK/clean0-$n" >&2
+		input=$WORK/new.jsonl
+		against=(--against "$WORK/stored-$n")
+	fi
+	log "N=$n: pdc run $FLAGS${batches:+ --against} ($(du -m "$input" | cut -f1) MB)"
 	# shellcheck disable=SC2086 # FLAGS is a list of flags
-	if ! /usr/bin/time -f '%e %M' -o "$WORK/time" "$WORK/pdc" run --input "$corpus" --output "$out" \
-		--overwrite --quiet $FLAGS >"$WORK/run.log" 2>&1; then
+	if ! /usr/bin/time -f '%e %M' -o "$WORK/time" "$WORK/pdc" run --input "$input" --output "$out" \
+		--overwrite --quiet $FLAGS ${against[@]+"${against[@]}"} >"$WORK/run.log" 2>&1; then
 		tail -n 20 "$WORK/run.log" >&2
 		die "N=$n: pdc run failed"
 	fi
@@ -169,8 +194,25 @@ for n in "$@"; do
 	dedup=()
 	if [ -s "$WORK/clusters.jsonl" ]; then
 		# The corpus builder's view: every document with the story left in one.
-		/usr/bin/time -f '%e' -o "$WORK/dedup-time" "$WORK/pdc" dedup "$out" --output "$WORK/clean-$n" >&2
-		dedup=(--clean "$WORK/clean-$n/docs.jsonl" --dedup-seconds "$(cat "$WORK/dedup-time")")
+		if [ -n "$batches" ]; then
+			/usr/bin/time -f '%e' -o "$WORK/dedup-time" "$WORK/pdc" dedup "$out" --output "$WORK/clean-$n" --stored-clean "$WORK/clean0-$n" >&2
+			# The new copies, each cut against a stored document.
+			cut=$(awk -F'\t' 'FNR == 1 && FILENAME != prev { file++; prev = FILENAME }
+				file == 1 { if (match($0, /"id": *"[^"]*"/)) { id = substr($0, RSTART, RLENGTH); sub(/^"id": *"/, "", id); sub(/"$/, "", id); stored[id] = 1 } next }
+				file == 2 { if (match($0, /"id": *"mirror-[0-9]+"/)) { id = substr($0, RSTART, RLENGTH); sub(/^"id": *"/, "", id); sub(/"$/, "", id); copy[id] = 1; n++ } next }
+				FNR > 1 && ($1 in copy) && ($5 in stored) && !($1 in done) { done[$1] = 1; k++ }
+				END { printf "%d %d", k, n }' "$WORK/stored.jsonl" "$WORK/new.jsonl" "$WORK/clean-$n/removed.tsv")
+			read -r cutk cutn <<<"$cut"
+			log "N=$n: $cutk of the $cutn new copies cut against a stored document"
+			if [ ${#strict[@]} -gt 0 ] && [ "$cutk" != "$cutn" ]; then
+				die "N=$n: $((cutn - cutk)) new copies not cut against a stored document"
+			fi
+			cat "$WORK/clean0-$n/docs.jsonl" "$WORK/clean-$n/docs.jsonl" >"$WORK/clean-$n/all.jsonl"
+			dedup=(--clean "$WORK/clean-$n/all.jsonl" --dedup-seconds "$(cat "$WORK/dedup-time")")
+		else
+			/usr/bin/time -f '%e' -o "$WORK/dedup-time" "$WORK/pdc" dedup "$out" --output "$WORK/clean-$n" >&2
+			dedup=(--clean "$WORK/clean-$n/docs.jsonl" --dedup-seconds "$(cat "$WORK/dedup-time")")
+		fi
 	fi
 	check=$("$WORK/mirrors" check --truth "$truth" --clusters "$WORK/clusters.jsonl" \
 		--pairs "$WORK/pairs.tsv" --spans "$WORK/spans.tsv" ${dedup[@]+"${dedup[@]}"} ${strict[@]+"${strict[@]}"})
@@ -189,7 +231,7 @@ for n in "$@"; do
 			printf '%s\tdatatrove %s dedup\t%s\n' "$n" "$method" "$peer" >>"$WORK/peers.tsv"
 		done
 	fi
-	rm -rf "$out" "$WORK/clean-$n"
+	rm -rf "$out" "$WORK/clean-$n" "$WORK/stored-$n" "$WORK/clean0-$n"
 done
 "$WORK/mirrors" table "$results" "$WORK/peers.tsv"
 echo

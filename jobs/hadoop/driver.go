@@ -329,9 +329,7 @@ func (d *Driver) job(s pipeline.Step, output string) *Job {
 		for _, in := range st.Extra {
 			j.Inputs = append(j.Inputs, path.Join(d.Out, in))
 		}
-		if st.ReadsStored {
-			j.Inputs = append(j.Inputs, s.Stored...)
-		}
+		j.Inputs = append(j.Inputs, s.StoredInputs(st)...)
 	}
 	cfg := d.Config
 	if st.SideStats {

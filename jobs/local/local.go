@@ -224,9 +224,7 @@ func (d *Driver) job(s pipeline.Step, st pipeline.Stage, then *pipeline.Stage, f
 		for _, in := range st.Extra {
 			dirs = append(dirs, filepath.Join(s.Out, in))
 		}
-		if st.ReadsStored {
-			dirs = append(dirs, s.Stored...)
-		}
+		dirs = append(dirs, s.StoredInputs(st)...)
 		for _, dir := range dirs {
 			var p []string
 			if p, err = pipeline.PartFiles(hdfsfs.Local(), dir); err != nil {

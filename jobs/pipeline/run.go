@@ -49,6 +49,23 @@ type Step struct {
 	Stored []string
 }
 
+// StoredInputs are the directories of the stored runs that stage st of
+// the step reads besides its inputs under Out: their parsed records if it
+// ReadsStored, their spans if it ReadsStoredSpans (none for a run that is
+// no batch).
+func (s Step) StoredInputs(st Stage) []string {
+	var dirs []string
+	if st.ReadsStored {
+		dirs = append(dirs, s.Stored...)
+	}
+	if st.ReadsStoredSpans {
+		for _, p := range s.Stored {
+			dirs = append(dirs, path.Join(path.Dir(p), "spans"))
+		}
+	}
+	return dirs
+}
+
 // Fusion is how two stages run as one step.
 type Fusion int
 

@@ -112,8 +112,9 @@ type Stage struct {
 	// besides Input.
 	Extra []string
 	// ReadsStored stages also read the parsed records of the stored runs
-	// of a batch run (Step.Stored: pdc run --against).
-	ReadsStored bool
+	// of a batch run (Step.Stored: pdc run --against); ReadsStoredSpans
+	// stages their spans too (Step.StoredInputs).
+	ReadsStored, ReadsStoredSpans bool
 	// Side names files or directories under OUT that every task of the
 	// stage reads whole (Hadoop: -files links in the task's directory;
 	// the tasks find them in the directory jobconf.EnvSide names).
@@ -135,9 +136,12 @@ func (s Stage) JobName() string {
 // ClusterStages returns the jobs that find the passage clusters
 // (mappers/clusters), run after Stages with --clusters: passages and edges,
 // then rounds of StarRound until one changes no edge, then ClustersStage.
+// In a batch run the passages job reads the stored runs' spans and parsed
+// records too: the clusters are those of the merged collection, each
+// stored run's spans being those of the pairs with a document of its batch.
 func ClusterStages() []Stage {
 	return []Stage{
-		{Name: "passages", Input: "spans", Extra: []string{"parsed"}, ReadsStored: true, KeyFields: clustermap.PassagesKeyFields, PartitionFields: clustermap.PassagesPartitionFields},
+		{Name: "passages", Input: "spans", Extra: []string{"parsed"}, ReadsStored: true, ReadsStoredSpans: true, KeyFields: clustermap.PassagesKeyFields, PartitionFields: clustermap.PassagesPartitionFields},
 		{Name: "edges", Input: "passages", KeyFields: clustermap.EdgesKeyFields, PartitionFields: clustermap.EdgesPartitionFields},
 	}
 }

@@ -183,6 +183,40 @@ func Runs(m []Sentence, match []int, stop func(i int) bool) []Run {
 	return out
 }
 
+// SplitWithdrawn splits runs of m (aligned to k by match, from Align)
+// where their kept sentences step over one that meets withdrawn (the kept
+// document's text a stored collection's dedup cut, sorted and merged:
+// Plan.Stored): each part runs from an aligned sentence to an aligned
+// sentence, so that no kept range holds text that dedup cut.
+func SplitWithdrawn(runs []Run, match []int, k []Sentence, withdrawn []Range) []Run {
+	if len(withdrawn) == 0 {
+		return runs
+	}
+	gone := func(s Sentence) bool { return Meets(withdrawn, s.Range()) }
+	var out []Run
+	for _, r := range runs {
+		cur := Run{First: -1}
+		for i := r.First; i <= r.Last; i++ {
+			j := match[i]
+			if j < 0 {
+				continue
+			}
+			if cur.First >= 0 && slices.ContainsFunc(k[cur.KeptLast+1:max(j, cur.KeptLast+1)], gone) {
+				out = append(out, cur)
+				cur = Run{First: -1}
+			}
+			if cur.First < 0 {
+				cur = Run{First: i, KeptFirst: j}
+			}
+			cur.Last, cur.KeptLast = i, j
+		}
+		if cur.First >= 0 {
+			out = append(out, cur)
+		}
+	}
+	return out
+}
+
 // Held returns the share of the distinct words of the sentences cut that
 // the sentences kept hold (1 when cut has no words).
 func Held(cut, kept []Sentence) float64 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/ranges"
 	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
@@ -665,5 +666,99 @@ func TestAddTemplates(t *testing.T) {
 	}
 	if v.Done(); v.Violations > 0 || v.Ranges != 1 {
 		t.Errorf("Verifier: %d ranges checked (want the copy only), %d violations: %s", v.Ranges, v.Violations, v.First)
+	}
+}
+
+func TestSplitWithdrawn(t *testing.T) {
+	k := sents("a b c d", "e f g h", "i j k l", "m n o p", "q r s t")
+	withdrawn := func(is ...int) []Range {
+		var w []Range
+		for _, i := range is {
+			w = append(w, k[i].Range())
+		}
+		return w
+	}
+	for _, tc := range []struct {
+		name      string
+		withdrawn []Range
+		match     []int
+		runs      []Run
+		want      []Run
+	}{
+		{"nothing withdrawn", nil, []int{0, -1, 2}, []Run{{0, 2, 0, 2}}, []Run{{0, 2, 0, 2}}},
+		{"a kept sentence stepped over withdrawn", withdrawn(1), []int{0, -1, 2}, []Run{{0, 2, 0, 2}}, []Run{{0, 0, 0, 0}, {2, 2, 2, 2}}},
+		{"withdrawn outside the run", withdrawn(4), []int{0, 1, 2}, []Run{{0, 2, 0, 2}}, []Run{{0, 2, 0, 2}}},
+		{"two withdrawn, three parts", withdrawn(1, 3), []int{0, 2, 4}, []Run{{0, 2, 0, 4}}, []Run{{0, 0, 0, 0}, {1, 1, 2, 2}, {2, 2, 4, 4}}},
+		{"a split sentence aligned twice", withdrawn(3), []int{0, 0, 1}, []Run{{0, 2, 0, 1}}, []Run{{0, 2, 0, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := SplitWithdrawn(slices.Clone(tc.runs), tc.match, k, tc.withdrawn); !slices.Equal(got, tc.want) {
+				t.Errorf("SplitWithdrawn = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestStored: text a stored collection's dedup cut from a kept member
+// (Plan.Stored) is no kept text: the copy's sentence aligned to it is not
+// cut, the cuts on either side of it are, the Verifier fails a kept range
+// that meets it, and Coordinate does not keep a member there because the
+// document is kept.
+func TestStored(t *testing.T) {
+	passage := "The harbour board met on Monday to discuss the new quay. Members asked for a survey of the old wall. The mayor said the town would pay for half of it. Work is to start in the spring of next year."
+	texts := map[string]string{"k": "Own words of the kept page. " + passage, "c": passage + " A line of its own here."}
+	analyses, member := analyzeTexts(t, texts)
+	at := func(id, s string) Range { m := member(id, s); return Range{Start: m.CharStart, End: m.CharEnd} }
+	k, c := at("k", passage), at("c", passage)
+	mayor := at("k", "The mayor said the town would pay for half of it.")
+	cs := []cluster.Cluster{{ID: "c1", Members: []cluster.Member{{Doc: "k", CharStart: k.Start, CharEnd: k.End}, {Doc: "c", CharStart: c.Start, CharEnd: c.End}}}}
+	for _, stored := range []bool{false, true} {
+		p := NewPlan(cs, []int{0}, 3)
+		if stored {
+			p.Stored(map[string][]Range{"k": {mayor}})
+		}
+		p.Keep("k", analyses["k"])
+		o, err := p.Cut("c", analyses["c"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := NewVerifier(p)
+		v.Doc("c", texts["c"], o)
+		v.Done()
+		if v.Violations != 0 {
+			t.Errorf("stored %v: %d violations (first: %s)", stored, v.Violations, v.First)
+		}
+		var kept []Range
+		for _, rm := range o.Removals {
+			kept = append(kept, rm.Kept.Range)
+		}
+		switch {
+		case !stored && (len(o.Removals) != 1 || o.Removals[0].Range != c):
+			t.Errorf("the copy's cuts %v, want the passage %v whole", o.Removals, c)
+		case stored && (len(o.Removals) != 2 || Meets(ranges.Merge(kept), mayor)):
+			t.Errorf("with the mayor's sentence withdrawn: cuts %v, want two, their kept ranges %v not meeting %v", o.Removals, kept, mayor)
+		}
+		if stored {
+			// The whole passage claimed as the kept range fails.
+			whole := Outcome{Removals: []Removal{{Range: c, Kept: Ref{"k", k}, Reason: ReasonCopy}}}
+			v := NewVerifier(p)
+			v.Doc("c", texts["c"], whole)
+			v.Done()
+			if v.Violations == 0 || !strings.Contains(v.First, "is cut from k too") {
+				t.Errorf("a kept range over withdrawn text: %d violations (first %q)", v.Violations, v.First)
+			}
+		}
+	}
+	// Coordinate: a member inside a kept range, but meeting withdrawn
+	// text, is not kept for being there.
+	two := []cluster.Cluster{
+		{ID: "long", Members: []cluster.Member{{Doc: "k", CharStart: 0, CharEnd: 100}, {Doc: "c", CharStart: 0, CharEnd: 100}}},
+		{ID: "short", Members: []cluster.Member{{Doc: "x", CharStart: 0, CharEnd: 20}, {Doc: "k", CharStart: 10, CharEnd: 30}}},
+	}
+	if got := Coordinate(two, []int{0, 0}, nil); got[1] != 1 {
+		t.Errorf("Coordinate keeps member %d of the short cluster, want 1 (inside k's kept member)", got[1])
+	}
+	if got := Coordinate(two, []int{0, 0}, map[string][]Range{"k": {{Start: 15, End: 18}}}); got[1] != 0 {
+		t.Errorf("Coordinate with k's 15-18 withdrawn keeps member %d of the short cluster, want the rule's 0", got[1])
 	}
 }

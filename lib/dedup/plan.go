@@ -58,8 +58,9 @@ type Plan struct {
 	innerAt   map[string][]Range      // their ranges, by document
 	whole     map[Ref]bool            // kept members that hold their document's every matching sentence
 	settled   sync.Once
-	keptBy    map[string][]Ref  // kept members, by document
-	need      map[string]string // every member's document: a cluster of it
+	keptBy    map[string][]Ref   // kept members, by document
+	withdrawn map[string][]Range // stored documents' text their own dedup cut (Stored)
+	need      map[string]string  // every member's document: a cluster of it
 	tok       sentence.Tokenizer
 	errMu     sync.Mutex
 	err       error // the store's first error (Err)
@@ -119,6 +120,14 @@ func (m member) removal(ms, ks []Sentence, r Run) Removal {
 	}
 }
 
+// Stored tells the plan, before Keep, which text of stored documents a
+// stored collection's own dedup cut (pdc dedup of a batch run, given the
+// stored runs' dedup outputs): withdrawn, by document, its ranges merged.
+// That text is no kept text: no sentence there is aligned to, and the
+// Verifier fails a kept range that meets it, as if it were cut from its
+// document here. The documents are not given to Cut.
+func (p *Plan) Stored(withdrawn map[string][]Range) { p.withdrawn = withdrawn }
+
 // Need returns, for every document that holds a member, a cluster of it.
 func (p *Plan) Need() map[string]string { return p.need }
 
@@ -150,6 +159,13 @@ func (p *Plan) KeptOf(tok *sentence.Tokenizer, d string, a doc.Analysis) KeptDoc
 		return k
 	}
 	all := Sentences(a, tok, p.MinWords)
+	if w := p.withdrawn[d]; len(w) > 0 {
+		for i := range all {
+			if Meets(w, Range{Start: all[i].Start, End: all[i].End}) {
+				all[i].Match, all[i].Words = false, nil
+			}
+		}
+	}
 	idx := newRuneIndex(a.Text)
 	for _, ref := range refs {
 		r := keptRecord{sents: Within(all, ref.Start, ref.End), edges: Edges(all, ref.Start, ref.End), ext: ref.Range}
@@ -346,7 +362,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		match := Align(ms, ks)
 		gone := p.innerAt[mem.kept.Doc] // kept text cut from its document
 		stop := func(i int) bool {
-			return overlaps(prot, Range{Start: ms[i].Start, End: ms[i].End}) ||
+			return Meets(prot, Range{Start: ms[i].Start, End: ms[i].End}) ||
 				match[i] >= 0 && anyOverlap(gone, ks[match[i]].Range())
 		}
 		cut := 0
@@ -354,16 +370,22 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 			cut += rm.End - rm.Start
 			o.Removals = append(o.Removals, rm)
 		}
-		for _, r := range Bridge(ms, ks, Runs(ms, match, stop), stop) {
+		withdrawn := p.withdrawn[mem.kept.Doc]
+		for _, r := range SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, stop), stop), match, ks, withdrawn) {
 			rm := mem.removal(ms, ks, r)
 			if rm.Held < MinHeld {
 				o.NotHeld++
 				continue
 			}
+			narrow := rm
 			if p.widen(&rm, all, ms, ks, r, kr.edges, prot) {
-				rm.Held = Held(Within(all, rm.Start, rm.End), p.keptWithin(rec, rm.Kept))
+				if Meets(withdrawn, rm.Kept.Range) {
+					rm = narrow
+				} else {
+					rm.Held = Held(Within(all, rm.Start, rm.End), p.keptWithin(rec, rm.Kept))
+				}
 			}
-			if anyOverlap(gone, rm.Kept.Range) {
+			if anyOverlap(gone, rm.Kept.Range) || Meets(withdrawn, rm.Kept.Range) {
 				continue
 			}
 			cut += rm.End - rm.Start
@@ -414,7 +436,7 @@ func (p *Plan) settle() {
 	for _, d := range docs {
 		rec := p.records(&p.tok)
 		for _, mem := range p.cuts[d] {
-			if mem.kept.Doc == d || !overlaps(p.protected[d], mem.Range) {
+			if mem.kept.Doc == d || !Meets(p.protected[d], mem.Range) {
 				continue
 			}
 			var ms []Sentence
@@ -433,9 +455,10 @@ func (p *Plan) settle() {
 			if len(ms) == 0 || len(ks) == 0 {
 				continue
 			}
-			for _, r := range Bridge(ms, ks, Runs(ms, Align(ms, ks), never), never) {
+			match := Align(ms, ks)
+			for _, r := range SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, never), never), match, ks, p.withdrawn[mem.kept.Doc]) {
 				rm := mem.removal(ms, ks, r)
-				if rm.Held < MinHeld || anyOverlap(p.innerAt[rm.Kept.Doc], rm.Kept.Range) || anyOverlap(keptAt[d], rm.Range) {
+				if rm.Held < MinHeld || anyOverlap(p.innerAt[rm.Kept.Doc], rm.Kept.Range) || Meets(p.withdrawn[rm.Kept.Doc], rm.Kept.Range) || anyOverlap(keptAt[d], rm.Range) {
 					continue
 				}
 				k := docMember{d, mem}
@@ -516,7 +539,7 @@ func (p *Plan) widen(rm *Removal, all, ms, ks []Sentence, r Run, e [2][]Sentence
 	}
 	was := rm.Range
 	free := func(s Sentence) bool {
-		return !s.Match && len(s.Words) > 0 && !overlaps(prot, Range{Start: s.Start, End: s.End})
+		return !s.Match && len(s.Words) > 0 && !Meets(prot, Range{Start: s.Start, End: s.End})
 	}
 	if r.First == 0 && r.KeptFirst == 0 {
 		i, _ := slices.BinarySearchFunc(all, ms[0].Start, func(s Sentence, t int) int { return cmp.Compare(s.Start, t) })
@@ -603,9 +626,8 @@ func Ranges(rs []Removal) []Range {
 	return ranges.Merge(out)
 }
 
-// overlaps reports whether r overlaps one of the sorted, disjoint
-// ranges rs.
-func overlaps(rs []Range, r Range) bool {
+// Meets reports whether r overlaps one of the sorted, disjoint ranges rs.
+func Meets(rs []Range, r Range) bool {
 	i, _ := slices.BinarySearchFunc(rs, r.Start, func(q Range, t int) int { return cmp.Compare(q.End, t+1) })
 	return i < len(rs) && rs[i].Start < r.End && rs[i].End > r.Start
 }
@@ -618,8 +640,10 @@ func overlaps(rs []Range, r Range) bool {
 // cluster before it removes keeps none (-1): that cluster's kept member
 // holds its text, and its members are cut with that cluster's. Otherwise
 // the rule's choice stands. Inside means nine tenths of the member's
-// characters.
-func Coordinate(cs []cluster.Cluster, kept []int) []int {
+// characters. A member that meets withdrawn (text a stored collection's
+// own dedup cut, by document, merged: Plan.Stored) is not taken for one
+// inside a kept range: that text is kept elsewhere.
+func Coordinate(cs []cluster.Cluster, kept []int, withdrawn map[string][]Range) []int {
 	out := slices.Clone(kept)
 	order := make([]int, len(cs))
 	longest := make([]int, len(cs))
@@ -646,7 +670,7 @@ func Coordinate(cs []cluster.Cluster, kept []int) []int {
 		c := cs[i]
 		choice, allCut := -1, true
 		for j, m := range c.Members {
-			if choice < 0 && inside(keptAt[m.Doc], m) {
+			if choice < 0 && inside(keptAt[m.Doc], m) && !Meets(withdrawn[m.Doc], Range{Start: m.CharStart, End: m.CharEnd}) {
 				choice = j
 			}
 			allCut = allCut && inside(cutAt[m.Doc], m)

@@ -100,6 +100,26 @@ func ParseRemoval(line []byte) (string, Removal, error) {
 	return id, r, nil
 }
 
+// ReadCuts reads removed.tsv (its header line, if any, skipped; or the
+// lines of removed/ part files) and calls f with every removal.
+func ReadCuts(r io.Reader, f func(id string, rm Removal) error) error {
+	lr := mr.NewReader(bufio.NewReaderSize(r, 1<<16))
+	for lr.Next() {
+		line := bytes.TrimSuffix(lr.Line(), []byte{'\t'}) // Hadoop's text output ends a key-only line with a TAB
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		id, rm, err := ParseRemoval(line)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", lr.LineNumber(), err)
+		}
+		if err := f(id, rm); err != nil {
+			return fmt.Errorf("line %d: %w", lr.LineNumber(), err)
+		}
+	}
+	return lr.Err()
+}
+
 // planMagic starts the plan file.
 const planMagic = "#pdc-dedup-plan\t1"
 

@@ -37,7 +37,11 @@ type keptUse struct {
 // NewVerifier returns a Verifier of p's cuts; p must have been given the
 // kept documents (Keep).
 func NewVerifier(p *Plan) *Verifier {
-	return &Verifier{p: p, cutOf: map[string][]Range{}, done: map[string]bool{}}
+	v := &Verifier{p: p, cutOf: map[string][]Range{}, done: map[string]bool{}}
+	for d, w := range p.withdrawn {
+		v.cutOf[d], v.done[d] = w, true
+	}
+	return v
 }
 
 // Doc checks the removals o of document d, whose extracted text is text.
@@ -113,7 +117,7 @@ func (v *Verifier) Done() {
 // check checks that u's kept range is not cut from its document, once
 // that document is recorded.
 func (v *Verifier) check(u keptUse) {
-	if overlaps(v.cutOf[u.Doc], u.Range) {
+	if Meets(v.cutOf[u.Doc], u.Range) {
 		v.fail(fmt.Sprintf("%s %d-%d: its kept range %s %d-%d is cut from %s too", u.by, u.cut.Start, u.cut.End, u.Doc, u.Start, u.End, u.Doc))
 	}
 }

@@ -364,9 +364,20 @@ func TestHadoopConvertedInputs(t *testing.T) {
 		}
 		got, stderr, code := runPDCEnv(t, env, append([]string{cmd[0], "hdfs://localhost:9000" + out + "-batch"}, cmd[1:]...)...)
 		if code != 0 || got != want {
-			t.Errorf("pdc %v: the Hadoop batch run's (exit %d, %d lines) differ from the local one's (%d lines)\n%s", cmd, code, strings.Count(got, "\n"), strings.Count(want, "\n"), stderr)
+			t.Errorf("pdc %v: the Hadoop batch run's (exit %d, %d lines) differ from the local one's (%d lines)%s\n%s", cmd, code, strings.Count(got, "\n"), strings.Count(want, "\n"), firstDiff(got, want), stderr)
 		}
 	}
+}
+
+// firstDiff describes the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("; line %d:\n got %q\nwant %q", i+1, g[i], w[i])
+		}
+	}
+	return ""
 }
 
 // renamedSample writes the sample's records whose line number keep

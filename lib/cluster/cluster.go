@@ -14,8 +14,9 @@
 // cid is "c" and 16 hex digits. A member is a passage of one document: the
 // union of the cluster's span ends that overlap in it (a document that
 // quotes the passage twice has two members). Members come in input order
-// of their documents (srcpos, lib/doc), then position: the first is the
-// cluster's earliest member. doc and url are escaped as in lib/mr, url is
+// of their documents (srcpos, lib/doc; in a batch run, the stored runs'
+// documents first, batch by batch: lib/doc AppendOrder), then position:
+// the first is the cluster's earliest member. doc and url are escaped as in lib/mr, url is
 // "-" when the document has none, char offsets (Unicode code points into
 // the document's extracted text, end exclusive) are zero-padded to 10
 // digits and sentence (the passage's first, 0-based) to 7. The summary

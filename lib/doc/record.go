@@ -79,6 +79,24 @@ func SplitRecord(line []byte) (Record, error) {
 	return rec, nil
 }
 
+// BatchOrder starts the place of a record of batch k > 0 in the order of
+// a batch run's merged collection (AppendOrder): no UTF-8 text has the
+// byte, so every stored run's own records (batch 0) come first.
+const BatchOrder = '\xff'
+
+// AppendOrder appends rec's place in the order of the documents of a
+// batch run's merged collection (the passage clusters' members, whose
+// first is a cluster's earliest): its srcpos for a record of batch 0, else
+// BatchOrder, its batch number in 6 digits, "@" and its srcpos, so that
+// the documents come batch by batch, each in input order.
+func AppendOrder(b []byte, rec Record) []byte {
+	if rec.Batch == 0 {
+		return append(b, rec.Srcpos...)
+	}
+	b = mr.AppendPadded(append(b, BatchOrder), int64(rec.Batch), 6)
+	return append(append(b, '@'), rec.Srcpos...)
+}
+
 // BatchMark starts the site field of the postings of a batch's own
 // documents in a batch run (mappers/index, reducers/index): the join pairs
 // stored documents only with those.

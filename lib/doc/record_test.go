@@ -1,6 +1,9 @@
 package doc
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestSplitRecord(t *testing.T) {
 	rec, err := SplitRecord([]byte("a\\tb\tf.jsonl@0000000000000012\tsite:x\t3\tAAEC"))
@@ -29,5 +32,30 @@ func TestSplitRecord(t *testing.T) {
 		if _, err := SplitRecord([]byte(line)); err == nil || err.Error() != want {
 			t.Errorf("SplitRecord(%q): %v, want %s", line, err, want)
 		}
+	}
+}
+
+// TestAppendOrder: a batch run's merged collection orders the stored runs'
+// own records first (whatever their file names, non-ASCII ones too), then
+// batch by batch (10 after 9), each in srcpos order.
+func TestAppendOrder(t *testing.T) {
+	recs := []Record{
+		{Srcpos: []byte("a.jsonl@0000000000000010")},
+		{Srcpos: []byte("b.jsonl@0000000000000000")},
+		{Srcpos: []byte("\u00e9t\u00e9.jsonl@0000000000000000")},
+		{Srcpos: []byte("\U0001F600.jsonl@0000000000000000")},
+		{Srcpos: []byte("a.jsonl@0000000000000000"), Batch: 1},
+		{Srcpos: []byte("z.jsonl@0000000000000000"), Batch: 1},
+		{Srcpos: []byte("a.jsonl@0000000000000000"), Batch: 9},
+		{Srcpos: []byte("a.jsonl@0000000000000000"), Batch: 10},
+	}
+	for i := 1; i < len(recs); i++ {
+		a, b := AppendOrder(nil, recs[i-1]), AppendOrder(nil, recs[i])
+		if bytes.Compare(a, b) >= 0 {
+			t.Errorf("record %d (%q) does not come before record %d (%q)", i-1, a, i, b)
+		}
+	}
+	if got := AppendOrder(nil, recs[0]); !bytes.Equal(got, recs[0].Srcpos) {
+		t.Errorf("a record of batch 0: %q, want its srcpos %q", got, recs[0].Srcpos)
 	}
 }

@@ -13,7 +13,8 @@
 // Jobs and records:
 //
 //	passages  map: spans TSV (lib/span) and parsed-document records
-//	            -> `doc TAB 0 TAB srcpos TAB url TAB - TAB - TAB blob` and, per span end,
+//	            -> `doc TAB 0 TAB srcpos TAB url TAB - TAB - TAB blob` (srcpos:
+//	               the record's place, lib/doc AppendOrder) and, per span end,
 //	               `doc TAB 1 TAB cs TAB ce TAB sent TAB docA TAB docB TAB csA TAB csB TAB side`
 //	          reduce (reducers/clusters): each span end with its passage's node, by document
 //	edges     map: the passages output -> `H TAB ref TAB side TAB node`
@@ -56,7 +57,7 @@ const (
 func Passages(t *mr.Task) error {
 	out := mr.NewOutput(t.Stdout)
 	var fields [][]byte
-	var b []byte
+	var b, order []byte
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		fields = mr.Fields(fields[:0], r.Line())
@@ -71,7 +72,8 @@ func Passages(t *mr.Task) error {
 			if len(url) == 0 || bytes.HasPrefix(url, []byte(doc.SitePrefix)) {
 				url = []byte("-")
 			}
-			b = join(b, rec.ID, []byte("0"), rec.Srcpos, url, []byte("-"), []byte("-"), rec.Blob)
+			order = doc.AppendOrder(order[:0], rec)
+			b = join(b, rec.ID, []byte("0"), order, url, []byte("-"), []byte("-"), rec.Blob)
 			if _, err := out.Write(b); err != nil {
 				return fmt.Errorf("write: %w", err)
 			}

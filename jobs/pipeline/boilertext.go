@@ -96,8 +96,9 @@ func boilerplateTexts(ctx context.Context, fsys hdfsfs.FS, dirs []string, cfg jo
 		miss.Unread = len(rows)
 		return miss
 	}
+	order := map[string]string{}
 	for _, dir := range dirs {
-		if err := findSrcpos(ctx, fsys, dir, need); err != nil {
+		if err := findSrcpos(ctx, fsys, dir, need, order); err != nil {
 			fail(fmt.Errorf("search the parsed records: %w", err))
 			break
 		}
@@ -259,9 +260,10 @@ func setTexts(an *doc.Analyzer, d *doc.Doc, id string, rows []boilerplate.Row, m
 }
 
 // findSrcpos fills need (escaped id -> srcpos) from the parsed records of
-// dir (lib/doc), keeping each id's smallest srcpos, the record the stats
-// job keeps.
-func findSrcpos(ctx context.Context, fsys hdfsfs.FS, dir string, need map[string]string) error {
+// dir (lib/doc), keeping the srcpos of each id's first record in order
+// (doc.AppendOrder), the record the stats job keeps; order holds the
+// places of those found before (dir is one of several).
+func findSrcpos(ctx context.Context, fsys hdfsfs.FS, dir string, need, order map[string]string) error {
 	parts, err := PartFiles(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // its rows say that their documents are in no record
@@ -270,7 +272,7 @@ func findSrcpos(ctx context.Context, fsys hdfsfs.FS, dir string, need map[string
 		return err
 	}
 	// The part files on every core; need is only read meanwhile.
-	found := make([]map[string]string, len(parts))
+	found := make([]map[string]place, len(parts))
 	errs := make([]error, len(parts))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -296,24 +298,28 @@ func findSrcpos(ctx context.Context, fsys hdfsfs.FS, dir string, need map[string
 		return err
 	}
 	for _, f := range found {
-		for id, s := range f {
-			if sp := need[id]; sp == "" || s < sp {
-				need[id] = s
+		for id, pl := range f {
+			if o, ok := order[id]; !ok || pl.order < o {
+				need[id], order[id] = pl.srcpos, pl.order
 			}
 		}
 	}
 	return nil
 }
 
-// partSrcpos returns the smallest srcpos of each id of need in the parsed
-// records of part file p.
-func partSrcpos(ctx context.Context, fsys hdfsfs.FS, p string, need map[string]string) (map[string]string, error) {
+// place is a record's srcpos and its place in order (doc.AppendOrder).
+type place struct{ srcpos, order string }
+
+// partSrcpos returns the place of the first record in order of each id of
+// need in the parsed records of part file p.
+func partSrcpos(ctx context.Context, fsys hdfsfs.FS, p string, need map[string]string) (map[string]place, error) {
 	f, err := fsys.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	found := map[string]string{}
+	found := map[string]place{}
+	var order []byte
 	r := mr.NewReader(bufio.NewReaderSize(f, 1<<16))
 	for n := 0; r.Next(); n++ {
 		if n%1024 == 0 && ctx.Err() != nil {
@@ -332,8 +338,9 @@ func partSrcpos(ctx context.Context, fsys hdfsfs.FS, p string, need map[string]s
 			continue
 		}
 		id := string(line[:i])
-		if s, sp := string(rec.Srcpos), found[id]; sp == "" || s < sp {
-			found[id] = s
+		order = doc.AppendOrder(order[:0], rec)
+		if pl, ok := found[id]; !ok || string(order) < pl.order {
+			found[id] = place{srcpos: string(rec.Srcpos), order: string(order)}
 		}
 	}
 	if err := r.Err(); err != nil {

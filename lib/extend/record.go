@@ -27,8 +27,9 @@ import (
 //
 //	docA TAB docB TAB w TAB side TAB srcpos TAB blob
 //
-// side "a" or "b", srcpos the document's parsed-record srcpos (lib/doc:
-// of records with one id, the smallest is kept), blob base64 (standard
+// side "a" or "b", srcpos the document's place (lib/doc AppendOrder: its
+// parsed-record srcpos, in a batch run after its batch number; of records
+// with one id, the smallest is kept), blob base64 (standard
 // alphabet, no padding) of, for each sentence the pair's seeds need, in
 // index order:
 //

@@ -87,7 +87,7 @@ func Map(t *mr.Task) error {
 				line = append(line, extend.KindWindow...)
 				line = append(line, '\t', q.side)
 				line = append(line, '\t')
-				line = append(line, f[1]...)
+				line = doc.AppendOrder(line, rec)
 				line = append(line, '\t')
 				line = win.Append(line, q.ranges)
 				line = append(line, '\n')

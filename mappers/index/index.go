@@ -93,6 +93,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		docNo   uint64
 		// siteField is the postings' site field: the site and copy key.
 		siteField []byte
+		order     []byte // the record's place (doc.AppendOrder), for duplicate ids
 	)
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
@@ -100,7 +101,7 @@ func run(t *mr.Task, gen *signature.Generator, cfg jobconf.Config, dups *signatu
 		if err != nil {
 			return fmt.Errorf("index mapper: line %d: %w", r.LineNumber(), err)
 		}
-		if dups.IsDuplicate(rec.ID, rec.Srcpos) {
+		if order = doc.AppendOrder(order[:0], rec); dups.IsDuplicate(rec.ID, order) {
 			c.Add("parse.docs.skipped.duplicate-id", 1)
 			continue
 		}

@@ -25,6 +25,7 @@ func Map(t *mr.Task) error {
 		tokens  []uint64
 		scratch []byte
 	)
+	var order []byte
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		rec, err := doc.SplitRecord(r.Line())
@@ -39,7 +40,8 @@ func Map(t *mr.Task) error {
 		if cfg.Batch > 0 && rec.Batch == cfg.Batch {
 			add = col.AddBatch
 		}
-		if err := add(rec.ID, rec.Srcpos, sents); err != nil {
+		order = doc.AppendOrder(order[:0], rec)
+		if err := add(rec.ID, order, sents); err != nil {
 			return err
 		}
 	}

@@ -6,7 +6,8 @@
 // in any order within a pair. Output: spans TSV (lib/span, which documents
 // the format), ordered by (docA, docB, startA, startB) within a part file.
 // Of two windows of one side (documents with the same id), the one with
-// the smallest srcpos is used, as the stats job keeps that document.
+// the smallest srcpos (the record's place, lib/doc AppendOrder) is used,
+// as the stats job keeps that document.
 package extend
 
 import (

@@ -4,8 +4,8 @@
 // missing from the file has df 1).
 //
 // It also resolves duplicate document ids: of the occurrences of an id
-// (#docid TAB srcpos from the mapper) the smallest srcpos, the first in
-// input order, is kept, and each other one is written out for the index
+// (#docid TAB srcpos from the mapper; srcpos the record's place, lib/doc
+// AppendOrder) the smallest srcpos, the first in input order, is kept, and each other one is written out for the index
 // job to skip.
 //
 // It also finds exact copies: the documents whose content hash

@@ -93,7 +93,7 @@ func TestBatchMatchesFull(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
 				files, ids := splitSample(t, dir, sp.part)
-				prev, compared, clustered := "", 0, 0
+				prev, compared, clustered, untouched := "", 0, 0, 0
 				for i, f := range files {
 					name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 					out := filepath.Join(dir, "run-"+name)
@@ -106,6 +106,7 @@ func TestBatchMatchesFull(t *testing.T) {
 					if _, stderr, code := runPDC(t, args...); code != 0 {
 						t.Fatalf("batch %s: exit %d\n%s", name, code, stderr)
 					}
+					storedRun := prev
 					prev = out
 					if i == 0 {
 						continue
@@ -143,10 +144,27 @@ func TestBatchMatchesFull(t *testing.T) {
 					if code != 0 || gotC != wantC {
 						t.Errorf("batch %s: pdc clusters (exit %d, %d lines) differ from the run over it and the batches before (%d lines)\n%s\ngot:\n%s\nwant:\n%s", name, code, strings.Count(gotC, "\n"), strings.Count(wantC, "\n"), stderr, gotC, wantC)
 					}
+					// A cluster the batch does not touch keeps its id and
+					// members: it is the stored run's.
+					before := clusterBlocks(runPDCOut(t, "clusters", storedRun))
+					for id, block := range clusterBlocks(gotAll) {
+						if withMember(block, batch) != "" {
+							continue
+						}
+						if before[id] != block {
+							t.Errorf("batch %s: cluster %s, with no batch member, is not the stored run's:\n%s\nstored run:\n%s", name, id, block, before[id])
+						}
+						untouched++
+					}
 					clustered += strings.Count(wantC, "\n")
 				}
 				if clustered == 0 && flags == nil {
 					t.Error("the runs have no cluster")
+				}
+				// (every third document of the sample is in each cluster's
+				// reach: its batches touch every cluster)
+				if untouched == 0 && flags == nil && sp.name != "every third" {
+					t.Error("no batch leaves a stored cluster untouched")
 				}
 				if compared == 0 {
 					t.Error("the split tests nothing: no span with a document of a later batch")
@@ -154,6 +172,27 @@ func TestBatchMatchesFull(t *testing.T) {
 			})
 		}
 	}
+}
+
+// clusterBlocks splits pdc clusters output into its clusters' lines, by id.
+func clusterBlocks(clusters string) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.SplitAfter(clusters, "\n") {
+		if id, _, ok := strings.Cut(l, "\t"); ok {
+			out[id] += l
+		}
+	}
+	return out
+}
+
+// runPDCOut is runPDC's stdout, the command failing the test otherwise.
+func runPDCOut(t *testing.T, args ...string) string {
+	t.Helper()
+	stdout, stderr, code := runPDC(t, args...)
+	if code != 0 {
+		t.Fatalf("pdc %v: exit %d\n%s", args, code, stderr)
+	}
+	return stdout
 }
 
 // withMember returns the clusters of pdc clusters output that have a

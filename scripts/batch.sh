@@ -105,6 +105,11 @@ copairs() {
 }
 copairs "$WORK/whole" >"$WORK/wantp"
 copairs "$WORK/batch" >"$WORK/gotp"
+# The clusters without a batch member: the base run's, id and members?
+"$PDC" clusters "$WORK/base" | awk -F'\t' '{ c[$1] = c[$1] "|" $3 ":" $5 "-" $6 } END { for (k in c) print k c[k] }' | sort >"$WORK/basec"
+"$PDC" clusters "$WORK/batch" | awk -F'\t' 'NR==FNR { b[$1]=1; next } { c[$1] = c[$1] "|" $3 ":" $5 "-" $6; if ($3 in b) has[$1] = 1 }
+	END { for (k in c) if (!(k in has)) print k c[k] }' "$WORK/ids" - | sort >"$WORK/untouched"
+echo "batch run's clusters without a batch member: $(wc -l <"$WORK/untouched"), the base run's (id and members): $(comm -12 "$WORK/basec" "$WORK/untouched" | wc -l)"
 echo "document pairs with a batch document in one cluster: whole run $(wc -l <"$WORK/wantp"), batch run $(wc -l <"$WORK/gotp"), both $(comm -12 "$WORK/wantp" "$WORK/gotp" | wc -l)"
 "$PDC" pairs "$WORK/whole" | awk -F'\t' 'NR==FNR { b[$1]=1; next } ($1 in b) || ($2 in b)' "$WORK/ids" - | sort >"$WORK/wantpp"
 "$PDC" pairs "$WORK/batch" | sort >"$WORK/gotpp"

@@ -404,7 +404,7 @@ func TestBatchRefused(t *testing.T) {
 // cluster with a stored member keeps one); an exact copy of a stored page
 // under a new id is cut against the stored page. With --stored-clean (the
 // stored run's own dedup output), no kept range meets text that dedup cut,
-// and nearly as much is cut.
+// and nearly as much is cut; --jobs writes the same.
 func TestBatchDedup(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -428,13 +428,15 @@ func TestBatchDedup(t *testing.T) {
 	f.Close()
 	stored, batch, whole := filepath.Join(dir, "stored"), filepath.Join(dir, "batch"), filepath.Join(dir, "whole")
 	clean := func(name string) string { return filepath.Join(dir, name) }
-	cutChars := map[string]int{} // by dedup output: the characters cut, as its summary says
+	cutChars := map[string]int{}   // by dedup output: the characters cut, as its summary says
+	summary := map[string]string{} // and its summary, the files it names masked
 	for _, args := range [][]string{
 		{"run", "--input", files[0], "--output", stored, "--store", "--clusters"},
 		{"dedup", stored, "--output", clean("c0")},
 		{"run", "--input", files[1], "--output", batch, "--against", stored, "--clusters"},
 		{"dedup", batch, "--output", clean("c1")},
 		{"dedup", batch, "--output", clean("c1s"), "--stored-clean", clean("c0")},
+		{"dedup", batch, "--output", clean("c1j"), "--stored-clean", clean("c0"), "--jobs", "--workers", "2"},
 		{"run", "--input", files[0], "--input", files[1], "--output", whole, "--clusters"},
 		{"dedup", whole, "--output", clean("cw")},
 	} {
@@ -443,7 +445,9 @@ func TestBatchDedup(t *testing.T) {
 			t.Fatalf("pdc %v: exit %d\n%s", args, code, stderr)
 		}
 		if m := regexp.MustCompile(`, ([0-9]+) of [0-9]+ characters`).FindStringSubmatch(stderr); m != nil {
-			cutChars[filepath.Base(args[3])] = atoiT(t, m[1])
+			name := filepath.Base(args[3])
+			cutChars[name] = atoiT(t, m[1])
+			summary[name] = strings.NewReplacer(args[3]+"/docs.jsonl", "DOCS", args[3]+"/removed.tsv", "REMOVED", args[3]+"/docs/", "DOCS", args[3]+"/removed/", "REMOVED").Replace(stderr)
 		}
 		if args[0] == "dedup" && !strings.Contains(stderr, "(checked)") {
 			t.Errorf("pdc %v: the cuts are not all checked:\n%s", args, stderr)
@@ -542,11 +546,20 @@ func TestBatchDedup(t *testing.T) {
 	if againstStored == 0 || cutChars["c1"] == 0 || 10*cutChars["c1s"] < 9*cutChars["c1"] {
 		t.Errorf("with --stored-clean: %d cuts against stored pages, %d characters cut (without: %d)", againstStored, cutChars["c1s"], cutChars["c1"])
 	}
+	// --jobs: the same documents and cuts, the same summary.
+	if docs, want := partLines(t, clean("c1j")+"/docs"), sortedFileLines(t, clean("c1s")+"/docs.jsonl", 0); !slices.Equal(docs, want) {
+		t.Errorf("docs/ of --jobs: %d lines, want docs.jsonl's %d", len(docs), len(want))
+	}
+	if removed, want := partLines(t, clean("c1j")+"/removed"), sortedFileLines(t, clean("c1s")+"/removed.tsv", 1); !slices.Equal(removed, want) {
+		t.Errorf("removed/ of --jobs: %d lines, want removed.tsv's %d", len(removed), len(want))
+	}
+	if summary["c1j"] != summary["c1s"] {
+		t.Errorf("summary of --jobs:\n%s\nwant as without:\n%s", summary["c1j"], summary["c1s"])
+	}
 	for _, tt := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{batch, "--jobs"}, "is a batch run"},
 		{[]string{stored, "--stored-clean", clean("c0")}, "--stored-clean is for a batch run"},
 		{[]string{batch, "--stored-clean", stored}, "not a pdc dedup output"},
 		{[]string{batch, "--stored-clean", clean("c1")}, "a document of this batch"},

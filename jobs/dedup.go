@@ -107,12 +107,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	if !o.jobsSet {
-		o.jobs = r.man != nil && r.man.Hadoop && len(r.man.Against) == 0
+		o.jobs = r.man != nil && r.man.Hadoop
 	}
 	if r.man != nil && len(r.man.Against) > 0 {
-		if o.jobs {
-			return usagef("dedup: --jobs: %s is a batch run; its dedup is written through this process (give --jobs=false, or leave --jobs out)", o.out)
-		}
 		if o.batch, err = batchDocs(r); err != nil {
 			return fmt.Errorf("dedup: %w", err)
 		}

@@ -19,7 +19,7 @@ package jobs
 // The jobs (jobs/pipeline DedupStages, mappers/dedup, reducers/dedup) read
 // the plan this process writes (CLEAN/_plan: the clusters, with the run's
 // exact copies as clusters of whole documents, and the kept member of
-// each) and the kept members' records the first job writes
+// each; of a batch run, the batch's ids and what --stored-clean withdraws) and the kept members' records the first job writes
 // (CLEAN/_kept); when the run has exact copies, or --keep is longest or
 // earliest, a job first reads the documents' lengths and dates
 // (CLEAN/_facts, CLEAN/_factsout). These are removed at the end.
@@ -118,8 +118,11 @@ func (m *Main) dedupJobs(ctx context.Context, o dedupOptions, r *runOutput, cs [
 	}
 	cs = append(copies.Clusters(cps, lengths), cs...)
 	kept, undated := chooseKept(cs, o, lengths, dates)
-	kept = dedup.Coordinate(cs, kept, nil)
-	plan := dedup.PlanInput{Clusters: cs, Kept: kept, MinWords: cfg.MinTokens, DropEmpty: o.dropEmpty}
+	kept = dedup.Coordinate(cs, kept, o.withdrawn)
+	plan := dedup.PlanInput{Clusters: cs, Kept: kept, MinWords: cfg.MinTokens, DropEmpty: o.dropEmpty, Withdrawn: o.withdrawn}
+	if o.batch != nil {
+		plan.Batch = slices.Sorted(maps.Keys(o.batch))
+	}
 	if err := writeSide(fsys, clean+"/"+dedup.PlanFile, func(w io.Writer) error { return dedup.WritePlan(w, plan) }); err != nil {
 		return err
 	}
@@ -343,7 +346,16 @@ func checkRemoved(fsys hdfsfs.FS, clean string, plan dedup.PlanInput, c map[stri
 	st.passages, st.docsCut, st.chars, st.removed = c["dedup.ranges"], c["dedup.docs.cut"], c["dedup.chars"], c["dedup.chars.removed"]
 	st.members, st.unaligned, st.notHeld = c["dedup.members"], c["dedup.unaligned"], c["dedup.not-held"]
 	p := dedup.NewPlan(plan.Clusters, plan.Kept, plan.MinWords)
-	st.clusterDocs = len(p.Need())
+	p.Stored(plan.Withdrawn)
+	batch := map[string]bool{}
+	for _, id := range plan.Batch {
+		batch[id] = true
+	}
+	for id := range p.Need() {
+		if plan.Batch == nil || batch[id] {
+			st.clusterDocs++
+		}
+	}
 	if n := c["dedup.docs.clustered"]; n < int64(st.clusterDocs) {
 		for _, dir := range []string{dedupDocsDir, dedupRemovedDir} {
 			fsys.RemoveAll(clean + "/" + dir)
@@ -364,6 +376,9 @@ func checkRemoved(fsys hdfsfs.FS, clean string, plan dedup.PlanInput, c map[stri
 		}
 		doc = id
 		o.Removals = append(o.Removals, rm)
+		if plan.Batch != nil && rm.Reason == dedup.ReasonCopy && !batch[rm.Kept.Doc] {
+			st.againstStored++
+		}
 		return nil
 	})
 	if err != nil {

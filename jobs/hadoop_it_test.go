@@ -367,20 +367,31 @@ func TestHadoopConvertedInputs(t *testing.T) {
 			t.Errorf("pdc %v: the Hadoop batch run's (exit %d, %d lines) differ from the local one's (%d lines)%s\n%s", cmd, code, strings.Count(got, "\n"), strings.Count(want, "\n"), firstDiff(got, want), stderr)
 		}
 	}
-	// The batch's dedup (through pdc's process, the default for a batch
-	// run; the stored documents read from HDFS): the local batch's.
+	// The batch's dedup (the stored documents read from HDFS), through
+	// pdc's process and by jobs on YARN (the default for a Hadoop run):
+	// the local batch's.
 	bclean := t.TempDir()
 	if _, stderr, code := runPDC(t, "dedup", lbatch, "--output", bclean); code != 0 {
 		t.Fatalf("pdc dedup of the local batch: exit %d\n%s", code, stderr)
 	}
-	if _, stderr, code := runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out+"-batch", "--output", "hdfs://localhost:9000"+out+"-batch-clean"); code != 0 || !strings.Contains(stderr, "of the batch read") {
-		t.Fatalf("pdc dedup of the Hadoop batch: exit %d\n%s", code, stderr)
+	if _, stderr, code := runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out+"-batch", "--output", "hdfs://localhost:9000"+out+"-batch-clean", "--jobs=false"); code != 0 || !strings.Contains(stderr, "of the batch read") {
+		t.Fatalf("pdc dedup --jobs=false of the Hadoop batch: exit %d\n%s", code, stderr)
 	}
 	for _, f := range []string{"docs.jsonl", "removed.tsv"} {
 		want, _ := os.ReadFile(filepath.Join(bclean, f))
 		got, stderr, code := runPDCEnv(t, env, "fs", "cat", out+"-batch-clean/"+f)
 		if code != 0 || got != string(want) || !strings.Contains(got, "new/") {
-			t.Errorf("pdc dedup of the batch: %s on HDFS (exit %d, %d lines) differs from local (%d lines)%s\n%s", f, code, strings.Count(got, "\n"), strings.Count(string(want), "\n"), firstDiff(got, string(want)), stderr)
+			t.Errorf("pdc dedup --jobs=false of the batch: %s on HDFS (exit %d, %d lines) differs from local (%d lines)%s\n%s", f, code, strings.Count(got, "\n"), strings.Count(string(want), "\n"), firstDiff(got, string(want)), stderr)
+		}
+	}
+	if _, stderr, code := runPDCEnv(t, env, "dedup", "hdfs://localhost:9000"+out+"-batch", "--output", "hdfs://localhost:9000"+out+"-batch-jobs", "--reducers", "2"); code != 0 || !strings.Contains(stderr, "job dedup-docs") {
+		t.Fatalf("pdc dedup (jobs) of the Hadoop batch: exit %d\n%s", code, stderr)
+	}
+	for _, f := range [][2]string{{"docs", "docs.jsonl"}, {"removed", "removed.tsv"}} {
+		got := hdfsPartLines(t, env, out+"-batch-jobs/"+f[0])
+		want := sortedFileLines(t, filepath.Join(bclean, f[1]), strings.Count(f[1], "removed"))
+		if !slices.Equal(got, want) || len(want) < 5 {
+			t.Errorf("pdc dedup of the batch: %s/ of the Hadoop jobs (%d lines) differs from local %s (%d lines)", f[0], len(got), f[1], len(want))
 		}
 	}
 }

@@ -53,6 +53,8 @@ const (
 type Loaded struct {
 	Input PlanInput
 	Plan  *Plan
+	// Batch holds PlanInput.Batch (nil for a run of its own).
+	Batch map[string]bool
 }
 
 // LoadPlan reads the plan file of side directory side, and its kept
@@ -112,6 +114,7 @@ func readLoaded(planFiles, keptFiles []string) (*Loaded, error) {
 		}
 	}
 	p := NewPlan(in.Clusters, in.Kept, in.MinWords)
+	p.Stored(in.Withdrawn)
 	if len(keptFiles) > 0 {
 		spill, err := os.CreateTemp("", "pdc-dedup-kept-*")
 		if err != nil {
@@ -128,7 +131,14 @@ func readLoaded(planFiles, keptFiles []string) (*Loaded, error) {
 	if err := p.Err(); err != nil {
 		return nil, fmt.Errorf("the kept records: %w", err)
 	}
-	return &Loaded{Input: in, Plan: p}, nil
+	l := &Loaded{Input: in, Plan: p}
+	if in.Batch != nil {
+		l.Batch = map[string]bool{}
+		for _, id := range in.Batch {
+			l.Batch[id] = true
+		}
+	}
+	return l, nil
 }
 
 // readKept adds the kept records of one part file to p.

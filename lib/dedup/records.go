@@ -20,14 +20,18 @@ package dedup
 //
 // # The plan file (CLEAN/_plan, the dedup jobs' side input)
 //
-//	#pdc-dedup-plan TAB 1 TAB min_words TAB drop_empty
+//	#pdc-dedup-plan TAB 2 TAB min_words TAB drop_empty
+//	+ TAB doc
+//	- TAB doc TAB char_start TAB char_end [TAB char_start TAB char_end ...]
 //	cid TAB kept TAB doc TAB char_start TAB char_end [TAB doc TAB char_start TAB char_end ...]
 //
 // What NewPlan is given, so that every task builds the same Plan: the
-// run's --min-tokens, whether documents left empty are dropped (0 or 1),
-// then one line per cluster in the order given, its kept member's index
-// (-1: none, Coordinate) and its members in order (ids escaped as in
-// lib/mr).
+// run's --min-tokens, whether documents left empty are dropped (0 or 1);
+// for a batch run's dedup, a "+" line per document of the batch (the only
+// ones written) and a "-" line per stored document with text its own
+// dedup cut (Plan.Stored, ranges sorted and merged); then one line per
+// cluster in the order given, its kept member's index (-1: none,
+// Coordinate) and its members in order (ids escaped as in lib/mr).
 //
 // # Kept records (CLEAN/_kept, the dedup-kept job's output)
 //
@@ -45,6 +49,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
@@ -121,7 +127,7 @@ func ReadCuts(r io.Reader, f func(id string, rm Removal) error) error {
 }
 
 // planMagic starts the plan file.
-const planMagic = "#pdc-dedup-plan\t1"
+const planMagic = "#pdc-dedup-plan\t2"
 
 // PlanInput is what NewPlan is given, as the plan file holds it.
 type PlanInput struct {
@@ -129,6 +135,11 @@ type PlanInput struct {
 	Kept      []int
 	MinWords  int
 	DropEmpty bool
+	// Batch are the ids of a batch run's documents, the only ones its
+	// dedup writes (nil: a run of its own, every document); Withdrawn
+	// what the stored runs' dedup cut (Plan.Stored).
+	Batch     []string
+	Withdrawn map[string][]Range
 }
 
 // WritePlan writes the plan file of in to w.
@@ -140,6 +151,21 @@ func WritePlan(w io.Writer, in PlanInput) error {
 	}
 	fmt.Fprintf(bw, "%s\t%d\t%d\n", planMagic, in.MinWords, drop)
 	var b []byte
+	for _, id := range in.Batch {
+		if _, err := bw.Write(append(mr.AppendEscape(append(b[:0], '+', '\t'), id), '\n')); err != nil {
+			return err
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(in.Withdrawn)) {
+		b = mr.AppendEscape(append(b[:0], '-', '\t'), id)
+		for _, r := range in.Withdrawn[id] {
+			b = strconv.AppendInt(append(b, '\t'), int64(r.Start), 10)
+			b = strconv.AppendInt(append(b, '\t'), int64(r.End), 10)
+		}
+		if _, err := bw.Write(append(b, '\n')); err != nil {
+			return err
+		}
+	}
 	for i, c := range in.Clusters {
 		b = append(append(b[:0], c.ID...), '\t')
 		b = strconv.AppendInt(b, int64(in.Kept[i]), 10)
@@ -178,6 +204,12 @@ func ReadPlan(r io.Reader) (PlanInput, error) {
 	in.DropEmpty = string(f[1]) == "1"
 	for lr.Next() {
 		f := bytes.Split(lr.Line(), []byte{'\t'})
+		if len(f[0]) == 1 && (f[0][0] == '+' || f[0][0] == '-') {
+			if err := in.readBatchLine(f); err != nil {
+				return in, fmt.Errorf("plan file line %d: %w", lr.LineNumber(), err)
+			}
+			continue
+		}
 		if len(f) < 2 || (len(f)-2)%3 != 0 {
 			return in, fmt.Errorf("plan file line %d: malformed cluster", lr.LineNumber())
 		}
@@ -203,6 +235,44 @@ func ReadPlan(r io.Reader) (PlanInput, error) {
 		in.Kept = append(in.Kept, k)
 	}
 	return in, lr.Err()
+}
+
+// readBatchLine reads a "+" or "-" line of the plan file (fields f).
+func (in *PlanInput) readBatchLine(f [][]byte) error {
+	if len(f) < 2 {
+		return fmt.Errorf("malformed %s line", f[0])
+	}
+	id, err := mr.Unescape(string(f[1]))
+	if err != nil {
+		return fmt.Errorf("malformed document id %q", f[1])
+	}
+	if f[0][0] == '+' {
+		if len(f) != 2 {
+			return fmt.Errorf("malformed batch document line")
+		}
+		in.Batch = append(in.Batch, id)
+		return nil
+	}
+	if len(f) < 4 || len(f)%2 != 0 {
+		return fmt.Errorf("malformed withdrawn ranges of %q", id)
+	}
+	if in.Withdrawn == nil {
+		in.Withdrawn = map[string][]Range{}
+	}
+	if _, ok := in.Withdrawn[id]; ok {
+		return fmt.Errorf("a second line of withdrawn ranges of %q", id)
+	}
+	end := -1
+	for j := 2; j < len(f); j += 2 {
+		s, ok1 := mr.Atoi(f[j])
+		e, ok2 := mr.Atoi(f[j+1])
+		if !ok1 || !ok2 || e <= s || s <= end {
+			return fmt.Errorf("malformed withdrawn range %s-%s of %q", f[j], f[j+1], id)
+		}
+		in.Withdrawn[id] = append(in.Withdrawn[id], Range{Start: s, End: e})
+		end = e
+	}
+	return nil
 }
 
 // AppendKeptDoc appends the kept record line of k (one document's kept

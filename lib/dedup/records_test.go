@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,15 +127,41 @@ func TestRemovalRoundTrip(t *testing.T) {
 func TestReadPlanErrors(t *testing.T) {
 	for _, bad := range []string{
 		"",
-		"#pdc-dedup-plan\t2\t3\t0\n",
-		"#pdc-dedup-plan\t1\tx\t0\n",
-		"#pdc-dedup-plan\t1\t3\t0\nc1\t0\td\t1\n",
-		"#pdc-dedup-plan\t1\t3\t0\nc1\t1\td\t1\t5\n",
-		"#pdc-dedup-plan\t1\t3\t0\nc1\t0\td\t5\t1\n",
+		"#pdc-dedup-plan\t1\t3\t0\n", // an older pdc's
+		"#pdc-dedup-plan\t3\t3\t0\n",
+		"#pdc-dedup-plan\t2\tx\t0\n",
+		"#pdc-dedup-plan\t2\t3\t0\nc1\t0\td\t1\n",
+		"#pdc-dedup-plan\t2\t3\t0\nc1\t1\td\t1\t5\n",
+		"#pdc-dedup-plan\t2\t3\t0\nc1\t0\td\t5\t1\n",
+		"#pdc-dedup-plan\t2\t3\t0\n+\n",
+		"#pdc-dedup-plan\t2\t3\t0\n+\ta\tb\n",
+		"#pdc-dedup-plan\t2\t3\t0\n-\td\t5\n",
+		"#pdc-dedup-plan\t2\t3\t0\n-\td\t5\t2\n",
+		"#pdc-dedup-plan\t2\t3\t0\n-\td\t1\t5\t4\t8\n", // overlapping ranges
+		"#pdc-dedup-plan\t2\t3\t0\n-\td\t1\t5\n-\td\t7\t8\n",
 	} {
 		if _, err := ReadPlan(strings.NewReader(bad)); err == nil {
 			t.Errorf("ReadPlan(%q): no error", bad)
 		}
+	}
+}
+
+// TestPlanRoundTrip: a batch run's plan (its documents, the stored
+// documents' withdrawn ranges) is read back as written.
+func TestPlanRoundTrip(t *testing.T) {
+	in := PlanInput{
+		Clusters: []cluster.Cluster{{ID: "c1", Size: 2, Members: []cluster.Member{{Doc: "s", CharStart: 0, CharEnd: 9, Length: 9}, {Doc: "b\tx", CharStart: 4, CharEnd: 13, Length: 9}}}},
+		Kept:     []int{0}, MinWords: 3, DropEmpty: true,
+		Batch:     []string{"b\tx", "c"},
+		Withdrawn: map[string][]Range{"s": {{Start: 1, End: 3}, {Start: 5, End: 8}}, "t": {{Start: 0, End: 2}}},
+	}
+	var b bytes.Buffer
+	if err := WritePlan(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadPlan(&b)
+	if err != nil || !reflect.DeepEqual(got, in) {
+		t.Errorf("ReadPlan(WritePlan(%+v)) = %+v, %v", in, got, err)
 	}
 }
 
@@ -165,7 +192,8 @@ func TestFactsRoundTrip(t *testing.T) {
 // they accept is written back as read.
 func FuzzRecords(f *testing.F) {
 	f.Add([]byte("d\t1\t2\tc1\tk\t0\t1\t1.0000\tcopy"))
-	f.Add([]byte("#pdc-dedup-plan\t1\t3\t0\nc1\t0\td\t1\t5\te\t0\t4\n"))
+	f.Add([]byte("#pdc-dedup-plan\t2\t3\t0\nc1\t0\td\t1\t5\te\t0\t4\n"))
+	f.Add([]byte("#pdc-dedup-plan\t2\t3\t1\n+\te\n-\td\t0\t2\t4\t6\nc1\t0\td\t1\t5\te\t0\t4\n"))
 	f.Add([]byte("d\tAQAA"))
 	f.Add([]byte("a\t5\t2020"))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -179,7 +207,7 @@ func FuzzRecords(f *testing.F) {
 			if err := WritePlan(&w, in); err != nil {
 				t.Fatal(err)
 			}
-			if in2, err := ReadPlan(&w); err != nil || len(in2.Clusters) != len(in.Clusters) {
+			if in2, err := ReadPlan(&w); err != nil || len(in2.Clusters) != len(in.Clusters) || !slices.Equal(in2.Batch, in.Batch) || !reflect.DeepEqual(in2.Withdrawn, in.Withdrawn) {
 				t.Errorf("plan %q read back: %v", b, err)
 			}
 		}

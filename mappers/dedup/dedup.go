@@ -27,7 +27,8 @@
 //     AppendFact);
 //   - dedup-kept: the documents that hold a kept member: their kept
 //     members' records (lib/dedup AppendKeptDoc);
-//   - dedup-docs: every document, without its removed ranges, a JSON Lines
+//   - dedup-docs: every document (of a batch run, every document of the
+//     batch: the plan's "+" lines), without its removed ranges, a JSON Lines
 //     record as pdc dedup writes docs.jsonl (with the plan's drop_empty, a
 //     document left with no text is not written), with the counts of pdc
 //     dedup's summary (dedup.*; dedup.docs.clustered: the documents of the
@@ -36,8 +37,8 @@
 //     checked against its kept range's text (lib/dedup Checker): a failure
 //     is counted (dedup.check.violations) and the first few are written to
 //     the task's log;
-//   - dedup-removed: the documents that hold a removed member: their lines
-//     of removed.tsv (lib/dedup AppendRemoval).
+//   - dedup-removed: the documents that hold a removed member (of a batch
+//     run, of the batch): their lines of removed.tsv (lib/dedup AppendRemoval).
 //
 // A document the analyzer cannot read is counted (dedup.docs.unparsable)
 // and left out, as the run left it out.
@@ -108,6 +109,12 @@ func run(t *mr.Task, job string) error {
 		m.loaded, m.plan, m.drop = l, l.Plan, l.Input.DropEmpty
 		want = map[string]func(string) bool{"kept": m.plan.HoldsKept, "removed": m.plan.HoldsRemoved,
 			"docs": func(string) bool { return true }}[job]
+		if b := l.Batch; b != nil && job != "kept" {
+			// A batch run's dedup writes the batch's documents alone;
+			// the stored ones give their kept members only.
+			all := want
+			want = func(id string) bool { return b[id] && all(id) }
+		}
 	}
 	count := job == "docs"
 	c := mr.NewCounters(t.Stderr)
@@ -141,11 +148,14 @@ func run(t *mr.Task, job string) error {
 			}
 			continue
 		}
+		if !want(d.ID) {
+			if count && m.loaded.Batch == nil {
+				c.Add("dedup.docs.read", 1)
+			}
+			continue
+		}
 		if count {
 			c.Add("dedup.docs.read", 1)
-		}
-		if !want(d.ID) {
-			continue
 		}
 		b = mr.AppendEscape(b[:0], d.ID)
 		b = doc.AppendSrcpos(append(b, '\t'), fileEsc, d.Source, at)

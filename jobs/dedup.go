@@ -111,7 +111,7 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	}
 	if r.man != nil && len(r.man.Against) > 0 {
 		if o.batch, err = batchDocs(r); err != nil {
-			return fmt.Errorf("dedup: %w", err)
+			return err
 		}
 		if o.withdrawn, err = m.storedCuts(o.storedClean, o.batch); err != nil {
 			return err

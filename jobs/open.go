@@ -139,6 +139,9 @@ func (r *runOutput) ownInputs() ([]string, error) {
 // parsed records (OUT/parsed holds the batch's alone).
 func batchDocs(r *runOutput) (map[string]bool, error) {
 	ids := map[string]bool{}
+	if !pipeline.Succeeded(r.FS, r.Dir+"/parsed") {
+		return nil, fmt.Errorf("dedup: the batch run %s has no finished parsed/ (its documents' records): rerun it", r.arg)
+	}
 	err := eachPartLine(r.FS, r.Dir+"/parsed", func(name string, n int64, line []byte) error {
 		rec, err := doc.SplitRecord(line)
 		if err != nil {

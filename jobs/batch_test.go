@@ -395,6 +395,10 @@ func TestBatchRefused(t *testing.T) {
 	if code != 0 || strings.Count(text, "\n") == 0 {
 		t.Errorf("spans --text of a batch run: exit %d, %d lines\n%s", code, strings.Count(text, "\n"), stderr)
 	}
+	// Its dedup needs clusters: the hint reruns it as the batch it is.
+	if _, stderr, code := runPDC(t, "dedup", out, "--output", filepath.Join(dir, "clean")); code == 0 || !strings.Contains(stderr, "--against "+stored+" --output "+out+" --clusters") {
+		t.Errorf("dedup of a batch run without clusters: exit %d, %q", code, stderr)
+	}
 }
 
 // TestBatchDedup: pdc dedup of a batch run writes the batch's documents
@@ -425,7 +429,15 @@ func TestBatchDedup(t *testing.T) {
 	if _, err := f.Write(copies); err != nil {
 		t.Fatal(err)
 	}
+	// A stored id again: the run keeps the stored record, and dedup does
+	// not write the batch's.
+	first, _, _ := strings.Cut(string(copies), "\n")
+	again := strings.Replace(first, `{"id": "new/`, `{"id": "`, 1)
+	if _, err := f.WriteString(again + "\n"); err != nil {
+		t.Fatal(err)
+	}
 	f.Close()
+	other := renamedSample(t, "other/", func(i int) bool { return i < 10 })
 	stored, batch, whole := filepath.Join(dir, "stored"), filepath.Join(dir, "batch"), filepath.Join(dir, "whole")
 	clean := func(name string) string { return filepath.Join(dir, name) }
 	cutChars := map[string]int{}   // by dedup output: the characters cut, as its summary says
@@ -439,6 +451,9 @@ func TestBatchDedup(t *testing.T) {
 		{"dedup", batch, "--output", clean("c1j"), "--stored-clean", clean("c0"), "--jobs", "--workers", "2"},
 		{"run", "--input", files[0], "--input", files[1], "--output", whole, "--clusters"},
 		{"dedup", whole, "--output", clean("cw")},
+		{"run", "--input", other, "--output", filepath.Join(dir, "other"), "--clusters"},
+		{"dedup", filepath.Join(dir, "other"), "--output", clean("cother")},
+		{"dedup", batch, "--output", clean("c1f"), "--stored-clean", clean("c0") + "/removed.tsv"},
 	} {
 		_, stderr, code := runPDC(t, append(args, "--quiet")...)
 		if code != 0 {
@@ -456,6 +471,12 @@ func TestBatchDedup(t *testing.T) {
 	inBatch := map[string]bool{}
 	for _, id := range ids["b"] {
 		inBatch[id] = true
+	}
+	if !strings.Contains(summary["c1"], "1 document of the batch left out: their ids are stored") {
+		t.Errorf("the summary does not count the batch's record of a stored id:\n%s", summary["c1"])
+	}
+	if summary["c1f"] != strings.ReplaceAll(summary["c1s"], "c1s", "c1f") {
+		t.Errorf("--stored-clean C0/removed.tsv:\n%s\nwant as --stored-clean C0:\n%s", summary["c1f"], summary["c1s"])
 	}
 	for _, l := range strings.Split(strings.TrimSpace(string(copies)), "\n") {
 		var d struct{ ID string }
@@ -563,6 +584,7 @@ func TestBatchDedup(t *testing.T) {
 		{[]string{stored, "--stored-clean", clean("c0")}, "--stored-clean is for a batch run"},
 		{[]string{batch, "--stored-clean", stored}, "not a pdc dedup output"},
 		{[]string{batch, "--stored-clean", clean("c1")}, "a document of this batch"},
+		{[]string{batch, "--stored-clean", clean("cother")}, "which no stored run of this batch holds"},
 	} {
 		args := append([]string{"dedup", "--output", clean("refused")}, tt.args...)
 		if _, stderr, code := runPDC(t, args...); code == 0 || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {

@@ -89,6 +89,7 @@ type dedupOptions struct {
 	// withdrawn what they cut, by document (storedCuts).
 	storedClean []string
 	withdrawn   map[string][]dedup.Range
+	storedIDs   int64         // documents of the batch whose id is stored, left out
 	read        input.Options // how the run read its documents (readOptions)
 	templates   bool          // also cut site templates (lib/sitetemplate)
 }
@@ -113,7 +114,19 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 		if o.batch, err = batchDocs(r); err != nil {
 			return err
 		}
-		if o.withdrawn, err = m.storedCuts(o.storedClean, o.batch); err != nil {
+		stored, err := storedDocs(r)
+		if err != nil {
+			return err
+		}
+		for id := range o.batch {
+			// The run kept the stored record of the id (a batch does
+			// not replace stored documents): not the batch's to write.
+			if stored[id] {
+				delete(o.batch, id)
+				o.storedIDs++
+			}
+		}
+		if o.withdrawn, err = m.storedCuts(o.storedClean, o.batch, stored); err != nil {
 			return err
 		}
 	} else if len(o.storedClean) > 0 {
@@ -259,7 +272,11 @@ func dedupClusters(r *runOutput, out string) ([]cluster.Cluster, error) {
 	}
 	cs, err := cluster.ReadPlaces(fsys, dir+"/clusters")
 	if errors.Is(err, cluster.ErrNotFinished) {
-		return nil, fmt.Errorf("dedup: %s has no passage clusters: run it with them (pdc run --input DOCS --output %s --clusters --overwrite)", out, out)
+		against := ""
+		if r.man != nil && len(r.man.Against) > 0 {
+			against = " --against " + r.man.Against[len(r.man.Against)-1]
+		}
+		return nil, fmt.Errorf("dedup: %s has no passage clusters: run it with them (pdc run --input DOCS%s --output %s --clusters --overwrite)", out, against, out)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dedup: %w", err)
@@ -440,7 +457,7 @@ func (o dedupOptions) storedRank(m *cluster.Member) int {
 // storedCuts reads what the stored runs' dedup outputs dirs cut (their
 // removed.tsv, or removed/ part files of pdc dedup --jobs), by document,
 // merged; none of it may be of a document of the batch.
-func (m *Main) storedCuts(dirs []string, batch map[string]bool) (map[string][]dedup.Range, error) {
+func (m *Main) storedCuts(dirs []string, batch, stored map[string]bool) (map[string][]dedup.Range, error) {
 	cuts := map[string][]dedup.Range{}
 	for _, dir := range dirs {
 		fsys, p, err := hdfsfs.Resolve(dir, m.isRemote(dir))
@@ -448,6 +465,9 @@ func (m *Main) storedCuts(dirs []string, batch map[string]bool) (map[string][]de
 			return nil, fmt.Errorf("dedup: --stored-clean %s: %w", dir, err)
 		}
 		files := []string{p + "/" + dedupRemoved}
+		if strings.HasSuffix(p, "/"+dedupRemoved) {
+			files = []string{p} // the file itself
+		}
 		if _, err := fsys.Stat(files[0]); err != nil {
 			if files, err = pipeline.PartFiles(fsys, p+"/"+dedupRemovedDir); err != nil || len(files) == 0 {
 				return nil, fmt.Errorf("dedup: --stored-clean %s: not a pdc dedup output (no %s, nor %s/ part files)", dir, dedupRemoved, dedupRemovedDir)
@@ -459,8 +479,11 @@ func (m *Main) storedCuts(dirs []string, batch map[string]bool) (map[string][]de
 				return nil, fmt.Errorf("dedup: --stored-clean: %w", hdfsfs.UnwrapPath(err))
 			}
 			err = dedup.ReadCuts(rc, func(id string, r dedup.Removal) error {
-				if batch[id] {
+				switch {
+				case batch[id]:
 					return fmt.Errorf("it cuts %q, a document of this batch: give the dedup outputs of the stored runs", id)
+				case !stored[id]:
+					return fmt.Errorf("it cuts %q, which no stored run of this batch holds: give the dedup outputs of the batch's stored runs", id)
 				}
 				cuts[id] = append(cuts[id], r.Range)
 				return nil
@@ -621,6 +644,11 @@ func writeClean(in, out *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templ
 	}
 	if w.st.Counts, w.st.dups, err = ordered(out, o.read, workers, an, written, true, w.process, w.write); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
+	}
+	if o.batch != nil {
+		// The batch's documents read, as the jobs count them: not the
+		// records of stored ids the run left out.
+		w.st.Docs = int64(len(w.written)) + w.st.dups
 	}
 	if err := p.Err(); err != nil {
 		return w.st, fmt.Errorf("dedup: the kept passages' file %s: %w", spill.Name(), err)
@@ -943,6 +971,9 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 			as = "as their dedup (--stored-clean) left them"
 		}
 		fmt.Fprintf(&b, "; %s cut against a stored document, the stored documents %s", plural(st.againstStored, "range"), as)
+		if o.storedIDs > 0 {
+			fmt.Fprintf(&b, "; %s of the batch left out: their ids are stored, and the run kept the stored records", plural(o.storedIDs, "document"))
+		}
 	}
 	fmt.Fprintln(m.Stderr, b.String())
 }

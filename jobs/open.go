@@ -138,18 +138,38 @@ func (r *runOutput) ownInputs() ([]string, error) {
 // batchDocs returns the ids of a batch run's own documents: those of its
 // parsed records (OUT/parsed holds the batch's alone).
 func batchDocs(r *runOutput) (map[string]bool, error) {
-	ids := map[string]bool{}
 	if !pipeline.Succeeded(r.FS, r.Dir+"/parsed") {
 		return nil, fmt.Errorf("dedup: the batch run %s has no finished parsed/ (its documents' records): rerun it", r.arg)
 	}
-	err := eachPartLine(r.FS, r.Dir+"/parsed", func(name string, n int64, line []byte) error {
+	return parsedIDs(r.FS, r.Dir+"/parsed", nil)
+}
+
+// storedDocs returns the ids of the documents a batch run's stored runs
+// hold: those of their parsed records.
+func storedDocs(r *runOutput) (map[string]bool, error) {
+	ids := map[string]bool{}
+	for _, a := range r.man.Against {
+		if _, err := parsedIDs(r.FS, a+"/parsed", ids); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// parsedIDs adds to ids (made when nil) the ids of the parsed records
+// (lib/doc) of the part files of dir, and returns it.
+func parsedIDs(fsys hdfsfs.FS, dir string, ids map[string]bool) (map[string]bool, error) {
+	if ids == nil {
+		ids = map[string]bool{}
+	}
+	err := eachPartLine(fsys, dir, func(name string, n int64, line []byte) error {
 		rec, err := doc.SplitRecord(line)
 		if err != nil {
-			return fmt.Errorf("%s line %d: %w", name, n, err)
+			return fmt.Errorf("dedup: %s line %d: %w", name, n, err)
 		}
 		id, err := mr.Unescape(string(rec.ID))
 		if err != nil {
-			return fmt.Errorf("%s line %d: %w", name, n, err)
+			return fmt.Errorf("dedup: %s line %d: %w", name, n, err)
 		}
 		ids[id] = true
 		return nil

@@ -466,9 +466,10 @@ func (m *Main) listInputs(o *runOptions) error {
 }
 
 // templateNote says how much of what was indexed the run left out as site
-// templates when that is most of it, or when the run found no span: then
-// the templates may be copies of one site (a mirror, versions side by
-// side), and the note says what to try. "" otherwise.
+// templates when that is most of it, or when the run found no span and
+// left out a percent or more: then the templates may be copies of one site
+// (a mirror, versions side by side), and the note says what to try. ""
+// otherwise.
 func templateNote(c map[string]int64, maxSiteDF int, out string) string {
 	indexed := c["index.postings.prefix"] // the words method indexes prefixes
 	if indexed == 0 {
@@ -479,7 +480,7 @@ func templateNote(c map[string]int64, maxSiteDF int, out string) string {
 		return ""
 	}
 	share := float64(left) / float64(indexed)
-	if share < 0.5 && c["extend.spans"] > 0 {
+	if share < 0.5 && (c["extend.spans"] > 0 || share < 0.01) {
 		return ""
 	}
 	return fmt.Sprintf("pdc: %.0f%% of what was indexed is left out as site templates (sentences in more than %d pages of one site; %s/boilerplate.tsv): "+

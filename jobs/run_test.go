@@ -451,3 +451,24 @@ func TestJobTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateNote: the note comes when most of what was indexed is left
+// out as templates, or when a run finds no span and leaves out a percent
+// or more; not for a run without spans whose templates are a trifle.
+func TestTemplateNote(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		c     map[string]int64
+		noted bool
+	}{
+		{"most left out", map[string]int64{"index.postings.prefix": 100, "index.postings.site-template": 60, "extend.spans": 5}, true},
+		{"some left out, spans found", map[string]int64{"index.postings.prefix": 100, "index.postings.site-template": 20, "extend.spans": 5}, false},
+		{"some left out, no span", map[string]int64{"index.postings.prefix": 100, "index.postings.site-template": 20}, true},
+		{"a trifle left out, no span", map[string]int64{"index.postings.prefix": 10000, "index.postings.site-template": 3}, false},
+		{"none left out", map[string]int64{"index.postings.prefix": 100}, false},
+	} {
+		if got := templateNote(tc.c, 4, "OUT"); (got != "") != tc.noted {
+			t.Errorf("%s: note %q, want one: %v", tc.name, got, tc.noted)
+		}
+	}
+}

@@ -98,6 +98,18 @@ func AppendOrder(b []byte, rec Record) []byte {
 	return append(append(b, '@'), rec.Srcpos...)
 }
 
+// OrderString is a place of AppendOrder as a person reads it: the
+// srcpos, after "batch N, " for a record of a batch.
+func OrderString(place []byte) string {
+	if len(place) > 8 && place[0] == BatchOrder && place[7] == '@' {
+		n, ok := mr.Atoi(place[1:7])
+		if ok {
+			return fmt.Sprintf("batch %d, %s", n, place[8:])
+		}
+	}
+	return string(place)
+}
+
 // BatchMark starts the site field of the postings of a batch's own
 // documents in a batch run (mappers/index, reducers/index): the join pairs
 // stored documents only with those.

@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/docstats"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
@@ -187,7 +188,7 @@ func (g *group) emitDoc() error {
 		g.c.Add("stats.duplicate-ids", 1)
 		for _, p := range g.positions[1:] {
 			if g.reported < MaxReports {
-				fmt.Fprintf(g.stderr, "pdc: duplicate id %s at %s (kept the one at %s)\n", g.key[1:], p, g.positions[0])
+				fmt.Fprintf(g.stderr, "pdc: duplicate id %s at %s (kept the one at %s)\n", g.key[1:], doc.OrderString([]byte(p)), doc.OrderString([]byte(g.positions[0])))
 				g.reported++
 			}
 		}

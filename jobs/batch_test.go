@@ -604,3 +604,37 @@ func atoiT(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// TestBatchStoredRerun: a stored run run again after a batch ran against
+// it holds another collection: the commands that read the batch's
+// documents, and a batch against it, refuse it in one line.
+func TestBatchStoredRerun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files, _ := splitSample(t, dir, func(i int) string { return string(rune('a' + i%2)) })
+	stored, batch := filepath.Join(dir, "stored"), filepath.Join(dir, "batch")
+	for _, args := range [][]string{
+		{"run", "--input", files[0], "--output", stored, "--store"},
+		{"run", "--input", files[1], "--output", batch, "--against", stored, "--clusters"},
+	} {
+		if _, stderr, code := runPDC(t, append(args, "--quiet")...); code != 0 {
+			t.Fatalf("pdc %v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	if _, stderr, code := runPDC(t, "spans", batch, "--text"); code != 0 {
+		t.Fatalf("pdc spans --text of the batch: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := runPDC(t, "run", "--quiet", "--input", files[0], "--output", stored, "--store", "--overwrite"); code != 0 {
+		t.Fatalf("the stored run again: exit %d\n%s", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"spans", batch, "--text"},
+		{"dedup", batch, "--output", filepath.Join(dir, "clean")},
+		{"run", "--quiet", "--input", files[1], "--output", filepath.Join(dir, "next"), "--against", batch},
+	} {
+		_, stderr, code := runPDC(t, args...)
+		if code == 0 || !strings.Contains(stderr, "was run again after the batch run") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("pdc %v after the stored run was run again: exit %d, want one line saying so:\n%s", args, code, stderr)
+		}
+	}
+}

@@ -92,6 +92,9 @@ func (r *runOutput) Inputs() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := pipeline.CheckStored(r.FS, r.arg, *r.man); err != nil {
+		return nil, err
+	}
 	for _, a := range r.man.Against {
 		s := &runOutput{m: r.m, arg: a, FS: r.FS, Dir: a}
 		if s.man, s.manErr = pipeline.ReadManifest(r.FS, a); s.manErr != nil {

@@ -286,7 +286,7 @@ func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, 
 		recorded[i].Path = absAll([]string{recorded[i].Path})[0]
 	}
 	man := pipeline.Manifest{Inputs: absAll(o.inputs), Files: absAll(in.Paths()), Env: cfg.EnvList(), Clusters: o.clusters, Stamps: recorded,
-		Include: o.filter.Include, Exclude: o.filter.Exclude, Store: o.store, Against: o.batch.Against}
+		Include: o.filter.Include, Exclude: o.filter.Exclude, Store: o.store, Against: o.batch.Against, AgainstStamps: o.batch.Stamps}
 	d.InputCounters = in.Counters()
 	return d, m.pipelineOptions(o, o.output, man), nil
 }
@@ -323,7 +323,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		progress = io.Discard
 	}
 	man := pipeline.Manifest{Inputs: o.inputs, Env: cfg.EnvList(), Hadoop: true, Clusters: o.clusters, Include: o.filter.Include, Exclude: o.filter.Exclude,
-		Store: o.store, Against: o.batch.Against}
+		Store: o.store, Against: o.batch.Against, AgainstStamps: o.batch.Stamps}
 	local, _ := splitInputs(o.inputs, m.Getenv) // the local ones are uploaded
 	var localSet *input.Set
 	if len(local) > 0 {

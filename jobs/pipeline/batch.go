@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
@@ -64,6 +65,9 @@ type BatchRun struct {
 	Against []string
 	// Stored are their parsed-record directories (Options.Stored).
 	Stored []string
+	// Stamps identify the runs' stored collections as the batch read them
+	// (Manifest.AgainstStamps, StoredStamp).
+	Stamps []int64
 }
 
 // Against checks that old, a run's output directory on fsys, and every
@@ -76,15 +80,57 @@ func Against(fsys hdfsfs.FS, old, out string, env []string, hadoop bool) (BatchR
 		return BatchRun{}, fmt.Errorf("--against %s: not a pdc run's output: %w", old, err)
 	}
 	b := BatchRun{Against: append(slices.Clone(man.Against), old)}
+	if err := CheckStored(fsys, old, *man); err != nil {
+		return BatchRun{}, fmt.Errorf("--against %s: %w", old, err)
+	}
 	for _, run := range b.Against {
 		if err := storedRun(fsys, run, out, env, hadoop); err != nil {
 			return BatchRun{}, fmt.Errorf("--against %s: %w", old, err)
 		}
 		b.Stored = append(b.Stored, path.Join(run, "parsed"))
+		stamp, err := StoredStamp(fsys, run)
+		if err != nil {
+			return BatchRun{}, fmt.Errorf("--against %s: %w", old, err)
+		}
+		b.Stamps = append(b.Stamps, stamp)
 	}
 	batch, _ := strconv.Atoi(envMap(man.Env)["PDC_BATCH"])
 	b.Batch = batch + 1
 	return b, nil
+}
+
+// StoredStamp identifies the collection the run stored: the modification
+// time (Unix nanoseconds) of its parsed/_SUCCESS, which a rerun of the
+// run rewrites.
+func StoredStamp(fsys hdfsfs.FS, run string) (int64, error) {
+	fi, err := fsys.Stat(run + "/parsed/_SUCCESS")
+	if err != nil {
+		return 0, fmt.Errorf("the stored run %s has no finished parsed/: %w", run, hdfsfs.UnwrapPath(err))
+	}
+	return fi.ModTime().UnixNano(), nil
+}
+
+// CheckStored checks that the stored runs of batch run out (its manifest
+// man) hold the collections the batch ran against (Manifest.AgainstStamps;
+// a manifest without them is not checked): a stored run rerun since then
+// holds other documents, or the same under other offsets. A stored run
+// without finished parsed records is left to the checks of what reads
+// them (storedFinished).
+func CheckStored(fsys hdfsfs.FS, out string, man Manifest) error {
+	if len(man.AgainstStamps) != len(man.Against) {
+		return nil
+	}
+	for i, run := range man.Against {
+		stamp, err := StoredStamp(fsys, run)
+		if err != nil {
+			continue
+		}
+		if stamp != man.AgainstStamps[i] {
+			return fmt.Errorf("the stored run %s was run again after the batch run %s ran against it (its parsed/ of %s, not %s): run the batch again (pdc run ... --against %s --output %s --overwrite)",
+				run, out, time.Unix(0, stamp).UTC().Format(time.RFC3339), time.Unix(0, man.AgainstStamps[i]).UTC().Format(time.RFC3339), man.Against[len(man.Against)-1], out)
+		}
+	}
+	return nil
 }
 
 // storedRun checks one run of a batch run's chain: not where the batch

@@ -54,6 +54,10 @@ type Manifest struct {
 	// Against are, for a batch run, the stored runs it ran against, oldest
 	// first (BatchRun.Against): their documents are the run's too.
 	Against []string `json:"against,omitempty"`
+	// AgainstStamps identify the collections of Against as the batch read
+	// them (StoredStamp): the commands that read a batch run's documents
+	// check them (CheckStored).
+	AgainstStamps []int64 `json:"against_stamps,omitempty"`
 	// Stamps are the sizes and modification times of the local input
 	// files as the run read them: the commands that read the documents
 	// again check them (input.Stamps.ChangedSince).

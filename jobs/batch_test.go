@@ -429,10 +429,15 @@ func TestBatchDedup(t *testing.T) {
 	if _, err := f.Write(copies); err != nil {
 		t.Fatal(err)
 	}
-	// A stored id again: the run keeps the stored record, and dedup does
-	// not write the batch's.
+	// A stored id again, its text edited: the run keeps the stored
+	// record, and dedup neither writes the batch's nor reads it for the
+	// stored document's kept passages.
 	first, _, _ := strings.Cut(string(copies), "\n")
 	again := strings.Replace(first, `{"id": "new/`, `{"id": "`, 1)
+	if !strings.Contains(again, "</body>") {
+		t.Fatal("the sample's page has no </body>")
+	}
+	again = strings.Replace(again, "</body>", "<p>An edited paragraph the stored page does not have, long enough to be a sentence of its own.</p></body>", 1)
 	if _, err := f.WriteString(again + "\n"); err != nil {
 		t.Fatal(err)
 	}

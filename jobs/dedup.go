@@ -11,7 +11,8 @@ package jobs
 // written atomically:
 //
 // docs.jsonl: every document of the input, in input order (of duplicate
-// ids the first, as the run reads them), one JSON object per line,
+// ids the first, as the run reads them; of a batch run, the batch's own
+// documents but those whose id is stored, whose stored record the run kept), one JSON object per line,
 // {"id", "url", "text", ...} (lib/doc AppendJSONKeeping: url left out when
 // empty, so that pdc reads the file back as input; then the other fields of
 // a JSON Lines record, as it has them). text is the document's extracted
@@ -85,13 +86,14 @@ type dedupOptions struct {
 	// batch's own inputs, when the run's are read.
 	batch     map[string]bool
 	ownInputs []string
+	byRun     [][]string // the inputs of each run of the chain, the batch's last (inputsByRun)
 	// storedClean are the stored runs' pdc dedup outputs (--stored-clean),
 	// withdrawn what they cut, by document (storedCuts).
 	storedClean []string
 	withdrawn   map[string][]dedup.Range
-	storedIDs   int64         // documents of the batch whose id is stored, left out
-	read        input.Options // how the run read its documents (readOptions)
-	templates   bool          // also cut site templates (lib/sitetemplate)
+	replaced    map[string]bool // ids of the batch that are stored: the run kept the stored records
+	read        input.Options   // how the run read its documents (readOptions)
+	templates   bool            // also cut site templates (lib/sitetemplate)
 }
 
 func (m *Main) dedupCmd(ctx context.Context, args []string) error {
@@ -114,18 +116,23 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 		if o.batch, err = batchDocs(r); err != nil {
 			return err
 		}
+		if err := pipeline.CheckStored(r.FS, r.arg, *r.man); err != nil {
+			return err
+		}
 		stored, err := storedDocs(r)
 		if err != nil {
 			return err
 		}
+		o.replaced = map[string]bool{}
 		for id := range o.batch {
 			// The run kept the stored record of the id (a batch does
 			// not replace stored documents): not the batch's to write.
 			if stored[id] {
 				delete(o.batch, id)
-				o.storedIDs++
+				o.replaced[id] = true
 			}
 		}
+
 		if o.withdrawn, err = m.storedCuts(o.storedClean, o.batch, stored); err != nil {
 			return err
 		}
@@ -153,10 +160,13 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 			return err
 		}
 		if o.batch != nil {
-			if o.ownInputs, err = r.ownInputs(); err != nil {
+			if o.byRun, err = r.inputsByRun(); err != nil {
 				return fmt.Errorf("dedup: %w", err)
 			}
+			o.ownInputs = o.byRun[len(o.byRun)-1]
 		}
+	} else if o.batch != nil && o.jobs {
+		return usagef("dedup --jobs of a batch run reads the inputs of each run of its chain from their records: leave --input out (or give --jobs=false)")
 	}
 	an, err := r.Analyzer(ctx, append([]string{"dedup"}, args...))
 	if err != nil {
@@ -617,11 +627,23 @@ func writeClean(in, out *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templ
 			c.kept = p.KeptOf(&wk.tok, c.d.ID, a)
 		}
 	}
+	keptRead := map[string]bool{}
 	if _, _, err := ordered(in, o.read, workers, an, p.HoldsKept, false, keep, func(c *cleanDoc) error {
+		keptRead[c.d.ID] = true
 		p.AddKept(c.kept)
 		return nil
 	}); err != nil {
 		return w.st, fmt.Errorf("dedup: %w", err)
+	}
+	if o.batch != nil {
+		// A stored document is not written, so the check of the written
+		// ones below does not see it missing: its kept passages must be
+		// read here.
+		for _, id := range p.KeptDocs() {
+			if !keptRead[id] && !o.batch[id] {
+				return w.st, fmt.Errorf("dedup: stored document %q, which holds a kept passage, is not in the inputs %s (give the stored runs' documents too)", id, strings.Join(o.inputs, ","))
+			}
+		}
 	}
 	if err := p.Err(); err != nil {
 		return w.st, fmt.Errorf("dedup: the kept passages' file %s: %w", spill.Name(), err)
@@ -639,7 +661,12 @@ func writeClean(in, out *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templ
 		return w.st, fmt.Errorf("dedup: write %s: %w", w.removed.Name(), err)
 	}
 	written := func(string) bool { return true }
-	if o.batch != nil {
+	switch {
+	case o.batch != nil && o.ownInputs != nil:
+		// The batch's own documents, those the parse job skipped too,
+		// but for the records of stored ids.
+		written = func(id string) bool { return !o.replaced[id] }
+	case o.batch != nil:
 		written = func(id string) bool { return o.batch[id] }
 	}
 	if w.st.Counts, w.st.dups, err = ordered(out, o.read, workers, an, written, true, w.process, w.write); err != nil {
@@ -971,8 +998,8 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 			as = "as their dedup (--stored-clean) left them"
 		}
 		fmt.Fprintf(&b, "; %s cut against a stored document, the stored documents %s", plural(st.againstStored, "range"), as)
-		if o.storedIDs > 0 {
-			fmt.Fprintf(&b, "; %s of the batch left out: their ids are stored, and the run kept the stored records", plural(o.storedIDs, "document"))
+		if n := len(o.replaced); n > 0 {
+			fmt.Fprintf(&b, "; %s of the batch left out: their ids are stored, and the run kept the stored records", plural(int64(n), "document"))
 		}
 	}
 	fmt.Fprintln(m.Stderr, b.String())

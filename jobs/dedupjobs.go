@@ -122,6 +122,12 @@ func (m *Main) dedupJobs(ctx context.Context, o dedupOptions, r *runOutput, cs [
 	plan := dedup.PlanInput{Clusters: cs, Kept: kept, MinWords: cfg.MinTokens, DropEmpty: o.dropEmpty, Withdrawn: o.withdrawn}
 	if o.batch != nil {
 		plan.Batch = slices.Sorted(maps.Keys(o.batch))
+		plan.Replaced = slices.Sorted(maps.Keys(o.replaced))
+		for n, ins := range o.byRun {
+			for _, in := range ins {
+				plan.Sources = append(plan.Sources, dedup.Source{Batch: n, Path: in})
+			}
+		}
 	}
 	if err := writeSide(fsys, clean+"/"+dedup.PlanFile, func(w io.Writer) error { return dedup.WritePlan(w, plan) }); err != nil {
 		return err

@@ -345,6 +345,22 @@ func TestHadoopConvertedInputs(t *testing.T) {
 	// both runs' uploaded inputs; its clusters, from the spans and parsed
 	// records of both runs, the local batch's.
 	batch := renamedSample(t, "new/", func(i int) bool { return i%3 == 1 })
+	// and a stored page under its own id, edited: the run keeps the stored
+	// record, and dedup reads that one (OUT-batch/input sorts before
+	// OUT/input: the records' places decide, not their paths).
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	f, err := os.OpenFile(batch, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(strings.Replace(first, "</body>", "<p>An edited paragraph the stored page does not have, long enough to be a sentence of its own.</p></body>", 1) + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	lbatch := filepath.Join(t.TempDir(), "batch")
 	for _, r := range []struct {
 		env  []string

@@ -82,19 +82,35 @@ func (r *runOutput) Analyzer(ctx context.Context, cmdline []string) (*doc.Analyz
 
 // Inputs returns the run's documents, from its _pdc.json: the uploaded
 // copy (OUT/input) for Hadoop runs when there is one, else the inputs as
-// given; for a batch run, those of the stored runs it ran against too.
+// given; for a batch run, those of the stored runs it ran against too,
+// before its own.
 //
 // Local input files that changed since the run (their size or modification
 // time, recorded in _pdc.json) are an error, or a warning with --force
 // (forceFlag): the run's offsets may no longer fit their text.
 func (r *runOutput) Inputs() ([]string, error) {
-	in, err := r.ownInputs()
+	byRun, err := r.inputsByRun()
+	var in []string
+	for _, ins := range byRun {
+		in = append(in, ins...)
+	}
+	return in, err
+}
+
+// inputsByRun returns Inputs by run: for a batch run, each stored run's
+// (its batch number the index), then its own (the last); else its own.
+func (r *runOutput) inputsByRun() ([][]string, error) {
+	own, err := r.ownInputs()
 	if err != nil {
 		return nil, err
 	}
 	if err := pipeline.CheckStored(r.FS, r.arg, *r.man); err != nil {
 		return nil, err
 	}
+	// The stored runs' inputs first, oldest first, then the batch's: a
+	// reader taking the first record of an id takes the one the run kept
+	// (lib/doc AppendOrder: a batch does not replace a stored id).
+	var byRun [][]string
 	for _, a := range r.man.Against {
 		s := &runOutput{m: r.m, arg: a, FS: r.FS, Dir: a}
 		if s.man, s.manErr = pipeline.ReadManifest(r.FS, a); s.manErr != nil {
@@ -107,9 +123,9 @@ func (r *runOutput) Inputs() ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		in = append(in, sin...)
+		byRun = append(byRun, sin)
 	}
-	return in, nil
+	return append(byRun, own), nil
 }
 
 // ownInputs is Inputs without the stored runs'.

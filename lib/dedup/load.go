@@ -53,8 +53,9 @@ const (
 type Loaded struct {
 	Input PlanInput
 	Plan  *Plan
-	// Batch holds PlanInput.Batch (nil for a run of its own).
-	Batch map[string]bool
+	// Batch and Replaced hold PlanInput.Batch and Replaced (nil for a
+	// run of its own).
+	Batch, Replaced map[string]bool
 }
 
 // LoadPlan reads the plan file of side directory side, and its kept
@@ -133,9 +134,12 @@ func readLoaded(planFiles, keptFiles []string) (*Loaded, error) {
 	}
 	l := &Loaded{Input: in, Plan: p}
 	if in.Batch != nil {
-		l.Batch = map[string]bool{}
+		l.Batch, l.Replaced = map[string]bool{}, map[string]bool{}
 		for _, id := range in.Batch {
 			l.Batch[id] = true
+		}
+		for _, id := range in.Replaced {
+			l.Replaced[id] = true
 		}
 	}
 	return l, nil

@@ -3,6 +3,7 @@ package dedup
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -130,6 +131,9 @@ func (p *Plan) Stored(withdrawn map[string][]Range) { p.withdrawn = withdrawn }
 
 // Need returns, for every document that holds a member, a cluster of it.
 func (p *Plan) Need() map[string]string { return p.need }
+
+// KeptDocs returns the documents that hold a kept member, sorted.
+func (p *Plan) KeptDocs() []string { return slices.Sorted(maps.Keys(p.keptBy)) }
 
 // HoldsKept reports whether document d holds a kept member.
 func (p *Plan) HoldsKept(d string) bool { return len(p.protected[d]) > 0 }

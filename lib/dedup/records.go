@@ -22,14 +22,20 @@ package dedup
 //
 //	#pdc-dedup-plan TAB 2 TAB min_words TAB drop_empty
 //	+ TAB doc
+//	x TAB doc
+//	= TAB batch TAB input
 //	- TAB doc TAB char_start TAB char_end [TAB char_start TAB char_end ...]
 //	cid TAB kept TAB doc TAB char_start TAB char_end [TAB doc TAB char_start TAB char_end ...]
 //
 // What NewPlan is given, so that every task builds the same Plan: the
 // run's --min-tokens, whether documents left empty are dropped (0 or 1);
-// for a batch run's dedup, a "+" line per document of the batch (the only
-// ones written) and a "-" line per stored document with text its own
-// dedup cut (Plan.Stored, ranges sorted and merged); then one line per
+// for a batch run's dedup, a "+" line per document of the batch (parsed),
+// an "x" line per id of the batch that is stored (the run kept the stored
+// record), an "=" line per input with the batch number of its run (the
+// records of an id are ordered as lib/doc AppendOrder orders them; the
+// inputs of the largest number are the batch's, whose documents but the x
+// ones are the only ones written), and a "-" line per stored document with
+// text its own dedup cut (Plan.Stored, ranges sorted and merged); then one line per
 // cluster in the order given, its kept member's index (-1: none,
 // Coordinate) and its members in order (ids escaped as in lib/mr).
 //
@@ -52,6 +58,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/mr"
@@ -140,6 +147,52 @@ type PlanInput struct {
 	// what the stored runs' dedup cut (Plan.Stored).
 	Batch     []string
 	Withdrawn map[string][]Range
+	// Replaced are the ids of the batch that are stored; Sources the
+	// inputs, each with the batch number of its run.
+	Replaced []string
+	Sources  []Source
+}
+
+// Source is an input of a batch run's dedup and the batch number of the
+// run it is an input of.
+type Source struct {
+	Batch int
+	Path  string
+}
+
+// SourceBatch returns the batch number of the input that holds file (the
+// longest one that is file or a directory above it; a scheme and host of a
+// URI are ignored), and whether one does.
+func (in PlanInput) SourceBatch(file string) (int, bool) {
+	file = stripHost(file)
+	best, n, ok := -1, 0, false
+	for _, s := range in.Sources {
+		p := strings.TrimSuffix(stripHost(s.Path), "/")
+		if (file == p || strings.HasPrefix(file, p+"/")) && len(p) > best {
+			best, n, ok = len(p), s.Batch, true
+		}
+	}
+	return n, ok
+}
+
+// Current is the batch number of the batch's own inputs: the largest.
+func (in PlanInput) Current() int {
+	n := 0
+	for _, s := range in.Sources {
+		n = max(n, s.Batch)
+	}
+	return n
+}
+
+// stripHost drops the scheme and host of a URI (hdfs://host:port/path).
+func stripHost(p string) string {
+	if _, rest, ok := strings.Cut(p, "://"); ok {
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			return rest[i:]
+		}
+		return "/"
+	}
+	return p
 }
 
 // WritePlan writes the plan file of in to w.
@@ -153,6 +206,17 @@ func WritePlan(w io.Writer, in PlanInput) error {
 	var b []byte
 	for _, id := range in.Batch {
 		if _, err := bw.Write(append(mr.AppendEscape(append(b[:0], '+', '\t'), id), '\n')); err != nil {
+			return err
+		}
+	}
+	for _, id := range in.Replaced {
+		if _, err := bw.Write(append(mr.AppendEscape(append(b[:0], 'x', '\t'), id), '\n')); err != nil {
+			return err
+		}
+	}
+	for _, s := range in.Sources {
+		b = strconv.AppendInt(append(b[:0], '=', '\t'), int64(s.Batch), 10)
+		if _, err := bw.Write(append(mr.AppendEscape(append(b, '\t'), s.Path), '\n')); err != nil {
 			return err
 		}
 	}
@@ -204,7 +268,7 @@ func ReadPlan(r io.Reader) (PlanInput, error) {
 	in.DropEmpty = string(f[1]) == "1"
 	for lr.Next() {
 		f := bytes.Split(lr.Line(), []byte{'\t'})
-		if len(f[0]) == 1 && (f[0][0] == '+' || f[0][0] == '-') {
+		if len(f[0]) == 1 && strings.IndexByte("+-x=", f[0][0]) >= 0 {
 			if err := in.readBatchLine(f); err != nil {
 				return in, fmt.Errorf("plan file line %d: %w", lr.LineNumber(), err)
 			}
@@ -246,11 +310,27 @@ func (in *PlanInput) readBatchLine(f [][]byte) error {
 	if err != nil {
 		return fmt.Errorf("malformed document id %q", f[1])
 	}
-	if f[0][0] == '+' {
+	switch f[0][0] {
+	case '+', 'x':
 		if len(f) != 2 {
-			return fmt.Errorf("malformed batch document line")
+			return fmt.Errorf("malformed %s line", f[0])
 		}
-		in.Batch = append(in.Batch, id)
+		if f[0][0] == '+' {
+			in.Batch = append(in.Batch, id)
+		} else {
+			in.Replaced = append(in.Replaced, id)
+		}
+		return nil
+	case '=':
+		n, ok := mr.Atoi(f[1])
+		if len(f) != 3 || !ok {
+			return fmt.Errorf("malformed input line")
+		}
+		p, err := mr.Unescape(string(f[2]))
+		if err != nil {
+			return fmt.Errorf("malformed input path %q", f[2])
+		}
+		in.Sources = append(in.Sources, Source{Batch: n, Path: p})
 		return nil
 	}
 	if len(f) < 4 || len(f)%2 != 0 {

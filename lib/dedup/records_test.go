@@ -154,6 +154,8 @@ func TestPlanRoundTrip(t *testing.T) {
 		Kept:     []int{0}, MinWords: 3, DropEmpty: true,
 		Batch:     []string{"b\tx", "c"},
 		Withdrawn: map[string][]Range{"s": {{Start: 1, End: 3}, {Start: 5, End: 8}}, "t": {{Start: 0, End: 2}}},
+		Replaced:  []string{"s"},
+		Sources:   []Source{{0, "/data/w1/in"}, {1, "hdfs://nn:9000/data/w2-batch/input"}},
 	}
 	var b bytes.Buffer
 	if err := WritePlan(&b, in); err != nil {
@@ -162,6 +164,32 @@ func TestPlanRoundTrip(t *testing.T) {
 	got, err := ReadPlan(&b)
 	if err != nil || !reflect.DeepEqual(got, in) {
 		t.Errorf("ReadPlan(WritePlan(%+v)) = %+v, %v", in, got, err)
+	}
+}
+
+// TestSourceBatch: a file's batch is that of the longest input holding
+// it, a URI's scheme and host left aside.
+func TestSourceBatch(t *testing.T) {
+	in := PlanInput{Sources: []Source{{0, "/data/w1"}, {1, "/data/w1/new"}, {2, "hdfs://nn:9000/out/w2-batch/input/"}, {0, "/data/a.jsonl"}}}
+	for _, tc := range []struct {
+		file  string
+		batch int
+		ok    bool
+	}{
+		{"/data/w1/x.jsonl", 0, true},
+		{"/data/w1/new/x.jsonl", 1, true},
+		{"/data/w10/x.jsonl", 0, false},
+		{"hdfs://other:8020/out/w2-batch/input/part-00000", 2, true},
+		{"/out/w2-batch/input/part-00000", 2, true},
+		{"/data/a.jsonl", 0, true},
+		{"/data/a.jsonl.gz", 0, false},
+	} {
+		if n, ok := in.SourceBatch(tc.file); n != tc.batch || ok != tc.ok {
+			t.Errorf("SourceBatch(%q) = %d, %v, want %d, %v", tc.file, n, ok, tc.batch, tc.ok)
+		}
+	}
+	if in.Current() != 2 {
+		t.Errorf("Current() = %d, want 2", in.Current())
 	}
 }
 

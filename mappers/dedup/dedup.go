@@ -15,7 +15,9 @@
 //	docid TAB srcpos TAB counts TAB lines
 //
 // docid escaped as in lib/mr; srcpos as in lib/doc's parsed-document
-// record (the first of an id in input order is the smallest); lines what
+// record (the first of an id in input order is the smallest; of a batch
+// run's dedup, its place, lib/doc AppendOrder, by the batch of the plan's
+// input that holds the file); lines what
 // the job writes of the document (escaped as in lib/mr, line ends
 // included; empty for a document the analyzer cannot read); counts the
 // counters the document adds, `name=n` joined by commas, or `!` and the
@@ -109,25 +111,34 @@ func run(t *mr.Task, job string) error {
 		m.loaded, m.plan, m.drop = l, l.Plan, l.Input.DropEmpty
 		want = map[string]func(string) bool{"kept": m.plan.HoldsKept, "removed": m.plan.HoldsRemoved,
 			"docs": func(string) bool { return true }}[job]
-		if b := l.Batch; b != nil && job != "kept" {
-			// A batch run's dedup writes the batch's documents alone;
-			// the stored ones give their kept members only.
-			all := want
-			want = func(id string) bool { return b[id] && all(id) }
-		}
 	}
 	count := job == "docs"
 	c := mr.NewCounters(t.Stderr)
 	out := mr.NewOutput(t.Stdout)
 	file := mr.InputFile(t.Getenv)
 	fileEsc := mr.Escape(file)
+	// A batch run's dedup: the records of an id ordered as the run orders
+	// them (stored runs' first), the batch's documents alone written (but
+	// for those of stored ids); the stored ones give their kept members.
+	batch := -1
+	if m.loaded != nil && m.loaded.Input.Sources != nil {
+		n, ok := m.loaded.Input.SourceBatch(file)
+		if !ok {
+			return fmt.Errorf("dedup-%s mapper: input %s is in none of the plan's inputs", job, file)
+		}
+		batch = n
+		if job == "docs" || job == "removed" {
+			all, own, replaced := want, n == m.loaded.Input.Current(), m.loaded.Replaced
+			want = func(id string) bool { return own && !replaced[id] && all(id) }
+		}
+	}
 	start, err := mr.InputStart(t.Getenv)
 	if err != nil {
 		return err
 	}
 	keyed := mr.InputKeyed(t.Getenv)
 	off := start
-	var b []byte
+	var b, src []byte
 	r := mr.NewReader(t.Stdin)
 	for r.Next() {
 		line := r.Line()
@@ -149,7 +160,7 @@ func run(t *mr.Task, job string) error {
 			continue
 		}
 		if !want(d.ID) {
-			if count && m.loaded.Batch == nil {
+			if count && batch < 0 {
 				c.Add("dedup.docs.read", 1)
 			}
 			continue
@@ -158,7 +169,12 @@ func run(t *mr.Task, job string) error {
 			c.Add("dedup.docs.read", 1)
 		}
 		b = mr.AppendEscape(b[:0], d.ID)
-		b = doc.AppendSrcpos(append(b, '\t'), fileEsc, d.Source, at)
+		if batch < 0 {
+			b = doc.AppendSrcpos(append(b, '\t'), fileEsc, d.Source, at)
+		} else {
+			src = doc.AppendSrcpos(src[:0], fileEsc, d.Source, at)
+			b = doc.AppendOrder(append(b, '\t'), doc.Record{Srcpos: src, Batch: batch})
+		}
 		if err := m.doc(&d, line); err != nil {
 			m.out = m.out[:0]
 			b = mr.AppendEscape(append(b, '\t', '!'), fmt.Sprintf("%s line %d (id %s): %v", file, r.LineNumber(), d.ID, err))

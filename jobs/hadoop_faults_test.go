@@ -109,10 +109,10 @@ func rmNodes(t *testing.T) (state, byHTTP map[string]string) {
 }
 
 // runningMap returns the job id of application app and the node (as the
-// ResourceManager names it) of a map task attempt RUNNING on a node other
-// than the one of the application master, or ok false when there is none
-// now.
-func runningMap(t *testing.T, app string) (job, node string, ok bool) {
+// ResourceManager names it) of a map task attempt RUNNING (with elsewhere,
+// on a node other than the one of the application master), or ok false
+// when there is none now.
+func runningMap(t *testing.T, app string, elsewhere bool) (job, node string, ok bool) {
 	var a struct {
 		App struct{ AmHostHttpAddress, State string }
 	}
@@ -147,7 +147,7 @@ func runningMap(t *testing.T, app string) (job, node string, ok bool) {
 			continue
 		}
 		for _, x := range at.TaskAttempts.TaskAttempt {
-			if x.State == "RUNNING" && x.NodeHttpAddress != a.App.AmHostHttpAddress && byHTTP[x.NodeHttpAddress] != "" {
+			if x.State == "RUNNING" && (!elsewhere || x.NodeHttpAddress != a.App.AmHostHttpAddress && byHTTP[x.NodeHttpAddress] != "") {
 				return job, byHTTP[x.NodeHttpAddress], true
 			}
 		}
@@ -277,7 +277,7 @@ func TestHadoopNodeManagerKilled(t *testing.T) {
 	killed := ""
 	restarted, restartErr := make(chan struct{}), error(nil)
 	code, log, job := faultRun(t, env, func(app string) (string, bool) {
-		job, node, ok := runningMap(t, app)
+		job, node, ok := runningMap(t, app, true)
 		if !ok {
 			return "", false
 		}
@@ -360,7 +360,7 @@ func TestHadoopDataNodeKilled(t *testing.T) {
 	out := hdfsDir(t)
 	killed, blocks := false, 0
 	code, log, job := faultRun(t, env, func(app string) (string, bool) {
-		job, _, ok := runningMap(t, app)
+		job, _, ok := runningMap(t, app, false)
 		if !ok {
 			return "", false
 		}
@@ -423,21 +423,30 @@ func dnBlocks(t *testing.T, addr string) int {
 }
 
 // TestHadoopNameNodeRestarted: the NameNode stopped and started again
-// while a map task runs. The driver either survives (the clients retry
-// their calls while it is down) or fails with a one-line error, and a
-// rerun of the same command resumes and gives the local run's spans.
+// while a map task runs (the parse job's tasks held until then,
+// PDC_FAULT=hold@parse, so that one is running when the test looks). The
+// driver either survives (the clients retry their calls while it is down)
+// or fails with a one-line error, and a rerun of the same command resumes
+// and gives the local run's spans.
 func TestHadoopNameNodeRestarted(t *testing.T) {
 	env := hadoopEnv(t)
 	ds := clusterDaemons(t)
 	input, want := faultInput(t)
 	out := hdfsDir(t)
 	args := []string{"run", "--hadoop", "--input", input, "--output", out, "--reducers", "2"}
+	held := filepath.Join(t.TempDir(), "held")
+	writeFile(t, held, "")
+	defer os.Remove(held)
+	// Let the tasks go if no running one is seen in time (the test then
+	// fails saying so), so that it does not hang.
+	defer time.AfterFunc(3*time.Minute, func() { os.Remove(held) }).Stop()
 	restarted := false
-	code, log, job := faultRun(t, env, func(app string) (string, bool) {
-		job, _, ok := runningMap(t, app)
+	code, log, job := faultRun(t, append(env[:len(env):len(env)], "PDC_FAULT=hold@parse:"+held), func(app string) (string, bool) {
+		job, _, ok := runningMap(t, app, false)
 		if !ok {
 			return "", false
 		}
+		defer os.Remove(held) // the held tasks go on
 		if err := syscall.Kill(ds["nn"].pid, syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}

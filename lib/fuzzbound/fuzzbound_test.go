@@ -22,23 +22,27 @@ var sink []byte
 
 func TestRun(t *testing.T) {
 	defer func(d time.Duration, a uint64) { Deadline, AllocBytes = d, a }(Deadline, AllocBytes)
-	Deadline, AllocBytes = 200*time.Millisecond, 64<<20
+	AllocBytes = 64 << 20
 	release := make(chan struct{})
 	defer close(release)
+	// Only the hang has a short deadline: the others must end, however
+	// loaded the machine, before theirs.
 	for _, tc := range []struct {
-		name string
-		body func()
-		want string
+		name     string
+		deadline time.Duration
+		body     func()
+		want     string
 	}{
-		{"quick", func() { sink = make([]byte, 1<<20) }, ""},
-		{"hang", func() { <-release }, "still running"},
-		{"allocates", func() {
+		{"quick", time.Minute, func() { sink = make([]byte, 1<<20) }, ""},
+		{"hang", 200 * time.Millisecond, func() { <-release }, "still running"},
+		{"allocates", time.Minute, func() {
 			for range 100 {
 				sink = make([]byte, 1<<20)
 			}
 		}, "allocated"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			Deadline = tc.deadline
 			r := &recorder{TB: t}
 			Run(r, tc.body)
 			if tc.want == "" && r.msg != "" || !strings.Contains(r.msg, tc.want) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/pdc-mr/pdc/lib/boilerplate"
 	"github.com/pdc-mr/pdc/lib/doc"
@@ -53,8 +52,9 @@ func (m *Main) boilerplateCmd(ctx context.Context, args []string) error {
 		rows = rows[:min(*top, len(rows))]
 	}
 	if *text {
-		if len(inputs) == 0 {
-			if inputs, err = r.Inputs(); err != nil {
+		docs := given(inputs)
+		if docs == nil {
+			if docs, err = r.Inputs(); err != nil {
 				return err
 			}
 		}
@@ -62,7 +62,7 @@ func (m *Main) boilerplateCmd(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := m.fillBoilerplate(rows, inputs, an); err != nil {
+		if err := m.fillBoilerplate(rows, docs, an); err != nil {
 			return err
 		}
 	}
@@ -76,7 +76,7 @@ func (m *Main) boilerplateCmd(ctx context.Context, args []string) error {
 // fillBoilerplate sets the text of the rows without one from their
 // documents, each read once; a row whose document is not among inputs, or
 // reads otherwise than the run read it, is an error naming it.
-func (m *Main) fillBoilerplate(rows []boilerplate.Row, inputs []string, an *doc.Analyzer) error {
+func (m *Main) fillBoilerplate(rows []boilerplate.Row, inputs docRuns, an *doc.Analyzer) error {
 	of := map[string][]int{} // unescaped id -> rows without text
 	need := map[string]bool{}
 	for i, row := range rows {
@@ -104,7 +104,7 @@ func (m *Main) fillBoilerplate(rows []boilerplate.Row, inputs []string, an *doc.
 	}
 	if len(of) > 0 {
 		id := slices.Min(slices.Collect(maps.Keys(of)))
-		return fmt.Errorf("boilerplate --text: document %q is not in --input %s (give the run's documents)", id, strings.Join(inputs, ","))
+		return fmt.Errorf("boilerplate --text: document %q is not in --input %s (give the run's documents)", id, inputs)
 	}
 	for _, row := range rows {
 		if row.Text == "" {

@@ -74,13 +74,14 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 			cs = append(cs, c)
 		}
 	}
-	if (text || dateField != "") && len(inputs) == 0 {
-		if inputs, err = r.Inputs(); err != nil {
+	docs := given(inputs)
+	if (text || dateField != "") && docs == nil {
+		if docs, err = r.Inputs(); err != nil {
 			return err
 		}
 	}
 	if dateField != "" {
-		if err := m.orderByDate(cs, inputs, dateField); err != nil {
+		if err := m.orderByDate(cs, docs, dateField); err != nil {
 			return err
 		}
 	}
@@ -90,7 +91,7 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if texts, err = m.clusterTexts(cs, inputs, an); err != nil {
+		if texts, err = m.clusterTexts(cs, docs, an); err != nil {
 			return err
 		}
 		defer texts.close()
@@ -100,14 +101,14 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 
 // orderByDate orders each cluster's members by the date field of their
 // documents (undated last; stable, so input order breaks ties).
-func (m *Main) orderByDate(cs []cluster.Cluster, inputs []string, field string) error {
+func (m *Main) orderByDate(cs []cluster.Cluster, inputs docRuns, field string) error {
 	need := map[string]bool{}
 	for _, c := range cs {
 		for _, mem := range c.Members {
 			need[mem.Doc] = true
 		}
 	}
-	in, err := input.FindAny(inputs, m.isRemote, input.Filter{})
+	in, err := m.findDocs(inputs, input.Filter{})
 	if err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func (p *passages) close() {
 
 // clusterTexts reads the members' passages from the documents, each
 // document once, into a temporary file (passages).
-func (m *Main) clusterTexts(cs []cluster.Cluster, inputs []string, an *doc.Analyzer) (*passages, error) {
+func (m *Main) clusterTexts(cs []cluster.Cluster, inputs docRuns, an *doc.Analyzer) (*passages, error) {
 	type ref struct{ cluster, member int }
 	at := map[string][]ref{} // a document's members
 	p := &passages{base: make([]int, len(cs))}
@@ -221,7 +222,7 @@ func (m *Main) clusterTexts(cs []cluster.Cluster, inputs []string, an *doc.Analy
 		for _, mem := range c.Members {
 			if _, missing := at[mem.Doc]; missing {
 				p.close()
-				return nil, fmt.Errorf("clusters --text: document %q is not in --input %s (give the run's documents)", mem.Doc, strings.Join(inputs, ","))
+				return nil, fmt.Errorf("clusters --text: document %q is not in --input %s (give the run's documents)", mem.Doc, inputs)
 			}
 		}
 	}

@@ -69,7 +69,8 @@ type dedupOptions struct {
 	out, clean string
 	keep       string // first, longest or earliest
 	dateField  string
-	inputs     []string
+	inputs     []string // --input, or every run's inputs (docs)
+	docs       docRuns  // the documents read: --input, or the run's (Inputs)
 	filter     input.Filter // the run's --include/--exclude, with its inputs
 	overwrite  bool
 	dropEmpty  bool
@@ -156,16 +157,20 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	}
 	if len(o.inputs) == 0 {
 		o.filter = r.Filter()
-		if o.inputs, err = dedupInputs(r, o.out); err != nil {
+		if o.docs, err = dedupInputs(r, o.out); err != nil {
 			return err
 		}
+		for _, ins := range o.docs {
+			o.inputs = append(o.inputs, ins...)
+		}
 		if o.batch != nil {
-			if o.byRun, err = r.inputsByRun(); err != nil {
-				return fmt.Errorf("dedup: %w", err)
-			}
+			o.byRun = o.docs
 			o.ownInputs = o.byRun[len(o.byRun)-1]
 		}
-	} else if o.batch != nil && o.jobs {
+	} else {
+		o.docs = given(o.inputs)
+	}
+	if o.byRun == nil && o.batch != nil && o.jobs {
 		return usagef("dedup --jobs of a batch run reads the inputs of each run of its chain from their records: leave --input out (or give --jobs=false)")
 	}
 	an, err := r.Analyzer(ctx, append([]string{"dedup"}, args...))
@@ -179,7 +184,7 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	in, err := input.FindAny(o.inputs, m.isRemote, o.filter)
+	in, err := m.findDocs(o.docs, o.filter)
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}
@@ -313,7 +318,7 @@ func withCopies(r *runOutput, cs []cluster.Cluster, in *input.Set, an *doc.Analy
 }
 
 // dedupInputs returns the documents of run r, given as out (Inputs).
-func dedupInputs(r *runOutput, out string) ([]string, error) {
+func dedupInputs(r *runOutput, out string) (docRuns, error) {
 	in, err := r.Inputs()
 	var u *UsageError
 	if errors.As(err, &u) {

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,5 +61,64 @@ func TestIncludeExclude(t *testing.T) {
 	}
 	if _, stderr, code := runPDC(t, "run", "--input", tree, "--output", filepath.Join(t.TempDir(), "x"), "--include", "["); code != 2 || !strings.Contains(stderr, `"["`) {
 		t.Errorf("malformed pattern: exit %d %s", code, stderr)
+	}
+}
+
+// TestDuplicateIDsRead: of the records of one id the run keeps the one with
+// the smallest srcpos (lib/doc), whatever the order of the --input paths
+// and the kinds of their files, and every command that reads the run's
+// documents again takes that one: pdc text, pdc spans --text, pdc dedup.
+func TestDuplicateIDsRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sents := func(topic string) string {
+		var b strings.Builder
+		for i := range 4 {
+			for j := range 10 {
+				fmt.Fprintf(&b, "%s%c%c ", topic, 'a'+i, 'a'+j)
+			}
+			b.WriteString("end. ")
+		}
+		return strings.TrimSpace(b.String())
+	}
+	kept, other := sents("harbour"), sents("orchard")
+	page, pageOther := sents("lighthouse"), sents("meadow")
+	line := func(id, text string) string { return fmt.Sprintf(`{"id":%q,"text":%q}`+"\n", id, text) }
+	// b.jsonl and u.jsonl are given first, but a.jsonl and the page of
+	// tree t have the smaller srcpos.
+	writeFile(t, filepath.Join(dir, "b.jsonl"), line("x", other))
+	writeFile(t, filepath.Join(dir, "a.jsonl"), line("x", kept)+line("y", kept)+line("z", page))
+	writeFile(t, filepath.Join(dir, "u.jsonl"), line("p.html", pageOther))
+	writeFile(t, filepath.Join(dir, "t", "p.html"), "<html><body><p>"+page+"</p></body></html>")
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "--output", out, "--clusters", "--quiet", "--site-from", "none"}
+	for _, in := range []string{"b.jsonl", "u.jsonl", "t", "a.jsonl"} {
+		args = append(args, "--input", filepath.Join(dir, in))
+	}
+	if _, stderr, code := runPDC(t, args...); code != 0 {
+		t.Fatalf("run: exit %d %s", code, stderr)
+	}
+	for id, want := range map[string]string{"x": kept, "p.html": page} {
+		text, stderr, code := runPDC(t, "text", out, "--id", id, "--format", "jsonl")
+		first, _, _ := strings.Cut(text, "\n")
+		if code != 0 || !strings.Contains(first, fmt.Sprintf(`"text":%q`, want)) {
+			t.Errorf("pdc text --id %s: exit %d %s\n%s", id, code, stderr, text)
+		}
+	}
+	spans, stderr, code := runPDC(t, "spans", out, "--text")
+	if code != 0 || strings.Count(spans, "\n") != 2 || !strings.Contains(spans, "\t"+kept) || !strings.Contains(spans, "\t"+page) ||
+		strings.Contains(spans, "orchard") || strings.Contains(spans, "meadow") {
+		t.Errorf("spans --text: exit %d %s\n%s", code, stderr, spans)
+	}
+	clean := filepath.Join(t.TempDir(), "clean")
+	if _, stderr, code := runPDC(t, "dedup", out, "--output", clean); code != 0 || !strings.Contains(stderr, "2 duplicate ids skipped") {
+		t.Fatalf("dedup: exit %d %s", code, stderr)
+	}
+	docs, err := os.ReadFile(filepath.Join(clean, "docs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(docs), line("x", kept)) || strings.Contains(string(docs), "orchard") || strings.Contains(string(docs), "meadow") {
+		t.Errorf("dedup wrote:\n%s", docs)
 	}
 }

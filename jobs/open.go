@@ -88,13 +88,37 @@ func (r *runOutput) Analyzer(ctx context.Context, cmdline []string) (*doc.Analyz
 // Local input files that changed since the run (their size or modification
 // time, recorded in _pdc.json) are an error, or a warning with --force
 // (forceFlag): the run's offsets may no longer fit their text.
-func (r *runOutput) Inputs() ([]string, error) {
+func (r *runOutput) Inputs() (docRuns, error) {
 	byRun, err := r.inputsByRun()
-	var in []string
-	for _, ins := range byRun {
-		in = append(in, ins...)
+	return docRuns(byRun), err
+}
+
+// docRuns are the documents a command reads: the inputs of each run of a
+// chain (runOutput.Inputs: a batch run's stored runs first, its own last),
+// or the --input paths given (one run). findDocs reads them so that of
+// the records of one id the first read is the one the run kept.
+type docRuns [][]string
+
+// given returns the --input paths as docRuns, nil when there are none.
+func given(paths []string) docRuns {
+	if len(paths) == 0 {
+		return nil
 	}
-	return in, err
+	return docRuns{paths}
+}
+
+// String lists the paths, comma separated.
+func (d docRuns) String() string {
+	var all []string
+	for _, ps := range d {
+		all = append(all, ps...)
+	}
+	return strings.Join(all, ",")
+}
+
+// findDocs finds the documents of d (input.FindRuns).
+func (m *Main) findDocs(d docRuns, f input.Filter) (*input.Set, error) {
+	return input.FindRuns(d, m.isRemote, f)
 }
 
 // inputsByRun returns Inputs by run: for a batch run, each stored run's

@@ -48,7 +48,7 @@ func (m *Main) printPairSpans(r *runOutput, a, b string, o spanOptions) error {
 // pairSpans returns the spans of documents a and b of run r found by
 // matching the two alone with the run's parameters, and the two
 // documents' analyses.
-func (m *Main) pairSpans(r *runOutput, a, b string, inputs []string) ([]span.Span, map[string]doc.Analysis, error) {
+func (m *Main) pairSpans(r *runOutput, a, b string, inputs docRuns) ([]span.Span, map[string]doc.Analysis, error) {
 	if a == b {
 		return nil, nil, usagef("spans: --pair wants two different documents")
 	}
@@ -69,7 +69,7 @@ func (m *Main) pairSpans(r *runOutput, a, b string, inputs []string) ([]span.Spa
 	}
 	for _, id := range []string{a, b} {
 		if _, ok := docs[id]; !ok {
-			return nil, nil, fmt.Errorf("spans --pair: document %q is not in --input %s", id, strings.Join(inputs, ","))
+			return nil, nil, fmt.Errorf("spans --pair: document %q is not in --input %s", id, inputs)
 		}
 	}
 	spans, err := matcher.PairSpans(cfg, a, b, docs[a], docs[b])
@@ -80,8 +80,8 @@ func (m *Main) pairSpans(r *runOutput, a, b string, inputs []string) ([]span.Spa
 }
 
 // analyzeDocs analyzes the documents in need (the first of each id).
-func (m *Main) analyzeDocs(need map[string]bool, inputs []string, an *doc.Analyzer) (map[string]doc.Analysis, error) {
-	in, err := input.FindAny(inputs, m.isRemote, input.Filter{})
+func (m *Main) analyzeDocs(need map[string]bool, inputs docRuns, an *doc.Analyzer) (map[string]doc.Analysis, error) {
+	in, err := m.findDocs(inputs, input.Filter{})
 	if err != nil {
 		return nil, err
 	}

@@ -65,13 +65,14 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	if err := span.StreamPairs(r.FS, r.Dir, func(p span.DocPair) error { tally.Add(p); return nil }); err != nil {
 		return err
 	}
-	if len(inputs) == 0 {
-		inputs = run.Inputs
+	runDocs := given(inputs)
+	if runDocs == nil {
+		runDocs = given(run.Inputs)
 		mi, err := r.Inputs()
 		var u *UsageError
 		switch {
 		case err == nil:
-			inputs = mi
+			runDocs = mi
 		case !errors.As(err, &u): // the inputs changed since the run
 			return err
 		}
@@ -96,7 +97,7 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 		}
 		minTokens := r.ConfigOrDefault().MinTokens
 		var tok sentence.Tokenizer
-		err = m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
+		err = m.analyzeNeeded(need, runDocs, an, func(d *doc.Doc, a doc.Analysis) {
 			docs[strings.Clone(d.ID)] = report.Doc{Text: strings.Clone(a.Text), URL: d.URL, Content: span.ContentOf(a, minTokens),
 				Sentences: dedup.Sentences(a, &tok, minTokens)}
 		})

@@ -245,7 +245,9 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 // localDriver returns the local runner's driver for a run.
 func (m *Main) localDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver, pipeline.Options, error) {
 	local.TuneGC(m.Getenv, o.sortMem)
-	in, err := input.Find(o.inputs, o.filter)
+	// Absolute paths, as _pdc.json records them: the records' srcpos
+	// (lib/doc) then order them as the commands that read the run do.
+	in, err := input.Find(absAll(o.inputs), o.filter)
 	if err != nil {
 		return nil, pipeline.Options{}, err
 	}
@@ -327,7 +329,7 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 	local, _ := splitInputs(o.inputs, m.Getenv) // the local ones are uploaded
 	var localSet *input.Set
 	if len(local) > 0 {
-		if localSet, err = input.Find(local, o.filter); err != nil {
+		if localSet, err = input.Find(absAll(local), o.filter); err != nil { // absolute, as the local driver reads them
 			return nil, pipeline.Options{}, err
 		}
 		man.Files = absAll(localSet.Paths())
@@ -407,7 +409,7 @@ func (m *Main) finish(o *runOptions, jobs []pipeline.Job, took time.Duration) er
 		return emptyRun(c, o.inputs, m.Getenv)
 	}
 	if o.print {
-		return m.printSpans(o.output, spanOptions{format: "tsv", text: true, inputs: o.inputs})
+		return m.printSpans(o.output, spanOptions{format: "tsv", text: true, inputs: m.runDocs(o)})
 	}
 	return nil
 }
@@ -422,7 +424,7 @@ func (m *Main) writeAvroOutput(fsys hdfsfs.FS, name string, o *runOptions) error
 	if err != nil {
 		return fmt.Errorf("avro output: %w", err)
 	}
-	err = m.writeSpans(w, o.output, spanOptions{format: "avro", text: o.outputText, urls: true, inputs: o.inputs})
+	err = m.writeSpans(w, o.output, spanOptions{format: "avro", text: o.outputText, urls: true, inputs: m.runDocs(o)})
 	if err != nil {
 		w.Abort()
 		return fmt.Errorf("avro output: %w", err)
@@ -657,6 +659,19 @@ func inputUnder(out string, inputs []string) error {
 		}
 	}
 	return nil
+}
+
+// runDocs are the documents of the run o made: its --input, and for a
+// batch run the stored runs' inputs first.
+func (m *Main) runDocs(o *runOptions) docRuns {
+	if o.against != "" {
+		if r, err := m.openRun(o.output); err == nil {
+			if d, err := r.Inputs(); err == nil {
+				return d
+			}
+		}
+	}
+	return given(o.inputs)
 }
 
 func absAll(paths []string) []string {

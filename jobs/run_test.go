@@ -191,6 +191,10 @@ func TestProgramsMatchRunner(t *testing.T) {
 				t.Fatalf("pdc run: %s", stderr)
 			}
 			inputs := map[string]string{"parse": sample}
+			absSample, err := filepath.Abs(sample) // the file name the runner gives the parse job
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, st := range pipeline.Stages() {
 				in := inputs[st.Name]
 				if in == "" {
@@ -201,7 +205,7 @@ func TestProgramsMatchRunner(t *testing.T) {
 					in = filepath.Join(t.TempDir(), st.Name+".in")
 					writeFile(t, in, text)
 				}
-				env := []string{"PDC_SIGNATURE=" + sig, "PDC_STATS=" + filepath.Join(out, "stats"), "PDC_SEEDS=" + filepath.Join(out, "matches"), "PDC_INPUT_FILE=" + sample}
+				env := []string{"PDC_SIGNATURE=" + sig, "PDC_STATS=" + filepath.Join(out, "stats"), "PDC_SEEDS=" + filepath.Join(out, "matches"), "PDC_INPUT_FILE=" + absSample}
 				var got string
 				if st.WholeFiles { // one map task per part file, as Hadoop runs it
 					parts, _ := pipeline.PartFiles(hdfsfs.Local(), filepath.Join(out, st.Input))

@@ -55,8 +55,9 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(inputs) == 0 {
-		if inputs, err = r.Inputs(); err != nil {
+	runDocs := given(inputs)
+	if runDocs == nil {
+		if runDocs, err = r.Inputs(); err != nil {
 			return err
 		}
 	}
@@ -77,7 +78,7 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	note := ""
 	if len(spans) == 0 {
 		// Two copies a hub linked share a cluster, not a span: match them alone.
-		if spans, _, err = m.pairSpans(r, a, b, inputs); err != nil {
+		if spans, _, err = m.pairSpans(r, a, b, runDocs); err != nil {
 			return fmt.Errorf("show: %w", err)
 		}
 		note = fmt.Sprintf("%s has no span between %s and %s; matched alone with its parameters (pdc spans OUT --pair A B)", out, a, b)
@@ -85,7 +86,7 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	an := cfg.Analyzer()
 	docs := map[string]sidebyside.Doc{}
 	var tok sentence.Tokenizer
-	err = m.analyzeNeeded(map[string]bool{a: true, b: true}, inputs, an, func(d *doc.Doc, x doc.Analysis) {
+	err = m.analyzeNeeded(map[string]bool{a: true, b: true}, runDocs, an, func(d *doc.Doc, x doc.Analysis) {
 		docs[d.ID] = sidebyside.Doc{ID: d.ID, URL: d.URL, Text: strings.Clone(x.Text), Sentences: dedup.Sentences(x, &tok, cfg.MinTokens)}
 	})
 	if err != nil {
@@ -93,7 +94,7 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	}
 	for _, id := range []string{a, b} {
 		if _, ok := docs[id]; !ok {
-			return fmt.Errorf("show: document %q is not in --input %s (give the run's documents)", id, strings.Join(inputs, ","))
+			return fmt.Errorf("show: document %q is not in --input %s (give the run's documents)", id, runDocs)
 		}
 	}
 	w := bufio.NewWriter(m.Stdout)

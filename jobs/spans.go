@@ -23,7 +23,7 @@ type spanOptions struct {
 	header bool // tsv: a first line naming the columns
 	text   bool
 	urls   bool // fill URLs (implied by text)
-	inputs []string
+	inputs docRuns
 	pair   string // --pair A (B is the second argument)
 	// an is the run's analyzer, so that passages are cut from the text
 	// the offsets refer to (from OUT/_pdc.json; runOutput Analyzer)
@@ -64,12 +64,11 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if len(inputs) == 0 {
-			if inputs, err = r.Inputs(); err != nil {
+		if o.inputs = given(inputs); o.inputs == nil {
+			if o.inputs, err = r.Inputs(); err != nil {
 				return err
 			}
 		}
-		o.inputs = inputs
 		if o.an, err = r.Analyzer(ctx, append([]string{"spans"}, args...)); err != nil {
 			return err
 		}
@@ -193,12 +192,12 @@ func (m *Main) writeSpans(dst io.Writer, out string, o spanOptions) error {
 }
 
 // addURLs fills the spans' document URLs from the documents.
-func (m *Main) addURLs(spans []span.Span, inputs []string) error {
+func (m *Main) addURLs(spans []span.Span, inputs docRuns) error {
 	need := map[string]bool{}
 	for _, s := range spans {
 		need[s.DocA], need[s.DocB] = true, true
 	}
-	in, err := input.FindAny(inputs, m.isRemote, input.Filter{})
+	in, err := m.findDocs(inputs, input.Filter{})
 	if err != nil {
 		return err
 	}
@@ -220,7 +219,7 @@ func (m *Main) addURLs(spans []span.Span, inputs []string) error {
 
 // docTexts returns the extracted text (what span offsets refer to) and
 // the URL of the documents in need, read from inputs.
-func (m *Main) docTexts(need map[string]bool, inputs []string, an *doc.Analyzer) (texts, urls map[string]string, err error) {
+func (m *Main) docTexts(need map[string]bool, inputs docRuns, an *doc.Analyzer) (texts, urls map[string]string, err error) {
 	texts, urls = map[string]string{}, map[string]string{}
 	err = m.analyzeNeeded(need, inputs, an, func(d *doc.Doc, a doc.Analysis) {
 		texts[d.ID], urls[d.ID] = strings.Clone(a.Text), d.URL
@@ -230,8 +229,8 @@ func (m *Main) docTexts(need map[string]bool, inputs []string, an *doc.Analyzer)
 
 // analyzeNeeded analyses the first document of each id in need, read from
 // inputs, and gives it to fn (the analysis is valid until fn returns).
-func (m *Main) analyzeNeeded(need map[string]bool, inputs []string, an *doc.Analyzer, fn func(d *doc.Doc, a doc.Analysis)) error {
-	in, err := input.FindAny(inputs, m.isRemote, input.Filter{})
+func (m *Main) analyzeNeeded(need map[string]bool, inputs docRuns, an *doc.Analyzer, fn func(d *doc.Doc, a doc.Analysis)) error {
+	in, err := m.findDocs(inputs, input.Filter{})
 	if err != nil {
 		return err
 	}
@@ -252,7 +251,7 @@ func (m *Main) analyzeNeeded(need map[string]bool, inputs []string, an *doc.Anal
 }
 
 // addText fills the spans' passages (and URLs) from the documents.
-func (m *Main) addText(spans []span.Span, inputs []string, an *doc.Analyzer) error {
+func (m *Main) addText(spans []span.Span, inputs docRuns, an *doc.Analyzer) error {
 	need := map[string]bool{}
 	for _, s := range spans {
 		need[s.DocA], need[s.DocB] = true, true
@@ -270,7 +269,7 @@ func (m *Main) addText(spans []span.Span, inputs []string, an *doc.Analyzer) err
 			if oka {
 				missing = s.DocB
 			}
-			return fmt.Errorf("spans --text: document %q is not in --input %s (give the run's documents)", missing, strings.Join(inputs, ","))
+			return fmt.Errorf("spans --text: document %q is not in --input %s (give the run's documents)", missing, inputs)
 		}
 		a, b := runeSlice(ta, s.CharStartA, s.CharEndA), runeSlice(tb, s.CharStartB, s.CharEndB)
 		s.TextA, s.TextB, s.URLA, s.URLB = &a, &b, urls[s.DocA], urls[s.DocB]

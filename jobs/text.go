@@ -41,6 +41,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
+	docs := given(inputs)
 	switch {
 	case fs.NArg() > 1:
 		return usagef("text: want at most one run directory (pdc text OUT --id ID)")
@@ -64,13 +65,13 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		if !set["max-doc-bytes"] {
 			cfg.MaxDocBytes = run.MaxDocBytes
 		}
-		if len(inputs) == 0 {
-			if inputs, err = r.Inputs(); err != nil {
+		if docs == nil {
+			if docs, err = r.Inputs(); err != nil {
 				return err
 			}
 			filter = r.Filter()
 		}
-	case len(inputs) == 0:
+	case docs == nil:
 		return usagef("text: give --input DOCS, or a run's output directory (pdc text OUT)")
 	}
 	if *format != "text" && *format != "jsonl" {
@@ -79,7 +80,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	if *format == "jsonl" && *table {
 		return usagef("text: --table prints the sentence table as text; leave out --format jsonl")
 	}
-	in, err := input.FindAny(inputs, m.isRemote, filter)
+	in, err := m.findDocs(docs, filter)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,9 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
@@ -23,6 +25,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // Driver runs the pipeline as Hadoop Streaming jobs.
@@ -149,14 +152,26 @@ func (d *Driver) Prepare(ctx context.Context) error {
 			fmt.Fprintf(d.Stderr, "upload: %d/%d MB\n", done>>20, total>>20)
 		}
 	})
-	for i, p := range in.JSONL {
+	// The uploaded files' names keep the records in the order of their
+	// srcpos on the local disk (lib/input Sources), so that of the records
+	// of one id the run keeps the one a local run keeps: the pages of
+	// trees (their srcpos is their local path, before any hdfs:// URI)
+	// first, then the JSON Lines files, then the containers.
+	if len(in.Tree) > 0 {
+		if err := d.uploadConverted(ctx, &input.Set{Tree: in.Tree}, dst+"/part-0-pages.jsonl"); err != nil {
+			return err
+		}
+	}
+	jsonl := slices.Clone(in.JSONL)
+	slices.SortFunc(jsonl, func(a, b string) int { return strings.Compare(mr.Escape(a)+"@", mr.Escape(b)+"@") })
+	for i, p := range jsonl {
 		name := fmt.Sprintf("%s/part-%05d-%s", dst, i, path.Base(filepath.ToSlash(p)))
 		if err := hdfsfs.Upload(ctx, d.FileSystem, name, p, progress); err != nil {
 			return fmt.Errorf("upload %s: %w", p, err)
 		}
 	}
-	if conv := in.Local(); len(conv.Tree) > 0 || len(conv.Containers) > 0 {
-		if err := d.uploadConverted(ctx, conv, dst+"/part-converted.jsonl"); err != nil {
+	if len(in.Containers) > 0 {
+		if err := d.uploadConverted(ctx, &input.Set{Containers: in.Containers}, dst+"/part-converted.jsonl"); err != nil {
 			return err
 		}
 	}

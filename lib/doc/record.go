@@ -19,8 +19,10 @@ package doc
 // "@" and the record's 16-digit byte offset in it (in the uncompressed
 // stream of a .gz file; in the JSON Lines rendering of inputs converted on
 // the fly): among records with the same id, the one with the smallest
-// srcpos (the first in input order; in a batch run the first by AppendOrder,
-// a stored run's before the batch's) is kept (see reducers/stats). nsent is
+// srcpos (in a batch run the first by AppendOrder, a stored run's before the
+// batch's) is kept (see reducers/stats), and lib/input reads records in that
+// order (Set.Sources), whatever the order of the --input paths. The local
+// runner names its input files by their absolute paths. nsent is
 // the number of sentences. blob is base64 (standard alphabet, no padding) of,
 // for each sentence in order:
 //

@@ -18,6 +18,7 @@ package input
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,7 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // JSON Lines and page file extensions. .html/.htm/.xhtml and .txt files
@@ -78,6 +80,10 @@ type Set struct {
 	// their text; FirstPageSource is the first.
 	PageSources     int
 	FirstPageSource string
+
+	// runs maps a file's order key (Sources) to its run, for the files of
+	// every run but the first (FindRuns).
+	runs map[string]int
 }
 
 // Find expands local --input paths. A missing path is an error naming it.
@@ -272,22 +278,52 @@ type Opener struct {
 // treeBatch is the number of tree files one Opener reads.
 const treeBatch = 256
 
-// Sources returns an Opener per input file in reading order: JSON Lines
-// files, remote JSON Lines files, container files, then tree files in
-// batches of treeBatch.
+// Sources returns an Opener per input file in reading order, which is
+// the order of the parse job's srcpos (lib/doc record.go): by run (FindRuns:
+// a batch run's stored runs before it), then by the escaped file name and
+// "@" a srcpos begins with; a page of a tree takes its place by its own
+// path, and runs of consecutive pages are read in batches of up to
+// treeBatch. Of the records of one id, a reader that takes the first
+// therefore takes the one the run kept (the smallest srcpos), whatever the
+// order of the --input paths and the kinds of their files.
 func (in *Set) Sources() []Opener {
-	var out []Opener
+	type item struct {
+		run  int
+		key  string
+		op   Opener
+		page int // index in in.Tree, or -1
+	}
+	var items []item
+	add := func(name string, op Opener, page int) {
+		key := mr.Escape(name) + "@"
+		items = append(items, item{run: in.runs[key], key: key, op: op, page: page})
+	}
 	for _, p := range in.JSONL {
-		out = append(out, Opener{Name: p, Size: fileSize(p), Open: func(o Options) (Source, error) { return OpenJSONL(p, o) }})
+		add(p, Opener{Name: p, Size: fileSize(p), Open: func(o Options) (Source, error) { return OpenJSONL(p, o) }}, -1)
 	}
 	for _, f := range in.Remote {
-		out = append(out, Opener{Name: f.Path, Open: func(o Options) (Source, error) { return f.open(o) }})
+		add(f.Path, Opener{Name: f.Path, Open: func(o Options) (Source, error) { return f.open(o) }}, -1)
 	}
 	for _, p := range in.Containers {
-		out = append(out, Opener{Name: p, Size: fileSize(p), Container: true, Open: func(o Options) (Source, error) { return OpenContainer(p, o) }})
+		add(p, Opener{Name: p, Size: fileSize(p), Container: true, Open: func(o Options) (Source, error) { return OpenContainer(p, o) }}, -1)
 	}
-	for i := 0; i < len(in.Tree); i += treeBatch {
-		batch := in.Tree[i:min(i+treeBatch, len(in.Tree))]
+	for i, t := range in.Tree {
+		add(t.Path(), Opener{}, i)
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		return cmp.Or(cmp.Compare(a.run, b.run), strings.Compare(a.key, b.key))
+	})
+	var out []Opener
+	for i := 0; i < len(items); {
+		if items[i].page < 0 {
+			out = append(out, items[i].op)
+			i++
+			continue
+		}
+		var batch []TreeFile
+		for ; i < len(items) && items[i].page >= 0 && len(batch) < treeBatch && (len(batch) == 0 || items[i].run == items[i-1].run); i++ {
+			batch = append(batch, in.Tree[items[i].page])
+		}
 		out = append(out, Opener{Name: batch[0].Root, Open: func(o Options) (Source, error) { return newTreeSource(batch, o), nil }})
 	}
 	return out

@@ -533,3 +533,89 @@ func TestPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestSourcesSrcposOrder: whatever the order of the --input paths, the
+// Sources read records in the order of their srcpos (lib/doc: the escaped
+// file, or a tree page's own path, and "@"), so that a reader taking the
+// first record of an id takes the one the run kept; FindRuns reads each
+// run's files before the next run's.
+func TestSourcesSrcposOrder(t *testing.T) {
+	dir := t.TempDir()
+	line := func(id string) string { return fmt.Sprintf(`{"id":%q,"text":"words of %s"}`+"\n", id, id) }
+	files := map[string]string{
+		"a.jsonl":        line("j1") + line("j2"),
+		"a.jsonl.d.json": line("j3"),
+		"b%c.jsonl":      line("j4"), // escaped: % sorts as its escape
+		"a.avro":         "",
+		"t/a.html":       "<p>page a</p>",
+		"t/a/b.html":     "<p>page a/b</p>",
+		"t/a.jsonl":      line("j5"),
+		"t/b.txt":        "page b",
+		"t/c/d.html":     "<p>page c/d</p>",
+		"u/x.jsonl":      line("j6"),
+	}
+	for name, content := range files {
+		if name == "a.avro" {
+			writeAvroDocs(t, filepath.Join(dir, name), [][4]string{{"v1", "", "", "one"}, {"v2", "", "", "two"}})
+			continue
+		}
+		writeFile(t, filepath.Join(dir, name), content)
+	}
+	key := func(op Opener, d *doc.Doc) string {
+		if d.Source != "" {
+			return mr.Escape(d.Source) + "@"
+		}
+		return mr.Escape(op.Name) + "@"
+	}
+	read := func(in *Set) (keys []string) {
+		for _, op := range in.Sources() {
+			src, err := op.Open(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for src.Next() {
+				keys = append(keys, key(op, src.Doc()))
+			}
+			if err := src.Err(); err != nil {
+				t.Fatal(err)
+			}
+			src.Close()
+		}
+		return keys
+	}
+	paths := []string{"u", "t", "b%c.jsonl", "a.avro", "a.jsonl.d.json", "a.jsonl"}
+	for i := range paths {
+		paths[i] = filepath.Join(dir, paths[i])
+	}
+	var want []string
+	for perm := range 6 {
+		ps := slices.Clone(paths)
+		// rotate and reverse: six orders of the paths
+		ps = append(ps[perm:], ps[:perm]...)
+		if perm%2 == 1 {
+			slices.Reverse(ps)
+		}
+		in, err := Find(ps, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := read(in)
+		if len(keys) != 12 || !slices.IsSorted(keys) {
+			t.Fatalf("order %v: read %d records in this order:\n%s", ps, len(keys), strings.Join(keys, "\n"))
+		}
+		if want == nil {
+			want = keys
+		} else if !slices.Equal(keys, want) {
+			t.Fatalf("order %v: read\n%s\nwant\n%s", ps, strings.Join(keys, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	// Two runs: the second's files after the first's, each run in order.
+	in, err := FindRuns([][]string{{paths[0], paths[1]}, {paths[2], paths[5]}}, func(string) bool { return false }, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := read(in)
+	if len(keys) != 9 || !slices.IsSorted(keys[:6]) || !slices.IsSorted(keys[6:]) || !strings.Contains(keys[0], "/t/") || !strings.Contains(keys[5], "/u/") {
+		t.Fatalf("two runs: read\n%s", strings.Join(keys, "\n"))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
+	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // RemoteFile is a JSON Lines file on HDFS.
@@ -115,4 +116,51 @@ func listRemote(fsys hdfsfs.FS, p string) ([]RemoteFile, error) {
 		out = append(out, RemoteFile{fsys, path.Join(p, e.Name())})
 	}
 	return out, nil
+}
+
+// FindRuns is FindAny for the inputs of a chain of runs (a batch run's
+// stored runs, oldest first, then its own), one list of paths each: the
+// Set's Sources read every run's files before the next run's, so that of
+// the records of one id a reader takes first the one the chain kept (lib/doc
+// AppendOrder: a stored record before a batch's). A file in two runs is
+// read with the first.
+func FindRuns(runs [][]string, remote func(string) bool, f Filter) (*Set, error) {
+	all := &Set{runs: map[string]int{}}
+	for r, paths := range runs {
+		in, err := FindAny(paths, remote, f)
+		if err != nil {
+			return nil, err
+		}
+		note := func(name string) {
+			key := mr.Escape(name) + "@"
+			if _, ok := all.runs[key]; !ok {
+				all.runs[key] = r
+			}
+		}
+		for _, p := range in.JSONL {
+			note(p)
+		}
+		for _, rf := range in.Remote {
+			note(rf.Path)
+		}
+		for _, p := range in.Containers {
+			note(p)
+		}
+		for _, t := range in.Tree {
+			note(t.Path())
+		}
+		all.JSONL = append(all.JSONL, in.JSONL...)
+		all.Remote = append(all.Remote, in.Remote...)
+		all.Containers = append(all.Containers, in.Containers...)
+		all.Tree = append(all.Tree, in.Tree...)
+		all.Bytes += in.Bytes
+		all.Broken = append(all.Broken, in.Broken...)
+		all.Linked = append(all.Linked, in.Linked...)
+		all.Excluded += in.Excluded
+		if all.PageSources == 0 {
+			all.FirstPageSource = in.FirstPageSource
+		}
+		all.PageSources += in.PageSources
+	}
+	return all, nil
 }

@@ -15,9 +15,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
@@ -25,7 +23,6 @@ import (
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/jobconf"
-	"github.com/pdc-mr/pdc/lib/mr"
 )
 
 // Driver runs the pipeline as Hadoop Streaming jobs.
@@ -155,25 +152,46 @@ func (d *Driver) Prepare(ctx context.Context) error {
 	// The uploaded files' names keep the records in the order of their
 	// srcpos on the local disk (lib/input Sources), so that of the records
 	// of one id the run keeps the one a local run keeps: the pages of
-	// trees (their srcpos is their local path, before any hdfs:// URI)
-	// first, then the JSON Lines files, then the containers.
+	// trees first (their srcpos is their local path, before any hdfs://
+	// URI), then the JSON Lines files and the containers in the order of
+	// their paths, each run of containers converted into one file.
+	converted := 0
 	if len(in.Tree) > 0 {
-		if err := d.uploadConverted(ctx, &input.Set{Tree: in.Tree}, dst+"/part-0-pages.jsonl"); err != nil {
+		if err := d.uploadConverted(ctx, &input.Set{Tree: in.Tree}, dst+"/part-0-pages.jsonl", &converted); err != nil {
 			return err
 		}
 	}
-	jsonl := slices.Clone(in.JSONL)
-	slices.SortFunc(jsonl, func(a, b string) int { return strings.Compare(mr.Escape(a)+"@", mr.Escape(b)+"@") })
-	for i, p := range jsonl {
-		name := fmt.Sprintf("%s/part-%05d-%s", dst, i, path.Base(filepath.ToSlash(p)))
-		if err := hdfsfs.Upload(ctx, d.FileSystem, name, p, progress); err != nil {
-			return fmt.Errorf("upload %s: %w", p, err)
+	part := 0
+	var containers []string
+	convert := func() error {
+		if len(containers) == 0 {
+			return nil
 		}
+		name := fmt.Sprintf("%s/part-%05d-converted.jsonl", dst, part)
+		part++
+		err := d.uploadConverted(ctx, &input.Set{Containers: containers}, name, &converted)
+		containers = nil
+		return err
 	}
-	if len(in.Containers) > 0 {
-		if err := d.uploadConverted(ctx, &input.Set{Containers: in.Containers}, dst+"/part-converted.jsonl"); err != nil {
+	for _, op := range (&input.Set{JSONL: in.JSONL, Containers: in.Containers}).Sources() {
+		if op.Container {
+			containers = append(containers, op.Name)
+			continue
+		}
+		if err := convert(); err != nil {
 			return err
 		}
+		name := fmt.Sprintf("%s/part-%05d-%s", dst, part, path.Base(filepath.ToSlash(op.Name)))
+		part++
+		if err := hdfsfs.Upload(ctx, d.FileSystem, name, op.Name, progress); err != nil {
+			return fmt.Errorf("upload %s: %w", op.Name, err)
+		}
+	}
+	if err := convert(); err != nil {
+		return err
+	}
+	if converted > 0 && !d.Quiet {
+		fmt.Fprintf(d.Stderr, "upload: %d documents converted to JSON Lines\n", converted)
 	}
 	if err := stamps.Changed(); err != nil {
 		return fmt.Errorf("upload: %w", err)
@@ -189,8 +207,8 @@ func (d *Driver) Prepare(ctx context.Context) error {
 const uploadProgressEvery = 5 * time.Second
 
 // uploadConverted writes the documents of in as one JSON Lines file on
-// HDFS.
-func (d *Driver) uploadConverted(ctx context.Context, in *input.Set, name string) error {
+// HDFS, and adds their number to converted.
+func (d *Driver) uploadConverted(ctx context.Context, in *input.Set, name string, converted *int) error {
 	w, err := hdfsfs.CreateAtomic(d.FileSystem, name)
 	if err != nil {
 		return fmt.Errorf("upload: %w", err)
@@ -216,9 +234,7 @@ func (d *Driver) uploadConverted(ctx context.Context, in *input.Set, name string
 	if err != nil {
 		return fmt.Errorf("upload converted documents: %w", err)
 	}
-	if !d.Quiet {
-		fmt.Fprintf(d.Stderr, "upload: %d documents converted to JSON Lines\n", n)
-	}
+	*converted += n
 	return nil
 }
 

@@ -298,6 +298,19 @@ func TestBatchCopies(t *testing.T) {
 			t.Errorf("the batch run's counters have no %q:\n%s", c, counters)
 		}
 	}
+	// The report of a batch names the stored run, and its batch number is
+	// no parameter.
+	rep := filepath.Join(dir, "report")
+	if _, stderr, code := runPDC(t, "report", out, "--output", rep); code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(rep, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `<td id="against"><code>`+stored+`</code>`) || strings.Contains(string(page), "--batch") {
+		t.Errorf("the batch run's report does not name its stored run %s, or lists --batch:\n%s", stored, page)
+	}
 }
 
 // TestBatchRefused: what cannot run as a batch says why, in one line.

@@ -69,8 +69,8 @@ type dedupOptions struct {
 	out, clean string
 	keep       string // first, longest or earliest
 	dateField  string
-	inputs     []string // --input, or every run's inputs (docs)
-	docs       docRuns  // the documents read: --input, or the run's (Inputs)
+	inputs     []string     // --input, or every run's inputs (docs)
+	docs       docRuns      // the documents read: --input, or the run's (Inputs)
 	filter     input.Filter // the run's --include/--exclude, with its inputs
 	overwrite  bool
 	dropEmpty  bool

@@ -155,10 +155,10 @@ func readRun(r *runOutput, out string, topClusters int) (report.Run, error) {
 	if err != nil {
 		return run, fmt.Errorf("report: %s is not the output of pdc run: %w", out, hdfsfs.UnwrapPath(err))
 	}
-	run.Inputs = man.Inputs
+	run.Inputs, run.Against = man.Inputs, man.Against
 	for _, kv := range man.Env {
 		k, v, _ := strings.Cut(kv, "=")
-		if k != "PDC_STATS" && k != "PDC_SEEDS" {
+		if k != "PDC_STATS" && k != "PDC_SEEDS" && k != "PDC_BATCH" {
 			run.Params = append(run.Params, report.Param{Name: pipeline.FlagName(k), Value: v})
 		}
 	}

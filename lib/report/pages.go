@@ -24,6 +24,7 @@ type indexPage struct {
 	Seconds               float64
 	Params                []Param
 	Inputs                []string
+	Against               []string
 	LengthHist, ScoreHist template.HTML
 	Top                   []topRow
 	LeftOut               int
@@ -58,7 +59,7 @@ func (s *Site) index(run Run, t *Tally, top []Pair, docs map[string]Doc) indexPa
 	c := run.Counters
 	p := indexPage{Generated: s.Generated.Format("2006-01-02 15:04 MST"), Out: run.Out,
 		Read: c["parse.docs.read"], OK: c["parse.docs.ok"], Spans: finalCount(c, "spans"), DocPairs: finalCount(c, "doc-pairs.with-spans"),
-		Jobs: run.Jobs, Params: run.Params, Inputs: run.Inputs, LeftOut: t.Pairs() - len(top)}
+		Jobs: run.Jobs, Params: run.Params, Inputs: run.Inputs, Against: run.Against, LeftOut: t.Pairs() - len(top)}
 	for _, k := range slices.Sorted(maps.Keys(c)) {
 		if r, ok := strings.CutPrefix(k, "parse.docs.skipped."); ok && c[k] > 0 {
 			p.Skipped = append(p.Skipped, Param{r, fmt.Sprint(c[k])})

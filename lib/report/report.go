@@ -67,6 +67,9 @@ type Run struct {
 	Jobs     []Job            // OUT/jobs.tsv
 	Params   []Param          // the run's parameters (OUT/_pdc.json)
 	Inputs   []string
+	// Against are the stored runs a batch run ran against (pdc run
+	// --against), oldest first; nil for a run of its own.
+	Against []string
 	// Boilerplate are OUT/boilerplate.tsv's rows, most frequent first.
 	Boilerplate []Boilerplate
 	// Clusters are the run's largest passage clusters, largest first, at

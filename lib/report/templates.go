@@ -34,6 +34,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
 <tr><th>sentences not matched</th><td>{{range .NotContent}}<span class="reason">{{.Name}} {{.Value}}</span> {{else}}none{{end}}</td></tr>
 <tr><th>time</th><td>{{printf "%.2f" .Seconds}} s{{range .Jobs}} <span class="reason">{{.Name}} {{if lt .Seconds 0.0}}(earlier run){{else}}{{printf "%.2f" .Seconds}} s{{end}}</span>{{end}}</td></tr>
 <tr><th>inputs</th><td>{{range .Inputs}}<code>{{.}}</code> {{end}}</td></tr>
+{{if .Against}}<tr><th>batch against</th><td id="against">{{range .Against}}<code>{{.}}</code> {{end}}(this batch's spans: the pairs with a document of its inputs; the stored runs' documents count as read there)</td></tr>{{end}}
 </table>
 <details><summary>parameters</summary><table class="kv">{{range .Params}}<tr><th>{{.Name}}</th><td><code>{{.Value}}</code></td></tr>{{end}}</table></details>
 </section>

@@ -3,6 +3,7 @@ package jobs
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -570,4 +571,46 @@ func sortedFileLines(t *testing.T, name string, skip int) []string {
 	lines = lines[min(skip, len(lines)):]
 	slices.Sort(lines)
 	return lines
+}
+
+// TestDedupJobsTree: for a run over a directory tree of pages, pdc dedup
+// --jobs writes the documents pdc dedup writes through one process: id
+// and text, not the fields of the pages' JSON Lines rendering (site).
+func TestDedupJobsTree(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := filepath.Join(t.TempDir(), "tree")
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[:6] {
+		var d struct{ HTML, Text string }
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatal(err)
+		}
+		page := d.HTML
+		if page == "" {
+			page = "<p>" + html.EscapeString(d.Text) + "</p>"
+		}
+		writeFile(t, filepath.Join(tree, fmt.Sprintf("p%d.html", i)), page)
+		writeFile(t, filepath.Join(tree, "copies", fmt.Sprintf("p%d.html", i)), page+"<p>A line of the copy alone, in its own words here.</p>")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runPDC(t, "run", "--input", tree, "--output", out, "--clusters", "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	one, jobs := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "jobs")
+	if _, stderr, code := runPDC(t, "dedup", out, "--output", one, "--verify"); code != 0 {
+		t.Fatalf("dedup: exit %d %s", code, stderr)
+	}
+	if _, stderr, code := runPDC(t, "dedup", out, "--output", jobs, "--verify", "--jobs", "--quiet"); code != 0 {
+		t.Fatalf("dedup --jobs: exit %d %s", code, stderr)
+	}
+	docs, want := partLines(t, jobs+"/docs"), sortedFileLines(t, one+"/docs.jsonl", 0)
+	if !slices.Equal(docs, want) || len(want) != 12 || strings.Contains(strings.Join(want, "\n"), `"site"`) {
+		t.Errorf("docs/ of --jobs:\n%s\nwant docs.jsonl's lines:\n%s", strings.Join(docs, "\n"), strings.Join(want, "\n"))
+	}
+	if removed := partLines(t, jobs+"/removed"); len(removed) == 0 {
+		t.Errorf("no range removed from the copies")
+	}
 }

@@ -256,6 +256,9 @@ func (m *mapper) doc(d *doc.Doc, raw []byte) error {
 			return nil
 		}
 		m.add("dedup.docs.written", 1)
+		if d.Source != "" {
+			raw = nil // a page of a tree: its rendering's fields (site) are pdc's, not the input's
+		}
 		m.out = append(doc.AppendJSONKeeping(m.out, &doc.Doc{ID: d.ID, URL: d.URL, Text: text}, raw), '\n')
 	}
 	return nil

@@ -420,16 +420,10 @@ func (m *Main) writeAvroOutput(fsys hdfsfs.FS, name string, o *runOptions) error
 	if o.outputFormat != "avro" {
 		return nil
 	}
-	w, err := hdfsfs.CreateAtomic(fsys, name)
+	err := hdfsfs.RewriteAtomic(context.Background(), fsys, name, func(w io.Writer) error {
+		return m.writeSpans(w, o.output, spanOptions{format: "avro", text: o.outputText, urls: true, inputs: m.runDocs(o)})
+	})
 	if err != nil {
-		return fmt.Errorf("avro output: %w", err)
-	}
-	err = m.writeSpans(w, o.output, spanOptions{format: "avro", text: o.outputText, urls: true, inputs: m.runDocs(o)})
-	if err != nil {
-		w.Abort()
-		return fmt.Errorf("avro output: %w", err)
-	}
-	if err := w.Close(); err != nil {
 		return fmt.Errorf("avro output: %w", err)
 	}
 	return nil

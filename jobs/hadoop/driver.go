@@ -207,30 +207,27 @@ func (d *Driver) Prepare(ctx context.Context) error {
 const uploadProgressEvery = 5 * time.Second
 
 // uploadConverted writes the documents of in as one JSON Lines file on
-// HDFS, and adds their number to converted.
+// HDFS, and adds their number to converted. A block the NameNode refuses
+// for now has the file converted again (hdfsfs.RewriteAtomic).
 func (d *Driver) uploadConverted(ctx context.Context, in *input.Set, name string, converted *int) error {
-	w, err := hdfsfs.CreateAtomic(d.FileSystem, name)
-	if err != nil {
-		return fmt.Errorf("upload: %w", err)
-	}
-	defer w.Abort() // removes the temporary file unless Close renamed it
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var line []byte
 	n := 0
-	_, err = in.Each(d.Read, func(dc *doc.Doc, where string) error {
-		line = append(doc.AppendJSON(line[:0], dc), '\n')
-		if _, err := bw.Write(line); err != nil {
+	err := hdfsfs.RewriteAtomic(ctx, d.FileSystem, name, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		var line []byte
+		n = 0
+		_, err := in.Each(d.Read, func(dc *doc.Doc, where string) error {
+			line = append(doc.AppendJSON(line[:0], dc), '\n')
+			if _, err := bw.Write(line); err != nil {
+				return err
+			}
+			n++
+			return ctx.Err()
+		})
+		if err != nil {
 			return err
 		}
-		n++
-		return ctx.Err()
+		return bw.Flush()
 	})
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = w.Close() // only a complete file gets its name
-	}
 	if err != nil {
 		return fmt.Errorf("upload converted documents: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // AtomicFile is a file written under a hidden temporary name next to its final name and
@@ -141,4 +142,41 @@ func WriteFileAtomic(fsys FS, name string, data []byte) error {
 		}
 		return f.Close()
 	})
+}
+
+// RewriteAtomic writes the named file as CreateAtomic does, with write,
+// which must write the same bytes each time it is called (a conversion of
+// files that do not change): when the NameNode refuses one of the file's
+// blocks for now (transientExceptions, which a streamed writer cannot take
+// back), the file is abandoned and written again from its start, with
+// Upload's backoff, up to writeRetries times. Any other error is returned
+// at once.
+func RewriteAtomic(ctx context.Context, fsys FS, name string, write func(w io.Writer) error) error {
+	wait := writeBackoff
+	for try := 1; ; try++ {
+		err := writeAtomicOnce(fsys, name, write)
+		if err == nil || !transient(err) || try == writeRetries {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return errors.Join(err, ctx.Err())
+		case <-t.C:
+		}
+		wait = min(2*wait, 8*time.Second)
+	}
+}
+
+func writeAtomicOnce(fsys FS, name string, write func(w io.Writer) error) error {
+	f, err := CreateAtomic(fsys, name)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := write(f); err != nil {
+		return err
+	}
+	return f.Close()
 }

@@ -213,3 +213,43 @@ func TestCopyBrokenSource(t *testing.T) {
 		t.Errorf("the failed copy left %v", n)
 	}
 }
+
+// TestRewriteAtomicNotYet: a streamed file whose block the NameNode refuses
+// for now is written again from its start and is whole; another error of
+// the writing is returned at once, with no file and no temporary file left.
+func TestRewriteAtomicNotYet(t *testing.T) {
+	defer func(b time.Duration) { writeBackoff = b }(writeBackoff)
+	writeBackoff = time.Millisecond
+	data := randomBytes(3*atomicBuffer + 5)
+	dir := t.TempDir()
+	dst := &notYetFS{FS: Local(), fails: 2}
+	calls := 0
+	write := func(w io.Writer) error {
+		calls++
+		for off := 0; off < len(data); off += 4096 {
+			if _, err := w.Write(data[off:min(off+4096, len(data))]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := RewriteAtomic(context.Background(), dst, path.Join(dir, "f"), write); err != nil {
+		t.Fatalf("RewriteAtomic: %v", err)
+	}
+	if calls != 3 || dst.fails != 0 {
+		t.Errorf("written %d times, %d failing writers left; want 3 and 0", calls, dst.fails)
+	}
+	got, err := ReadFile(Local(), path.Join(dir, "f"))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Errorf("wrote %d bytes (%v), want %d", len(got), err, len(data))
+	}
+	broken := errors.New("the source broke")
+	calls = 0
+	err = RewriteAtomic(context.Background(), Local(), path.Join(dir, "g"), func(w io.Writer) error { calls++; return broken })
+	if !errors.Is(err, broken) || calls != 1 {
+		t.Errorf("a failing source: %v after %d calls, want it after 1", err, calls)
+	}
+	if n := names(t, Local(), dir); len(n) != 1 {
+		t.Errorf("the directory holds %v, want only f", n)
+	}
+}

@@ -298,6 +298,13 @@ func TestBatchCopies(t *testing.T) {
 			t.Errorf("the batch run's counters have no %q:\n%s", c, counters)
 		}
 	}
+	// The documents of a batch run are its chain's, each read with its run:
+	// --input is refused, in one line.
+	for _, args := range [][]string{{"spans", out, "--text", "--input", batch}, {"text", out, "--input", base, "--input", batch}} {
+		if _, stderr, code := runPDC(t, args...); code != 2 || !strings.Contains(stderr, "is a batch run: its documents are those of every run of its chain") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("pdc %s: exit %d %q, want 2 and one line", strings.Join(args, " "), code, stderr)
+		}
+	}
 	// The report of a batch names the stored run, and its batch number is
 	// no parameter.
 	rep := filepath.Join(dir, "report")

@@ -52,11 +52,9 @@ func (m *Main) boilerplateCmd(ctx context.Context, args []string) error {
 		rows = rows[:min(*top, len(rows))]
 	}
 	if *text {
-		docs := given(inputs)
-		if docs == nil {
-			if docs, err = r.Inputs(); err != nil {
-				return err
-			}
+		docs, err := m.docsOf(r, inputs, "boilerplate")
+		if err != nil {
+			return err
 		}
 		an, err := r.Analyzer(ctx, append([]string{"boilerplate"}, args...))
 		if err != nil {

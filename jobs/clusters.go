@@ -24,7 +24,6 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
-	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -74,9 +73,9 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 			cs = append(cs, c)
 		}
 	}
-	docs := given(inputs)
-	if (text || dateField != "") && docs == nil {
-		if docs, err = r.Inputs(); err != nil {
+	var docs docRuns
+	if text || dateField != "" {
+		if docs, err = m.docsOf(r, inputs, "clusters"); err != nil {
 			return err
 		}
 	}
@@ -108,7 +107,7 @@ func (m *Main) orderByDate(cs []cluster.Cluster, inputs docRuns, field string) e
 			need[mem.Doc] = true
 		}
 	}
-	in, err := m.findDocs(inputs, input.Filter{})
+	in, err := m.findDocs(inputs)
 	if err != nil {
 		return err
 	}

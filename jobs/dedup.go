@@ -160,18 +160,18 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 		if o.docs, err = dedupInputs(r, o.out); err != nil {
 			return err
 		}
-		for _, ins := range o.docs {
-			o.inputs = append(o.inputs, ins...)
+		for _, run := range o.docs {
+			o.inputs = append(o.inputs, run.Paths...)
 		}
 		if o.batch != nil {
-			o.byRun = o.docs
+			o.byRun = o.docs.paths()
 			o.ownInputs = o.byRun[len(o.byRun)-1]
 		}
 	} else {
-		o.docs = given(o.inputs)
-	}
-	if o.byRun == nil && o.batch != nil && o.jobs {
-		return usagef("dedup --jobs of a batch run reads the inputs of each run of its chain from their records: leave --input out (or give --jobs=false)")
+		if o.docs, err = m.docsOf(r, o.inputs, "dedup"); err != nil {
+			return err
+		}
+		o.inputs = o.docs[0].Paths // absolute, as the run's
 	}
 	an, err := r.Analyzer(ctx, append([]string{"dedup"}, args...))
 	if err != nil {
@@ -184,7 +184,7 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	in, err := m.findDocs(o.docs, o.filter)
+	in, err := m.findDocs(o.docs)
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
 	}

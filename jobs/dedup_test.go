@@ -134,7 +134,7 @@ func dedupTexts(t *testing.T, out, in string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	texts, _, err := m.docTexts(need, given([]string{in}), r.ConfigOrDefault().Analyzer())
+	texts, _, err := m.docTexts(need, m.given([]string{in}), r.ConfigOrDefault().Analyzer())
 	if err != nil || len(texts) != len(need) {
 		t.Fatalf("texts: %v (%d documents)", err, len(texts))
 	}

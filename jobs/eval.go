@@ -167,7 +167,7 @@ func (m *Main) evaluate(ctx context.Context, args []string, o evalOptions) error
 		if err != nil {
 			return err
 		}
-		if err := m.addText(unmatched, given(o.inputs), an); err != nil {
+		if err := m.addText(unmatched, m.given(o.inputs), an); err != nil {
 			return err
 		}
 		text = spanPassages(unmatched)

@@ -103,7 +103,9 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 
 func (m *Main) ingest(ctx context.Context, o *ingestOptions) error {
 	start := time.Now()
-	in, err := input.Find(o.inputs, o.filter)
+	// Absolute paths, as pdc run reads them: of the records of one id the
+	// one written is the one a run over the inputs keeps (lib/input Sources).
+	in, err := input.Find(absAll(o.inputs), o.filter)
 	if err != nil {
 		return err
 	}
@@ -159,6 +161,9 @@ func (g *ingester) emit(d *doc.Doc) error {
 		return nil
 	}
 	g.seen[k] = struct{}{}
+	// A page's file (pdc_source) is where pdc found it, not a field of the
+	// document: in a JSON Lines file the record's place is its line.
+	d.Source = ""
 	g.line = append(doc.AppendJSON(g.line[:0], d), '\n')
 	if err := g.sink.write(g.line); err != nil {
 		return err

@@ -77,7 +77,13 @@ func ingestInputs(t *testing.T) (dir string, args []string) {
 	writeFile(t, filepath.Join(src, "tree", "a.html"), "<p>Tree a.</p>")
 	writeFile(t, filepath.Join(src, "tree", "b.txt"), "Tree b.")
 	avroPath := writeAvroDocs(t, filepath.Join(dir, "docs.avro"), append(avroDocs, [4]string{"clueweb-0001", "", "<p>dup</p>", ""}))
-	return dir, []string{"--input", src, "--input", warcFixture("pages.warc.gz"),
+	// The fixture, copied beside the others, comes first in srcpos order.
+	fixture, err := os.ReadFile(warcFixture("pages.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	warc := writeFile(t, filepath.Join(dir, "a.warc.gz"), string(fixture))
+	return dir, []string{"--input", src, "--input", warc,
 		"--input", avroPath, "--input", truncatedWARC(t, dir)}
 }
 
@@ -90,7 +96,8 @@ func TestIngest(t *testing.T) {
 		t.Fatalf("ingest: %v\n%s", err, stderr)
 	}
 	// In the order of their srcpos, as pdc run takes them (lib/input
-	// Sources): the WARC fixture (../warc/...), docs.avro, then src/.
+	// Sources): a.warc.gz, cut.warc (copies of its records), docs.avro,
+	// then src/.
 	wantIDs := append(slices.Clone(fixtureIDs), "a1", "a2", "a4", "j1", "tree/a.html", "tree/b.txt")
 	docs := readJSONL(t, out)
 	if got := docIDs(docs); !slices.Equal(got, wantIDs) {

@@ -122,3 +122,78 @@ func TestDuplicateIDsRead(t *testing.T) {
 		t.Errorf("dedup wrote:\n%s", docs)
 	}
 }
+
+// TestDuplicateIDsReadRelative: the readers given relative --input paths
+// (with "..") take the record the run kept, and the readers of a run's own
+// inputs leave out what its --exclude left out.
+func TestDuplicateIDsReadRelative(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sents := func(topic string) string {
+		var b strings.Builder
+		for i := range 4 {
+			for j := range 10 {
+				fmt.Fprintf(&b, "%s%c%c ", topic, 'a'+i, 'a'+j)
+			}
+			b.WriteString("end. ")
+		}
+		return strings.TrimSpace(b.String())
+	}
+	kept, other := sents("harbour"), sents("orchard")
+	line := func(id, text string) string { return fmt.Sprintf(`{"id":%q,"text":%q}`+"\n", id, text) }
+	// /m/b.jsonl sorts before /z/a.jsonl by absolute path, not as given
+	// from m (../z/a.jsonl before b.jsonl).
+	writeFile(t, filepath.Join(dir, "m", "b.jsonl"), line("x", kept)+line("y", kept))
+	writeFile(t, filepath.Join(dir, "z", "a.jsonl"), line("x", other))
+	out := filepath.Join(t.TempDir(), "out")
+	inputs := []string{"--input", "b.jsonl", "--input", filepath.Join("..", "z", "a.jsonl")}
+	in := func(args ...string) (string, string, int) {
+		cmd := pdcCmd(args...)
+		cmd.Dir = filepath.Join(dir, "m")
+		return runCmd(t, cmd)
+	}
+	if _, stderr, code := in(append([]string{"run", "--output", out, "--clusters", "--quiet"}, inputs...)...); code != 0 {
+		t.Fatalf("run: exit %d %s", code, stderr)
+	}
+	for _, args := range [][]string{{"spans", out, "--text"}, append([]string{"spans", out, "--text"}, inputs...), append([]string{"text", "--id", "x"}, inputs...)} {
+		stdout, stderr, code := in(args...)
+		if args[0] == "text" { // every record of the id, the one the run kept first
+			if i := strings.Index(stdout[1:], "# doc "); i >= 0 {
+				stdout = stdout[:i+1]
+			}
+		}
+		if code != 0 || !strings.Contains(stdout, "harbouraa") || strings.Contains(stdout, "orchard") {
+			t.Errorf("pdc %s: exit %d %s\n%s", strings.Join(args, " "), code, stderr, stdout)
+		}
+	}
+	for _, jobs := range []string{"--jobs=false", "--jobs"} {
+		clean := filepath.Join(t.TempDir(), "clean")
+		if _, stderr, code := in(append([]string{"dedup", out, "--output", clean, jobs}, inputs...)...); code != 0 {
+			t.Fatalf("dedup %s: exit %d %s", jobs, code, stderr)
+		}
+		var docs []string
+		if jobs == "--jobs" {
+			docs = partLines(t, filepath.Join(clean, "docs"))
+		} else {
+			docs = sortedFileLines(t, filepath.Join(clean, "docs.jsonl"), 0)
+		}
+		if all := strings.Join(docs, "\n"); !strings.Contains(all, line("x", kept)[:20]) || strings.Contains(all, "orchard") {
+			t.Errorf("dedup %s wrote:\n%s", jobs, all)
+		}
+	}
+
+	// --exclude: the readers of the run's inputs leave a.jsonl out too.
+	d := filepath.Join(t.TempDir(), "d")
+	writeFile(t, filepath.Join(d, "a.jsonl"), line("x", other))
+	writeFile(t, filepath.Join(d, "b.jsonl"), line("x", kept)+line("y", kept))
+	ex := filepath.Join(t.TempDir(), "ex")
+	if _, stderr, code := runPDC(t, "run", "--input", d, "--exclude", "a.jsonl", "--output", ex, "--clusters", "--quiet"); code != 0 {
+		t.Fatalf("run --exclude: exit %d %s", code, stderr)
+	}
+	for _, args := range [][]string{{"spans", ex, "--text"}, {"clusters", ex, "--text"}, {"show", ex, "x", "y", "--color", "never"}} {
+		stdout, stderr, code := runPDC(t, args...)
+		if code != 0 || !strings.Contains(stdout, "harbouraa") || strings.Contains(stdout, "orchard") {
+			t.Errorf("pdc %s: exit %d %s\n%s", strings.Join(args, " "), code, stderr, stdout)
+		}
+	}
+}

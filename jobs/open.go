@@ -89,41 +89,72 @@ func (r *runOutput) Analyzer(ctx context.Context, cmdline []string) (*doc.Analyz
 // time, recorded in _pdc.json) are an error, or a warning with --force
 // (forceFlag): the run's offsets may no longer fit their text.
 func (r *runOutput) Inputs() (docRuns, error) {
-	byRun, err := r.inputsByRun()
-	return docRuns(byRun), err
+	return r.inputsByRun()
 }
 
 // docRuns are the documents a command reads: the inputs of each run of a
-// chain (runOutput.Inputs: a batch run's stored runs first, its own last),
-// or the --input paths given (one run). findDocs reads them so that of
-// the records of one id the first read is the one the run kept.
-type docRuns [][]string
+// chain, each with its run's --include/--exclude (runOutput.Inputs: a batch
+// run's stored runs first, its own last), or the --input paths given (one
+// run, given). findDocs reads them so that of the records of one id the
+// first read is the one the run kept.
+type docRuns []input.Run
 
-// given returns the --input paths as docRuns, nil when there are none.
-func given(paths []string) docRuns {
+// given returns the --input paths as docRuns, local ones made absolute as
+// a run records and reads them (pdc run), nil when there are none.
+func (m *Main) given(paths []string) docRuns {
 	if len(paths) == 0 {
 		return nil
 	}
-	return docRuns{paths}
+	abs := make([]string, len(paths))
+	for i, p := range paths {
+		abs[i] = p
+		if !m.isRemote(p) {
+			abs[i] = absAll([]string{p})[0]
+		}
+	}
+	return docRuns{{Paths: abs}}
+}
+
+// docsOf returns the documents a command reads for run r: the --input
+// paths given, else the run's (Inputs). A batch run's documents are those
+// of every run of its chain, each read with its run: --input is refused
+// for one, in a line that cmd begins.
+func (m *Main) docsOf(r *runOutput, inputs []string, cmd string) (docRuns, error) {
+	if len(inputs) == 0 {
+		return r.Inputs()
+	}
+	if r.manErr == nil && len(r.man.Against) > 0 {
+		return nil, usagef("%s: %s is a batch run: its documents are those of every run of its chain, read from their _pdc.json; leave --input out", cmd, r.arg)
+	}
+	return m.given(inputs), nil
 }
 
 // String lists the paths, comma separated.
 func (d docRuns) String() string {
 	var all []string
-	for _, ps := range d {
-		all = append(all, ps...)
+	for _, run := range d {
+		all = append(all, run.Paths...)
 	}
 	return strings.Join(all, ",")
 }
 
+// paths returns each run's paths.
+func (d docRuns) paths() [][]string {
+	var out [][]string
+	for _, run := range d {
+		out = append(out, run.Paths)
+	}
+	return out
+}
+
 // findDocs finds the documents of d (input.FindRuns).
-func (m *Main) findDocs(d docRuns, f input.Filter) (*input.Set, error) {
-	return input.FindRuns(d, m.isRemote, f)
+func (m *Main) findDocs(d docRuns) (*input.Set, error) {
+	return input.FindRuns(d, m.isRemote)
 }
 
 // inputsByRun returns Inputs by run: for a batch run, each stored run's
 // (its batch number the index), then its own (the last); else its own.
-func (r *runOutput) inputsByRun() ([][]string, error) {
+func (r *runOutput) inputsByRun() (docRuns, error) {
 	own, err := r.ownInputs()
 	if err != nil {
 		return nil, err
@@ -134,7 +165,7 @@ func (r *runOutput) inputsByRun() ([][]string, error) {
 	// The stored runs' inputs first, oldest first, then the batch's: a
 	// reader taking the first record of an id takes the one the run kept
 	// (lib/doc AppendOrder: a batch does not replace a stored id).
-	var byRun [][]string
+	var byRun docRuns
 	for _, a := range r.man.Against {
 		s := &runOutput{m: r.m, arg: a, FS: r.FS, Dir: a}
 		if s.man, s.manErr = pipeline.ReadManifest(r.FS, a); s.manErr != nil {
@@ -147,9 +178,9 @@ func (r *runOutput) inputsByRun() ([][]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		byRun = append(byRun, sin)
+		byRun = append(byRun, input.Run{Paths: sin, Filter: s.Filter()})
 	}
-	return append(byRun, own), nil
+	return append(byRun, input.Run{Paths: own, Filter: r.Filter()}), nil
 }
 
 // ownInputs is Inputs without the stored runs'.

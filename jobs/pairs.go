@@ -131,7 +131,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 			return fmt.Errorf("pairs --expand: %w", err)
 		}
 	}
-	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), r, need, given(inputs))
+	contents, err := m.docContents(ctx, append([]string{"pairs"}, args...), r, need, inputs)
 	if err != nil {
 		return err
 	}
@@ -272,15 +272,13 @@ func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 
 // docContents returns the content (lib/span Content) of every document of
 // need, read from inputs (default: run r's) and analysed as the run did.
-func (m *Main) docContents(ctx context.Context, cmdline []string, r *runOutput, need map[string]bool, inputs docRuns) (map[string]span.Content, error) {
+func (m *Main) docContents(ctx context.Context, cmdline []string, r *runOutput, need map[string]bool, given []string) (map[string]span.Content, error) {
 	if len(need) == 0 {
 		return nil, nil
 	}
-	if inputs == nil {
-		var err error
-		if inputs, err = r.Inputs(); err != nil {
-			return nil, fmt.Errorf("pairs: the documents' lengths need the run's documents: %w", err)
-		}
+	inputs, err := m.docsOf(r, given, "pairs")
+	if err != nil {
+		return nil, fmt.Errorf("pairs: the documents' lengths need the run's documents: %w", err)
 	}
 	an, err := r.Analyzer(ctx, cmdline)
 	if err != nil {

@@ -81,7 +81,7 @@ func (m *Main) pairSpans(r *runOutput, a, b string, inputs docRuns) ([]span.Span
 
 // analyzeDocs analyzes the documents in need (the first of each id).
 func (m *Main) analyzeDocs(need map[string]bool, inputs docRuns, an *doc.Analyzer) (map[string]doc.Analysis, error) {
-	in, err := m.findDocs(inputs, input.Filter{})
+	in, err := m.findDocs(inputs)
 	if err != nil {
 		return nil, err
 	}

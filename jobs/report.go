@@ -65,9 +65,13 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 	if err := span.StreamPairs(r.FS, r.Dir, func(p span.DocPair) error { tally.Add(p); return nil }); err != nil {
 		return err
 	}
-	runDocs := given(inputs)
-	if runDocs == nil {
-		runDocs = given(run.Inputs)
+	var runDocs docRuns
+	if len(inputs) > 0 {
+		if runDocs, err = m.docsOf(r, inputs, "report"); err != nil {
+			return err
+		}
+	} else {
+		runDocs = m.given(run.Inputs)
 		mi, err := r.Inputs()
 		var u *UsageError
 		switch {

@@ -655,17 +655,16 @@ func inputUnder(out string, inputs []string) error {
 	return nil
 }
 
-// runDocs are the documents of the run o made: its --input, and for a
-// batch run the stored runs' inputs first.
+// runDocs are the documents of the run o made, as the commands that read
+// it take them (runOutput.Inputs: on Hadoop its upload, for a batch run
+// the stored runs' inputs first), else its --input.
 func (m *Main) runDocs(o *runOptions) docRuns {
-	if o.against != "" {
-		if r, err := m.openRun(o.output); err == nil {
-			if d, err := r.Inputs(); err == nil {
-				return d
-			}
+	if r, err := m.openRun(o.output); err == nil {
+		if d, err := r.Inputs(); err == nil {
+			return d
 		}
 	}
-	return given(o.inputs)
+	return m.given(o.inputs)
 }
 
 func absAll(paths []string) []string {

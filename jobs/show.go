@@ -55,11 +55,9 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	runDocs := given(inputs)
-	if runDocs == nil {
-		if runDocs, err = r.Inputs(); err != nil {
-			return err
-		}
+	runDocs, err := m.docsOf(r, inputs, "show")
+	if err != nil {
+		return err
 	}
 	cfg, err := r.Config()
 	if err != nil {

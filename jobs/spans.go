@@ -64,10 +64,8 @@ func (m *Main) spansCmd(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if o.inputs = given(inputs); o.inputs == nil {
-			if o.inputs, err = r.Inputs(); err != nil {
-				return err
-			}
+		if o.inputs, err = m.docsOf(r, inputs, "spans"); err != nil {
+			return err
 		}
 		if o.an, err = r.Analyzer(ctx, append([]string{"spans"}, args...)); err != nil {
 			return err
@@ -197,7 +195,7 @@ func (m *Main) addURLs(spans []span.Span, inputs docRuns) error {
 	for _, s := range spans {
 		need[s.DocA], need[s.DocB] = true, true
 	}
-	in, err := m.findDocs(inputs, input.Filter{})
+	in, err := m.findDocs(inputs)
 	if err != nil {
 		return err
 	}
@@ -230,7 +228,7 @@ func (m *Main) docTexts(need map[string]bool, inputs docRuns, an *doc.Analyzer) 
 // analyzeNeeded analyses the first document of each id in need, read from
 // inputs, and gives it to fn (the analysis is valid until fn returns).
 func (m *Main) analyzeNeeded(need map[string]bool, inputs docRuns, an *doc.Analyzer, fn func(d *doc.Doc, a doc.Analysis)) error {
-	in, err := m.findDocs(inputs, input.Filter{})
+	in, err := m.findDocs(inputs)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,6 @@ import (
 // see the words pdc sees, and what pdc reads back as input.
 func (m *Main) textCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
-	var filter input.Filter // the run's, when its inputs are read
 	cfg := jobconf.Default()
 	fs := m.newFlagSet("text", "--input DOCS | OUT [--id ID] [--table | --format jsonl]")
 	fs.kerberosFlags()
@@ -41,7 +40,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	if err := fs.parse(reorderArgs(fs, args)); err != nil {
 		return err
 	}
-	docs := given(inputs)
+	docs := m.given(inputs)
 	switch {
 	case fs.NArg() > 1:
 		return usagef("text: want at most one run directory (pdc text OUT --id ID)")
@@ -65,11 +64,8 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		if !set["max-doc-bytes"] {
 			cfg.MaxDocBytes = run.MaxDocBytes
 		}
-		if docs == nil {
-			if docs, err = r.Inputs(); err != nil {
-				return err
-			}
-			filter = r.Filter()
+		if docs, err = m.docsOf(r, inputs, "text"); err != nil {
+			return err
 		}
 	case docs == nil:
 		return usagef("text: give --input DOCS, or a run's output directory (pdc text OUT)")
@@ -80,7 +76,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	if *format == "jsonl" && *table {
 		return usagef("text: --table prints the sentence table as text; leave out --format jsonl")
 	}
-	in, err := m.findDocs(docs, filter)
+	in, err := m.findDocs(docs)
 	if err != nil {
 		return err
 	}

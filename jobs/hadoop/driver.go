@@ -161,19 +161,22 @@ func (d *Driver) Prepare(ctx context.Context) error {
 			return err
 		}
 	}
+	srcs := (&input.Set{JSONL: in.JSONL, Containers: in.Containers}).Sources()
+	// Numbers of one width, so that the names sort as the numbers do.
+	width := max(5, len(strconv.Itoa(len(srcs))))
 	part := 0
 	var containers []string
 	convert := func() error {
 		if len(containers) == 0 {
 			return nil
 		}
-		name := fmt.Sprintf("%s/part-%05d-converted.jsonl", dst, part)
+		name := fmt.Sprintf("%s/part-%0*d-converted.jsonl", dst, width, part)
 		part++
 		err := d.uploadConverted(ctx, &input.Set{Containers: containers}, name, &converted)
 		containers = nil
 		return err
 	}
-	for _, op := range (&input.Set{JSONL: in.JSONL, Containers: in.Containers}).Sources() {
+	for _, op := range srcs {
 		if op.Container {
 			containers = append(containers, op.Name)
 			continue
@@ -181,7 +184,7 @@ func (d *Driver) Prepare(ctx context.Context) error {
 		if err := convert(); err != nil {
 			return err
 		}
-		name := fmt.Sprintf("%s/part-%05d-%s", dst, part, path.Base(filepath.ToSlash(op.Name)))
+		name := fmt.Sprintf("%s/part-%0*d-%s", dst, width, part, path.Base(filepath.ToSlash(op.Name)))
 		part++
 		if err := hdfsfs.Upload(ctx, d.FileSystem, name, op.Name, progress); err != nil {
 			return fmt.Errorf("upload %s: %w", op.Name, err)

@@ -610,7 +610,7 @@ func TestSourcesSrcposOrder(t *testing.T) {
 		}
 	}
 	// Two runs: the second's files after the first's, each run in order.
-	in, err := FindRuns([][]string{{paths[0], paths[1]}, {paths[2], paths[5]}}, func(string) bool { return false }, Filter{})
+	in, err := FindRuns([]Run{{Paths: paths[:2]}, {Paths: []string{paths[2], paths[5]}}}, func(string) bool { return false })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,16 +118,23 @@ func listRemote(fsys hdfsfs.FS, p string) ([]RemoteFile, error) {
 	return out, nil
 }
 
+// Run is the input of one run of a chain: its --input paths and the Filter
+// (--include, --exclude) it was made with.
+type Run struct {
+	Paths  []string
+	Filter Filter
+}
+
 // FindRuns is FindAny for the inputs of a chain of runs (a batch run's
-// stored runs, oldest first, then its own), one list of paths each: the
+// stored runs, oldest first, then its own), each with its filter: the
 // Set's Sources read every run's files before the next run's, so that of
 // the records of one id a reader takes first the one the chain kept (lib/doc
 // AppendOrder: a stored record before a batch's). A file in two runs is
 // read with the first.
-func FindRuns(runs [][]string, remote func(string) bool, f Filter) (*Set, error) {
+func FindRuns(runs []Run, remote func(string) bool) (*Set, error) {
 	all := &Set{runs: map[string]int{}}
-	for r, paths := range runs {
-		in, err := FindAny(paths, remote, f)
+	for r, run := range runs {
+		in, err := FindAny(run.Paths, remote, run.Filter)
 		if err != nil {
 			return nil, err
 		}

@@ -71,18 +71,8 @@ func TestIncludeExclude(t *testing.T) {
 func TestDuplicateIDsRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	sents := func(topic string) string {
-		var b strings.Builder
-		for i := range 4 {
-			for j := range 10 {
-				fmt.Fprintf(&b, "%s%c%c ", topic, 'a'+i, 'a'+j)
-			}
-			b.WriteString("end. ")
-		}
-		return strings.TrimSpace(b.String())
-	}
-	kept, other := sents("harbour"), sents("orchard")
-	page, pageOther := sents("lighthouse"), sents("meadow")
+	kept, other := topicText("harbour"), topicText("orchard")
+	page, pageOther := topicText("lighthouse"), topicText("meadow")
 	line := func(id, text string) string { return fmt.Sprintf(`{"id":%q,"text":%q}`+"\n", id, text) }
 	// b.jsonl and u.jsonl are given first, but a.jsonl and the page of
 	// tree t have the smaller srcpos.
@@ -129,17 +119,7 @@ func TestDuplicateIDsRead(t *testing.T) {
 func TestDuplicateIDsReadRelative(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	sents := func(topic string) string {
-		var b strings.Builder
-		for i := range 4 {
-			for j := range 10 {
-				fmt.Fprintf(&b, "%s%c%c ", topic, 'a'+i, 'a'+j)
-			}
-			b.WriteString("end. ")
-		}
-		return strings.TrimSpace(b.String())
-	}
-	kept, other := sents("harbour"), sents("orchard")
+	kept, other := topicText("harbour"), topicText("orchard")
 	line := func(id, text string) string { return fmt.Sprintf(`{"id":%q,"text":%q}`+"\n", id, text) }
 	// /m/b.jsonl sorts before /z/a.jsonl by absolute path, not as given
 	// from m (../z/a.jsonl before b.jsonl).
@@ -196,4 +176,16 @@ func TestDuplicateIDsReadRelative(t *testing.T) {
 			t.Errorf("pdc %s: exit %d %s\n%s", strings.Join(args, " "), code, stderr, stdout)
 		}
 	}
+}
+
+// topicText is a text of four sentences whose words are the topic's alone.
+func topicText(topic string) string {
+	var b strings.Builder
+	for i := range 4 {
+		for j := range 10 {
+			fmt.Fprintf(&b, "%s%c%c ", topic, 'a'+i, 'a'+j)
+		}
+		b.WriteString("end. ")
+	}
+	return strings.TrimSpace(b.String())
 }

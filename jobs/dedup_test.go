@@ -578,20 +578,8 @@ func sortedFileLines(t *testing.T, name string, skip int) []string {
 // and text, not the fields of the pages' JSON Lines rendering (site).
 func TestDedupJobsTree(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(sample)
-	if err != nil {
-		t.Fatal(err)
-	}
 	tree := filepath.Join(t.TempDir(), "tree")
-	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[:6] {
-		var d struct{ HTML, Text string }
-		if err := json.Unmarshal([]byte(l), &d); err != nil {
-			t.Fatal(err)
-		}
-		page := d.HTML
-		if page == "" {
-			page = "<p>" + html.EscapeString(d.Text) + "</p>"
-		}
+	for i, page := range samplePages(t, 6) {
 		writeFile(t, filepath.Join(tree, fmt.Sprintf("p%d.html", i)), page)
 		writeFile(t, filepath.Join(tree, "copies", fmt.Sprintf("p%d.html", i)), page+"<p>A line of the copy alone, in its own words here.</p>")
 	}
@@ -613,4 +601,63 @@ func TestDedupJobsTree(t *testing.T) {
 	if removed := partLines(t, jobs+"/removed"); len(removed) == 0 {
 		t.Errorf("no range removed from the copies")
 	}
+}
+
+// TestDedupJobsTreeBatch: for a batch run over a tree against a stored run
+// over another tree, pdc dedup --jobs writes every page of the batch's
+// tree, as pdc dedup does: the pages of the two trees are read in
+// separate batches, so none of the batch's pages is taken for a stored one.
+func TestDedupJobsTreeBatch(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	stored, batch := filepath.Join(dir, "stored"), filepath.Join(dir, "batch")
+	for i, page := range samplePages(t, 6) {
+		writeFile(t, filepath.Join(stored, fmt.Sprintf("s%d.html", i)), page)
+		writeFile(t, filepath.Join(batch, fmt.Sprintf("b%d.html", i)), page+"<p>A line of the copy alone, in its own words here.</p>")
+	}
+	out0, out1 := filepath.Join(dir, "o0"), filepath.Join(dir, "o1")
+	if _, stderr, code := runPDC(t, "run", "--input", stored, "--output", out0, "--store", "--clusters", "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := runPDC(t, "run", "--input", batch, "--against", out0, "--output", out1, "--clusters", "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	one, jobs := filepath.Join(dir, "one"), filepath.Join(dir, "jobs")
+	if _, stderr, code := runPDC(t, "dedup", out1, "--output", one); code != 0 {
+		t.Fatalf("dedup: exit %d %s", code, stderr)
+	}
+	if _, stderr, code := runPDC(t, "dedup", out1, "--output", jobs, "--jobs", "--quiet"); code != 0 {
+		t.Fatalf("dedup --jobs: exit %d %s", code, stderr)
+	}
+	docs, want := partLines(t, jobs+"/docs"), sortedFileLines(t, one+"/docs.jsonl", 0)
+	if !slices.Equal(docs, want) || len(want) != 6 {
+		t.Errorf("docs/ of --jobs:\n%s\nwant docs.jsonl's 6 lines:\n%s", strings.Join(docs, "\n"), strings.Join(want, "\n"))
+	}
+	removed, wantRemoved := partLines(t, jobs+"/removed"), sortedFileLines(t, one+"/removed.tsv", 1)
+	if !slices.Equal(removed, wantRemoved) || len(wantRemoved) == 0 {
+		t.Errorf("removed/ of --jobs:\n%s\nwant removed.tsv's rows:\n%s", strings.Join(removed, "\n"), strings.Join(wantRemoved, "\n"))
+	}
+}
+
+// samplePages returns the first n documents of the sample as HTML pages:
+// their html field, or their text in a paragraph.
+func samplePages(t *testing.T, n int) []string {
+	t.Helper()
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[:n] {
+		var d struct{ HTML, Text string }
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatal(err)
+		}
+		page := d.HTML
+		if page == "" {
+			page = "<p>" + html.EscapeString(d.Text) + "</p>"
+		}
+		pages = append(pages, page)
+	}
+	return pages
 }

@@ -282,10 +282,12 @@ const treeBatch = 256
 // the order of the parse job's srcpos (lib/doc record.go): by run (FindRuns:
 // a batch run's stored runs before it), then by the escaped file name and
 // "@" a srcpos begins with; a page of a tree takes its place by its own
-// path, and runs of consecutive pages are read in batches of up to
-// treeBatch. Of the records of one id, a reader that takes the first
-// therefore takes the one the run kept (the smallest srcpos), whatever the
-// order of the --input paths and the kinds of their files.
+// path, and runs of consecutive pages of one tree are read in batches of
+// up to treeBatch, each named by its tree's root (a batch never holds
+// pages of two trees, so that its name says where all its pages are). Of
+// the records of one id, a reader that takes the first therefore takes
+// the one the run kept (the smallest srcpos), whatever the order of the
+// --input paths and the kinds of their files.
 func (in *Set) Sources() []Opener {
 	type item struct {
 		run  int
@@ -321,7 +323,7 @@ func (in *Set) Sources() []Opener {
 			continue
 		}
 		var batch []TreeFile
-		for ; i < len(items) && items[i].page >= 0 && len(batch) < treeBatch && (len(batch) == 0 || items[i].run == items[i-1].run); i++ {
+		for ; i < len(items) && items[i].page >= 0 && len(batch) < treeBatch && (len(batch) == 0 || items[i].run == items[i-1].run && in.Tree[items[i].page].Root == batch[0].Root); i++ {
 			batch = append(batch, in.Tree[items[i].page])
 		}
 		out = append(out, Opener{Name: batch[0].Root, Open: func(o Options) (Source, error) { return newTreeSource(batch, o), nil }})

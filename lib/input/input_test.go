@@ -619,3 +619,43 @@ func TestSourcesSrcposOrder(t *testing.T) {
 		t.Fatalf("two runs: read\n%s", strings.Join(keys, "\n"))
 	}
 }
+
+// TestSourcesTreeBatches: a batch of pages holds the pages of one tree,
+// named by its root, however many pages the tree before it has.
+func TestSourcesTreeBatches(t *testing.T) {
+	dir := t.TempDir()
+	for i := range treeBatch + 3 {
+		writeFile(t, filepath.Join(dir, "a", fmt.Sprintf("p%03d.html", i)), fmt.Sprintf("<p>page %d</p>", i))
+	}
+	for i := range 5 {
+		writeFile(t, filepath.Join(dir, "b", fmt.Sprintf("q%d.html", i)), fmt.Sprintf("<p>page %d</p>", i))
+	}
+	in, err := Find([]string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	pages := 0
+	for _, op := range in.Sources() {
+		src, err := op.Open(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for src.Next() {
+			if d := src.Doc(); !strings.HasPrefix(d.Source, op.Name+"/") {
+				t.Errorf("page %s read by the batch named %s", d.Source, op.Name)
+			}
+			n++
+		}
+		if err := src.Err(); err != nil {
+			t.Fatal(err)
+		}
+		src.Close()
+		pages += n
+		got = append(got, fmt.Sprintf("%s:%d", filepath.Base(op.Name), n))
+	}
+	if want := []string{"a:256", "a:3", "b:5"}; !slices.Equal(got, want) || pages != treeBatch+8 {
+		t.Fatalf("batches %v, want %v", got, want)
+	}
+}

@@ -24,7 +24,8 @@ import (
 // per document, {"id", "url", "site", "pdc_source", "text"} (lib/doc
 // AppendJSON: the record as pdc read it, with the extracted text for its
 // html; fields left out when empty): what other tools should read to
-// see the words pdc sees, and what pdc reads back as input.
+// see the words pdc sees, and what pdc reads back as input. Of the records
+// of one id only the one a run keeps is printed (input.Set.EachKept).
 func (m *Main) textCmd(ctx context.Context, args []string) error {
 	var inputs listFlag
 	cfg := jobconf.Default()
@@ -92,7 +93,7 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	an := cfg.Analyzer()
 	found := false
 	var line []byte
-	_, err = in.Each(input.Options{}, func(d *doc.Doc, where string) error {
+	counts, err := in.EachKept(input.Options{}, func(d *doc.Doc, where string) error {
 		if *id != "" && d.ID != *id {
 			return ctx.Err()
 		}
@@ -139,6 +140,9 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
+	}
+	if n := counts.Skipped[input.SkipDuplicateID]; n > 0 {
+		fmt.Fprintf(m.Stderr, "pdc text: %s left out: an earlier record had their id, and a run keeps the first (its srcpos is smallest)\n", plural(n, "record"))
 	}
 	return nil
 }

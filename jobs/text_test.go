@@ -155,3 +155,29 @@ func TestTextOfRun(t *testing.T) {
 		t.Errorf("text without input: exit %d %q", code, stderr)
 	}
 }
+
+// TestTextDuplicateIDs: of the records of one id, pdc text prints only the
+// one a run keeps (the file whose name sorts first, whatever the order of
+// the --input paths), with --id and without, and says how many it left out.
+func TestTextDuplicateIDs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	writeFile(t, a, `{"id":"x","text":"The kept record of x."}`+"\n"+`{"id":"y","text":"Only y."}`+"\n"+`{"id":"x","text":"A later record of x."}`+"\n")
+	writeFile(t, b, `{"id":"x","text":"The record of x in b."}`+"\n")
+	for _, args := range [][]string{
+		{"--input", b, "--input", a},
+		{"--input", b, "--input", a, "--id", "x"},
+	} {
+		stdout, stderr, code := runPDC(t, append([]string{"text", "--format", "jsonl"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, stderr)
+		}
+		if strings.Count(stdout, `"id":"x"`) != 1 || !strings.Contains(stdout, "The kept record of x.") {
+			t.Errorf("%v: stdout\n%s\nwant only the kept record of x", args, stdout)
+		}
+		if !strings.Contains(stderr, "2 records left out") {
+			t.Errorf("%v: stderr %q, want the 2 left-out records counted", args, stderr)
+		}
+	}
+}

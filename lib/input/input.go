@@ -340,6 +340,30 @@ func (in *Set) Each(o Options, fn func(d *doc.Doc, where string) error) (Counts,
 	return in.EachRecord(o, func(d *doc.Doc, where string, _ []byte) error { return fn(d, where) })
 }
 
+// SkipDuplicateID is the Skipped reason of EachKept for a record whose id
+// an earlier record had.
+const SkipDuplicateID = "duplicate id"
+
+// EachKept is Each for the records a run keeps: of the records of one id
+// only the first in reading order (the smallest srcpos, lib/doc record.go)
+// is given to fn; the later ones are not documents of the run, and are
+// counted in Skipped[SkipDuplicateID], not in Docs.
+func (in *Set) EachKept(o Options, fn func(d *doc.Doc, where string) error) (Counts, error) {
+	seen := map[string]struct{}{}
+	var dups int64
+	c, err := in.Each(o, func(d *doc.Doc, where string) error {
+		if _, dup := seen[d.ID]; dup {
+			dups++
+			return nil
+		}
+		seen[d.ID] = struct{}{}
+		return fn(d, where)
+	})
+	c.Docs -= dups
+	c.Skip(SkipDuplicateID, dups)
+	return c, err
+}
+
 // EachRecord is Each, also giving each document's record as read when it
 // was read from one (a JSON Lines line; nil for other formats), valid
 // until fn returns.

@@ -83,3 +83,42 @@ func TestExactCopies(t *testing.T) {
 		t.Errorf("%d copies cut, held by copy0.html; want 5:\n%s", cut, removed)
 	}
 }
+
+// TestExactCopiesDuplicateIDs: shards whose ids restart (0, 1, 2 in each)
+// give later records of an id that the run drops; a dropped record that
+// holds another document's text is no copy, and the summary counts what
+// copies.tsv lists: here one copy (b's record 3 holds the text of a's 1
+// under a new id), not the four records of b whose texts a holds.
+func TestExactCopiesDuplicateIDs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	texts := []string{
+		"Alpha sentence number one is here today. Beta sentence follows it closely now. Gamma sentence ends the first text block.",
+		"Delta opens the second text in a new way. Epsilon keeps going with more words. Zeta finishes the second story here.",
+		"Eta starts a third and different text. Theta adds a middle part to it. Iota closes the third piece.",
+	}
+	shard := func(ids []string, of []int) string {
+		var b strings.Builder
+		for i, id := range ids {
+			fmt.Fprintf(&b, "{\"id\":%q,\"text\":%q}\n", id, texts[of[i]])
+		}
+		return b.String()
+	}
+	writeFile(t, filepath.Join(dir, "a.jsonl"), shard([]string{"0", "1", "2"}, []int{0, 1, 2}))
+	writeFile(t, filepath.Join(dir, "b.jsonl"), shard([]string{"0", "1", "2", "3"}, []int{1, 2, 0, 1}))
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := runPDC(t, "run", "--input", dir, "--output", out)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "copies.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "#doc\tcopy_of\tsentences\n3\t1\t3\n"; string(b) != want {
+		t.Errorf("copies.tsv:\n%s\nwant\n%s", b, want)
+	}
+	if !strings.Contains(stderr, "pdc: 1 document is an exact copy of an earlier one (1 group)") {
+		t.Errorf("the summary does not count what copies.tsv lists:\n%s", stderr)
+	}
+}

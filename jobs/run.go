@@ -564,8 +564,11 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration, jo
 		fmt.Fprintf(m.Stderr, "pdc: to read the spans with their passages: pdc spans %s --text\n", out)
 	}
 	if n := c["stats.copies.documents"]; n > 0 {
-		fmt.Fprintf(m.Stderr, "pdc: %s exact copies of earlier ones (%s) in %s/copies.tsv\n",
-			plural(n, "document")+map[bool]string{true: " is", false: " are"}[n == 1], plural(c["stats.copies.groups"], "group"), out)
+		what := plural(n, "document") + " are exact copies of earlier ones"
+		if n == 1 {
+			what = "1 document is an exact copy of an earlier one"
+		}
+		fmt.Fprintf(m.Stderr, "pdc: %s (%s) in %s/copies.tsv\n", what, plural(c["stats.copies.groups"], "group"), out)
 	}
 	if o.clusters {
 		fmt.Fprintf(m.Stderr, "pdc: %s (their sizes add up to %s; %s) in %s/clusters: pdc clusters %s\n",

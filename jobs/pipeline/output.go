@@ -345,6 +345,7 @@ func writeReports(fsys hdfsfs.FS, out string, jobs []Job, br boilerplateRows) (T
 	if err != nil {
 		return miss, err
 	}
+	countCopies(jobs, cs)
 	b.Reset()
 	if err := copies.Write(&b, cs); err != nil {
 		return miss, err
@@ -356,6 +357,28 @@ func writeReports(fsys hdfsfs.FS, out string, jobs []Job, br boilerplateRows) (T
 		return miss, err
 	}
 	return miss, writeFile(fsys, out+"/"+JobsFile, []byte(formatJobs(jobs)))
+}
+
+// countCopies sets the stats job's counters of exact copies to what
+// copies.tsv lists: its lines (stats.copies.documents) and the documents
+// they copy (stats.copies.groups). The stats reducers cannot count them:
+// a content hash's reducer does not see which of its records are later
+// records of a duplicate id, dropped by the reducer of that id.
+func countCopies(jobs []Job, cs []copies.Copy) {
+	groups := map[string]bool{}
+	for _, c := range cs {
+		groups[c.Of] = true
+	}
+	for i := range jobs {
+		if jobs[i].Name != "stats" {
+			continue
+		}
+		if jobs[i].Counters == nil {
+			jobs[i].Counters = map[string]int64{}
+		}
+		jobs[i].Counters["stats.copies.documents"] = int64(len(cs))
+		jobs[i].Counters["stats.copies.groups"] = int64(len(groups))
+	}
 }
 
 // removeIntermediate removes the intermediate outputs but those named in

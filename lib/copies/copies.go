@@ -145,8 +145,8 @@ func group(occ []occurrence, dropped map[string]bool) []Copy {
 				g.first = o
 				continue
 			}
-			if !docstats.ListedCopy(o.stored, g.first.stored) {
-				continue // a copy the stored runs list
+			if o.stored && g.first.stored {
+				continue // in a batch run, a stored copy of a stored document: the stored runs' to list
 			}
 			g.copies = append(g.copies, Copy{Doc: unescape(o.doc), Of: unescape(g.first.doc), Sentences: o.n})
 		}

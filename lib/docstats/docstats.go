@@ -41,12 +41,6 @@ import (
 // batch run.
 const Stored = "s"
 
-// ListedCopy reports whether a copy of a document is one that a run lists
-// (lib/copies, and the stats job's counters of copies), given whether the
-// copy and the document it copies are stored (Stored): in a batch run, a
-// stored document copied by a stored one is the stored runs' to list.
-func ListedCopy(copyStored, ofStored bool) bool { return !(copyStored && ofStored) }
-
 // MaxTokens bounds the in-mapper aggregation table.
 const MaxTokens = 1 << 20
 

@@ -32,7 +32,6 @@ import (
 	"strings"
 
 	"github.com/pdc-mr/pdc/lib/doc"
-	"github.com/pdc-mr/pdc/lib/docstats"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -158,21 +157,6 @@ func (g *group) emitContent() error {
 		if len(ids) < 2 {
 			return nil
 		}
-		// As lib/copies lists them (docstats.ListedCopy).
-		stored := func(p string) bool { return strings.HasSuffix(p, "\t"+docstats.Stored) }
-		first, listed := g.positions[0], map[string]bool{}
-		_, rest, _ := strings.Cut(first, "\t")
-		firstID, _, _ := strings.Cut(rest, "\t")
-		for _, p := range g.positions[1:] {
-			if f := strings.SplitN(p, "\t", 3); len(f) == 3 && f[1] != firstID && docstats.ListedCopy(stored(p), stored(first)) {
-				listed[f[1]] = true
-			}
-		}
-		if len(listed) == 0 {
-			return g.writeValues()
-		}
-		g.c.Add("stats.copies.groups", 1)
-		g.c.Add("stats.copies.documents", int64(len(listed)))
 	}
 	return g.writeValues()
 }

@@ -79,6 +79,9 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	}
 	in, err := m.findDocs(docs)
 	if err != nil {
+		if hint := m.runInput(inputs, fs.NArg(), *id); hint != nil {
+			return hint
+		}
 		return err
 	}
 	w := bufio.NewWriter(m.Stdout)
@@ -125,16 +128,8 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	if *id != "" && !found {
-		if fs.NArg() == 0 {
-			for _, p := range inputs {
-				r, err := m.openRun(p)
-				if err != nil {
-					continue
-				}
-				if _, err := r.Config(); err == nil {
-					return fmt.Errorf("text: no document with id %q in %s, a run's output: its documents are read by pdc text %s --id %s", *id, p, p, *id)
-				}
-			}
+		if hint := m.runInput(inputs, fs.NArg(), *id); hint != nil {
+			return hint
 		}
 		return fmt.Errorf("text: no document with id %q in the input", *id)
 	}
@@ -143,6 +138,28 @@ func (m *Main) textCmd(ctx context.Context, args []string) error {
 	}
 	if n := counts.Skipped[input.SkipDuplicateID]; n > 0 {
 		fmt.Fprintf(m.Stderr, "pdc text: %s left out: an earlier record had their id, and a run keeps the first (its srcpos is smallest)\n", plural(n, "record"))
+	}
+	return nil
+}
+
+// runInput returns the error of pdc text --input OUT, when one of the
+// --input paths (with no run argument, nargs 0) is a run's output, whose
+// documents pdc text OUT reads; else nil.
+func (m *Main) runInput(inputs []string, nargs int, id string) error {
+	if nargs > 0 {
+		return nil
+	}
+	for _, p := range inputs {
+		r, err := m.openRun(p)
+		if err != nil {
+			continue
+		}
+		if _, err := r.Config(); err == nil {
+			if id == "" {
+				return fmt.Errorf("text: %s is a run's output, not documents: its documents are read by pdc text %s", p, p)
+			}
+			return fmt.Errorf("text: no document with id %q in %s, a run's output: its documents are read by pdc text %s --id %s", id, p, p, id)
+		}
 	}
 	return nil
 }

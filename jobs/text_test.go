@@ -146,6 +146,10 @@ func TestTextOfRun(t *testing.T) {
 	if hint := "a run's output: its documents are read by pdc text " + out + " --id python/library/bz2.html"; code != 1 || !strings.Contains(stderr, hint) {
 		t.Errorf("text --input OUT: exit %d %q, want the hint %q", code, stderr, hint)
 	}
+	_, stderr, code = runPDC(t, "text", "--input", out)
+	if hint := out + " is a run's output, not documents: its documents are read by pdc text " + out; code != 1 || !strings.Contains(stderr, hint) {
+		t.Errorf("text --input OUT: exit %d %q, want the hint %q", code, stderr, hint)
+	}
 	_, stderr, code = runPDC(t, "text", t.TempDir(), "--id", "x")
 	if code != 1 || !strings.Contains(stderr, "is not a run's output (give --input DOCS)") {
 		t.Errorf("text of a directory that is no run: exit %d %q", code, stderr)

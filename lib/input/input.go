@@ -19,6 +19,7 @@ package input
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -75,6 +76,11 @@ type Set struct {
 	// Excluded is the number of files under input directories that the
 	// Filter left out.
 	Excluded int
+	// NotJSONL are the .json files under input directories that are not
+	// JSON Lines of documents (isJSONLines), left out: a site's search
+	// index or configuration beside its pages. (.jsonl and .ndjson files
+	// say they are JSON Lines, and are read whatever their first line.)
+	NotJSONL []string
 	// PageSources counts the page files X.txt beside a page X.html (or
 	// .htm, .xhtml) in a tree: a page and its source, which share all
 	// their text; FirstPageSource is the first.
@@ -125,7 +131,13 @@ func Find(paths []string, f Filter) (*Set, error) {
 			case !f.Keep(rel):
 				in.Excluded++
 				return nil
-			case HasExt(path, jsonlExts) || part:
+			case part:
+				in.JSONL = append(in.JSONL, path)
+			case HasExt(path, jsonlExts):
+				if HasExt(path, []string{".json"}) && !isJSONLines(path) {
+					in.NotJSONL = append(in.NotJSONL, path)
+					return nil
+				}
 				in.JSONL = append(in.JSONL, path)
 			case containerOf(path) != nil:
 				in.Containers = append(in.Containers, path)
@@ -148,6 +160,9 @@ func Find(paths []string, f Filter) (*Set, error) {
 	if in.empty() {
 		if in.Excluded > 0 {
 			return nil, fmt.Errorf("input %s: no documents found: --include/--exclude left out all %s", strings.Join(paths, ", "), count(in.Excluded, "file"))
+		}
+		if len(in.NotJSONL) > 0 {
+			return nil, fmt.Errorf("input %s: no documents found: %s", strings.Join(paths, ", "), in.notJSONLNote())
 		}
 		return nil, fmt.Errorf("input %s: no documents found (want %s files or .html/.htm/.txt files)", strings.Join(paths, ", "), kindList())
 	}
@@ -192,6 +207,43 @@ func isJobPart(p string) bool {
 	return len(head) > 0 && head[0] == '{'
 }
 
+// sniffBytes is how much of a JSON file isJSONLines reads.
+const sniffBytes = 64 << 10
+
+// isJSONLines reports whether a .json file found in a directory holds
+// documents: its first line is a JSON object (or longer than sniffBytes
+// and starting with "{"), or the file is empty or compressed (not looked
+// into). A pretty-printed JSON file, an array, or any other JSON text
+// is not: read as JSON Lines, each of its lines would be a bad record.
+func isJSONLines(p string) bool {
+	if strings.HasSuffix(strings.ToLower(p), ".gz") {
+		return true
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return true // read as JSON Lines: opening it reports the error
+	}
+	defer f.Close()
+	head := make([]byte, sniffBytes)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimLeft(head[:n], " \t\r\n\ufeff")
+	if len(head) == 0 {
+		return true
+	}
+	line, _, found := bytes.Cut(head, []byte{'\n'})
+	if !found && n == sniffBytes {
+		return head[0] == '{'
+	}
+	line = bytes.TrimSpace(line)
+	return len(line) > 0 && line[0] == '{' && json.Valid(line)
+}
+
+// notJSONLNote says which JSON files Find left out and how to read one.
+func (in *Set) notJSONLNote() string {
+	return fmt.Sprintf("left out %s under the input directories that %s not JSON Lines of documents (the first line is no JSON object; first: %s): to read one as JSON Lines, give it as --input FILE",
+		count(len(in.NotJSONL), "JSON file"), map[bool]string{true: "is", false: "are"}[len(in.NotJSONL) == 1], in.NotJSONL[0])
+}
+
 // countPageSources counts the tree's X.txt files beside a page X.html.
 func (in *Set) countPageSources() {
 	pages := map[string]bool{}
@@ -212,7 +264,8 @@ func (in *Set) countPageSources() {
 
 // Warn reports on w what walking the input directories left out or read
 // once under two names: broken links, files read by another name, files
-// the Filter left out, and pages whose source is beside them.
+// the Filter left out, JSON files that are not JSON Lines, and pages
+// whose source is beside them.
 func (in *Set) Warn(w io.Writer) {
 	if n := len(in.Broken); n > 0 {
 		fmt.Fprintf(w, "pdc: skipped %s under the input directories that lead nowhere (first: %s)\n", count(n, "symbolic link"), in.Broken[0])
@@ -223,19 +276,23 @@ func (in *Set) Warn(w io.Writer) {
 	if in.Excluded > 0 {
 		fmt.Fprintf(w, "pdc: left out %s under the input directories by --include/--exclude\n", count(in.Excluded, "file"))
 	}
+	if len(in.NotJSONL) > 0 {
+		fmt.Fprintf(w, "pdc: %s\n", in.notJSONLNote())
+	}
 	if in.PageSources > 0 {
 		fmt.Fprintf(w, "pdc: %s beside a page of the same name (first: %s), a page and its source: to read the pages only, --exclude '*.txt'\n", count(in.PageSources, ".txt file"), in.FirstPageSource)
 	}
 }
 
 // Counters are the counts of Warn, as counters of the run:
-// input.links.broken, input.files.linked, input.files.excluded and
-// input.files.page-sources.
+// input.links.broken, input.files.linked, input.files.excluded,
+// input.files.not-jsonl and input.files.page-sources.
 func (in *Set) Counters() map[string]int64 {
 	return map[string]int64{
 		"input.links.broken":       int64(len(in.Broken)),
 		"input.files.linked":       int64(len(in.Linked)),
 		"input.files.excluded":     int64(in.Excluded),
+		"input.files.not-jsonl":    int64(len(in.NotJSONL)),
 		"input.files.page-sources": int64(in.PageSources),
 	}
 }

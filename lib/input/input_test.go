@@ -484,6 +484,68 @@ func TestFindJobOutput(t *testing.T) {
 	}
 }
 
+// TestFindJSONFiles: in a directory, a JSON file whose first line is a
+// JSON object is JSON Lines; a pretty-printed object, an array or a scalar
+// (a site's search index or configuration) is left out, counted and
+// warned about with its name; given as --input FILE, it is read as JSON
+// Lines; a directory of nothing else has no documents. .jsonl and .ndjson
+// files are read whatever their first line.
+func TestFindJSONFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := []struct {
+		name, content string
+		read          bool
+	}{
+		{"docs.jsonl", `{"id":"a","text":"x"}` + "\n" + `{"id":"b","text":"y"}` + "\n", true},
+		{"bom.json", "\ufeff" + `{"id":"c","text":"x"}` + "\n", true},
+		{"one.json", `{"id":"d","text":"x"}`, true},
+		{"empty.json", "", true},
+		{"long.json", `{"id":"e","text":"` + strings.Repeat("x", sniffBytes) + `"}`, true},
+		{"packed.json.gz", "not looked into", true},
+		{"pretty.json", "{\n  \"config\": {\"a\": 1}\n}\n", false},
+		{"list.json", `["x", "y"]` + "\n", false},
+		{"scalar.json", "12\n", false},
+		{"broken.json", `{"id": "f", "text":` + "\n" + `"x"}` + "\n", false},
+		{"number.ndjson", "12\n13\n", true},                                         // says it is JSON Lines
+		{"damaged.jsonl", `{"id": "f", "text":` + "\n" + `{"id":"g"}` + "\n", true}, // its bad lines are counted
+	}
+	var want []string
+	for _, f := range files {
+		writeFile(t, filepath.Join(dir, "site", f.name), f.content)
+		if f.read {
+			want = append(want, f.name)
+		}
+	}
+	writeFile(t, filepath.Join(dir, "site", "index.html"), "<p>x</p>")
+	in, err := Find([]string{filepath.Join(dir, "site")}, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range in.JSONL {
+		got = append(got, filepath.Base(p))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) || len(in.NotJSONL) != 4 || in.Counters()["input.files.not-jsonl"] != 4 {
+		t.Errorf("JSON Lines %q, left out %q; want %q read and 4 left out", got, in.NotJSONL, want)
+	}
+	var warn strings.Builder
+	in.Warn(&warn)
+	if !strings.Contains(warn.String(), "left out 4 JSON files") || !strings.Contains(warn.String(), "--input FILE") {
+		t.Errorf("warning %q", warn.String())
+	}
+	pretty := filepath.Join(dir, "site", "pretty.json")
+	if in, err := Find([]string{pretty}, Filter{}); err != nil || len(in.JSONL) != 1 {
+		t.Errorf("pretty.json given as a file: %v, %+v; want it read as JSON Lines", err, in)
+	}
+	only := filepath.Join(dir, "only")
+	writeFile(t, filepath.Join(only, "search.json"), "[1, 2]\n")
+	if _, err := Find([]string{only}, Filter{}); err == nil || !strings.Contains(err.Error(), "search.json") || !strings.Contains(err.Error(), "no documents found") {
+		t.Errorf("a directory of a search index only: %v", err)
+	}
+}
+
 // TestCheckRemote: container files on HDFS are refused by name; JSON Lines
 // and unknown names (read as JSON Lines) pass.
 func TestCheckRemote(t *testing.T) {

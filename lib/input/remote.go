@@ -164,6 +164,7 @@ func FindRuns(runs []Run, remote func(string) bool) (*Set, error) {
 		all.Broken = append(all.Broken, in.Broken...)
 		all.Linked = append(all.Linked, in.Linked...)
 		all.Excluded += in.Excluded
+		all.NotJSONL = append(all.NotJSONL, in.NotJSONL...)
 		if all.PageSources == 0 {
 			all.FirstPageSource = in.FirstPageSource
 		}

@@ -112,6 +112,9 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	for d := range only {
+		need[d] = true // read, so that an id that is no document of the run is an error
+	}
 	// With --expand, the clusters are read one at a time into an
 	// Expander, which holds their members' documents and ranges only.
 	var row func(span.DocPair) error // set below
@@ -145,7 +148,11 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 		w.WriteString("#doc_a\tdoc_b\tspans\tshared_a\tshared_b\tlen_a\tlen_b\tcontain_a\tcontain_b\tresemblance\tthin\n")
 	}
 	var exact map[[2]string]bool // set below, before the first row
+	paired := map[string]bool{}  // the --doc documents in a pair
 	row = func(p span.DocPair) error {
+		if only != nil {
+			paired[p.A], paired[p.B] = paired[p.A] || only[p.A], paired[p.B] || only[p.B]
+		}
 		ms, sa, sb := p.MeasureContent(contents[p.A], contents[p.B], cfg.Lambda, exact[[2]string{p.A, p.B}])
 		if max(ms.ContainA, ms.ContainB) < minContain {
 			return nil
@@ -207,6 +214,14 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	}
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("write: %w", ferr)
+	}
+	if err == nil {
+		for _, d := range docs {
+			if !paired[d] {
+				fmt.Fprintf(m.Stderr, "pdc pairs: document %s of the run has no pair: no span, exact copy%s\n",
+					mr.Escape(d), map[bool]string{true: " or shared cluster", false: ""}[expand])
+			}
+		}
 	}
 	return err
 }

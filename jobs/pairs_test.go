@@ -39,6 +39,7 @@ func TestPairs(t *testing.T) {
 		return n
 	}
 	docs := fmt.Sprintf("{\"id\":\"a\",\"text\":%q}\n{\"id\":\"b\",\"text\":%q}\n{\"id\":\"c\",\"text\":%q}\n", text(sharedS, ownAS), text(sharedS, ownBS), text(sharedS))
+	docs += `{"id":"d","text":"A lighthouse keeper wrote letters to his sister in the city. She kept every one of them in a tin box."}` + "\n"
 	in := filepath.Join(t.TempDir(), "docs.jsonl")
 	if err := os.WriteFile(in, []byte(docs), 0o644); err != nil {
 		t.Fatal(err)
@@ -74,6 +75,14 @@ func TestPairs(t *testing.T) {
 	}
 	if of, _, _ := runPDC(t, "pairs", out, "--doc", "c"); of != row("a", "c", la, lc)+"\n"+row("b", "c", lb, lc)+"\n" {
 		t.Errorf("--doc c:\n%s", of)
+	}
+	// A document without a pair is said to have none; an id that is no
+	// document of the run is an error.
+	if of, stderr, code := runPDC(t, "pairs", out, "--doc", "d"); code != 0 || of != "" || !strings.Contains(stderr, "document d of the run has no pair") {
+		t.Errorf("--doc d: exit %d, %q %q", code, of, stderr)
+	}
+	if _, stderr, code := runPDC(t, "pairs", out, "--doc", "nosuch"); code != 1 || !strings.Contains(stderr, `document "nosuch" is not in the run's documents`) {
+		t.Errorf("--doc nosuch: exit %d %q", code, stderr)
 	}
 	few, _, _ := runPDC(t, "pairs", out, "--min-containment", "0.95", "--format", "jsonl")
 	if strings.Count(few, "\n") != 2 || !strings.Contains(few, `"contain_b":1`) {

@@ -57,7 +57,7 @@ type Options struct {
 
 // DefaultOptions are the defaults of pdc report.
 func DefaultOptions() Options {
-	return Options{TopPairs: 100, TopBoilerplate: 50, MaxText: 200_000, TopClusters: 50}
+	return Options{TopPairs: 100, TopBoilerplate: 50, MaxText: 20_000, TopClusters: 50}
 }
 
 // Run is what the report shows of a run.

@@ -42,7 +42,8 @@ type Options struct {
 	// Width is the width of the output in columns (at least MinWidth).
 	Width int
 	// Color marks with ANSI escapes (a terminal); else the marks are
-	// plain text: a word the other sentence lacks is {word}.
+	// plain text: a word the other sentence lacks is {word}, or [word],
+	// <word> or «word» when the sentences shown hold braces (marks).
 	Color bool
 	// Span, when > 0, shows only the span of that number (1 is the first
 	// in A's order) with Context sentences around it on each side.
@@ -161,6 +162,7 @@ func Render(w io.Writer, a, b Doc, spans []span.Span, o Options) error {
 		return err
 	}
 	p := printer{o: o, col: (o.Width - 3) / 2, w: w}
+	p.open, p.close = marks(rows)
 	n := 0
 	for _, r := range rows {
 		if r.Kind == Start {
@@ -221,10 +223,35 @@ type layout struct {
 
 // printer writes rows as text.
 type printer struct {
-	o   Options
-	col int
-	w   io.Writer
-	err error
+	o           Options
+	col         int
+	w           io.Writer
+	err         error
+	open, close string // around a marked piece, without colour (marks)
+}
+
+// markPairs are the delimiters a marked piece can have without colour, in
+// the order tried.
+var markPairs = [][2]string{{"{", "}"}, {"[", "]"}, {"<", ">"}, {"«", "»"}}
+
+// marks returns the delimiters of marked pieces for rows: the first of
+// markPairs neither of whose characters the rows' sentences hold, so that a
+// mark is never taken for the text's own braces ({ } in code); the first
+// when every pair occurs.
+func marks(rows []Row) (string, string) {
+	var text strings.Builder
+	for _, r := range rows {
+		for _, c := range append(slices.Clip(r.A), r.B...) {
+			text.WriteString(c.Text)
+		}
+	}
+	t := text.String()
+	for _, m := range markPairs {
+		if !strings.Contains(t, m[0]) && !strings.Contains(t, m[1]) {
+			return m[0], m[1]
+		}
+	}
+	return markPairs[0][0], markPairs[0][1]
 }
 
 const (
@@ -263,7 +290,7 @@ func (l *printer) header(a, b Doc, n int) {
 	if n == 1 {
 		unit = "span"
 	}
-	legend := fmt.Sprintf("%d %s; = same words, ~ aligned, {x}: x not in the other", n, unit)
+	legend := fmt.Sprintf("%d %s; = same words, ~ aligned, %sx%s: x not in the other", n, unit, l.open, l.close)
 	if l.o.Color {
 		legend = fmt.Sprintf("%d %s; = same words, ~ aligned, marked: not in the other", n, unit)
 	}
@@ -455,7 +482,7 @@ func (l *printer) render(cs []Chunk, style string) (string, int) {
 		case c.Marked && l.o.Color:
 			b.WriteString(ansiMark + c.Text + ansiReset)
 		case c.Marked:
-			b.WriteString("{" + c.Text + "}")
+			b.WriteString(l.open + c.Text + l.close)
 		case style != "":
 			b.WriteString(l.style(style, c.Text))
 		default:
@@ -476,7 +503,7 @@ func (l *printer) wrap(cs []Chunk) [][]Chunk {
 	w := 0
 	extra := 0
 	if !l.o.Color {
-		extra = 2 // the braces of a marked piece
+		extra = Width(l.open) + Width(l.close) // the delimiters of a marked piece
 	}
 	flush := func() {
 		if len(cur) > 0 {

@@ -182,3 +182,37 @@ func TestRenderControl(t *testing.T) {
 	}
 	checkColumns(t, out.String(), 80)
 }
+
+// TestRenderMarksBesideBraces: plain marks take delimiters the sentences
+// shown do not hold, so that code's own braces are not taken for marks;
+// the legend names them.
+func TestRenderMarksBesideBraces(t *testing.T) {
+	tests := []struct {
+		name, extraA, extraB string
+		open, close          string
+	}{
+		{"no brackets", "", "", "{", "}"},
+		{"braces", " {", " }", "[", "]"},
+		{"braces and brackets", " {[", " ]}", "<", ">"},
+		{"every pair", " {[<«", " »>]}", "{", "}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pa := "The struct holds a point in the plane today" + tt.extraA + ". The second sentence of the copied passage is here now. A third sentence closes the passage with plain words in it."
+			pb := "The struct keeps a point in the plane today" + tt.extraB + ". The second sentence of the copied passage is here now. A third sentence closes the passage with plain words in it."
+			a := analyzed(t, "a", pa+" Own words of a at the end.")
+			b := analyzed(t, "b", pb+" Own words of b at the end.")
+			var out bytes.Buffer
+			if err := Render(&out, a, b, []span.Span{spanOf(a, b, pa, pb, 3)}, Options{Width: 120}); err != nil {
+				t.Fatal(err)
+			}
+			s := out.String()
+			if legend := tt.open + "x" + tt.close + ": x not in the other"; !strings.Contains(s, legend) {
+				t.Errorf("no legend %q:\n%s", legend, s)
+			}
+			if !strings.Contains(s, tt.open+"holds"+tt.close) || !strings.Contains(s, tt.open+"keeps"+tt.close) {
+				t.Errorf("holds and keeps not marked with %s%s:\n%s", tt.open, tt.close, s)
+			}
+		})
+	}
+}

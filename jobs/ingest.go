@@ -17,10 +17,12 @@ package jobs
 // temporary name and renamed when complete; _SUCCESS is written last.
 // hdfs://host:port/path (or any path with --hdfs) writes to HDFS.
 //
-// Documents are written in reading order (lib/input): JSON Lines files,
-// then WARC, Avro and Parquet files, then .html/.txt trees. A document whose id was seen before is
-// dropped and counted (the first is kept); ids are remembered as 128-bit
-// hashes, so memory grows by ~40 bytes per document.
+// Documents are written in reading order (lib/input Sources: by file
+// name, a tree's pages by their paths). A document whose id was seen
+// before is dropped and counted (the first is kept); ids are remembered as
+// 128-bit hashes, so memory grows by ~40 bytes per document. With
+// --id-prefix file, a record's id is FILE:ID (FILE: input.ShortNames of
+// the input files), for files whose ids restart.
 
 import (
 	"compress/gzip"
@@ -54,6 +56,7 @@ type ingestOptions struct {
 	quiet     bool
 	partSize  int64
 	siteFrom  string
+	idPrefix  string
 	filter    input.Filter
 }
 
@@ -79,6 +82,7 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	o.partSize = 256 << 20
 	flags.Var(sizeFlag{&o.partSize}, "part-size", "directory output: start a new part after this `size` of compressed bytes (bytes, or with K, M, G)")
 	flags.StringVar(&o.siteFrom, "site-from", "tree", "site written for a tree's pages (\"site\" field): tree, path:N, layout or none (no field), as pdc run --site-from")
+	flags.StringVar(&o.idPrefix, "id-prefix", "", "file: write each record's id as FILE:ID, FILE the shortest ending of its input file's path that no other input file's path ends in (for files whose ids restart, as shards numbered from 0 each); tree pages keep their paths")
 	flags.StringVar(&o.avro.Site, "site-field", "", "input field naming a document's site, written as \"site\" (JSON Lines: read besides \"site\")")
 	if err := flags.parse(args); err != nil {
 		return err
@@ -97,6 +101,9 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	}
 	if _, err := jobconf.ParseSiteFrom(o.siteFrom); err != nil {
 		return usagef("ingest: %v", err)
+	}
+	if o.idPrefix != "" && o.idPrefix != "file" {
+		return usagef("ingest: --id-prefix must be file, got %q", o.idPrefix)
 	}
 	return m.ingest(ctx, &o)
 }
@@ -145,9 +152,35 @@ type ingester struct {
 func (g *ingester) run(in *input.Set) error {
 	treeSite, _ := jobconf.ParseSiteFrom(g.o.siteFrom) // validated
 	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add, TreeSite: treeSite, TreeRoot: input.TreeNames()}
-	var err error
-	g.counts, err = in.Each(o, func(d *doc.Doc, where string) error { return g.emit(d) })
-	return err
+	if g.o.idPrefix == "" {
+		var err error
+		g.counts, err = in.Each(o, func(d *doc.Doc, where string) error { return g.emit(d) })
+		return err
+	}
+	// --id-prefix file: each file's records under its short name.
+	sources := in.Sources()
+	var files []string
+	for _, op := range sources {
+		if !op.Tree {
+			files = append(files, op.Name)
+		}
+	}
+	names := input.ShortNames(files)
+	for _, op := range sources {
+		prefix := ""
+		if !op.Tree {
+			prefix = names[op.Name] + ":"
+		}
+		c, err := op.Each(o, func(d *doc.Doc, _ string, _ []byte) error {
+			d.ID = prefix + d.ID
+			return g.emit(d)
+		})
+		g.counts.Add(c)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // emit writes d unless its id was seen before.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -232,6 +233,7 @@ func TestIngestErrors(t *testing.T) {
 		{"relative hdfs", []string{"--input", cut, "--output", "rel/dir", "--hdfs"}, 2, "absolute"},
 		{"strict warc", []string{"--input", cut, "--output", out, "--strict"}, 1, cut + ": damaged warc (truncated record 1)"},
 		{"strict jsonl", []string{"--input", badJSONL, "--output", out, "--strict"}, 1, badJSONL + ":2: missing or empty id"},
+		{"bad id prefix", []string{"--input", badJSONL, "--output", out, "--id-prefix", "path"}, 2, "--id-prefix must be file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -368,5 +370,56 @@ func TestIngestTreeSites(t *testing.T) {
 	body, _ := os.ReadFile(out)
 	if strings.Contains(string(body), `"site":"`+dir) {
 		t.Errorf("a site holds the local path %s:\n%s", dir, body)
+	}
+}
+
+// TestIngestIDPrefix: shards whose ids restart at 0 lose their later
+// records' documents to a run; pdc ingest --id-prefix file names each
+// record FILE:ID (the shortest unique ending of its file's path; a tree's
+// pages keep their paths), and a run over the result reads every record.
+func TestIngestIDPrefix(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	shard := func(words ...string) string {
+		var b strings.Builder
+		for i, w := range words {
+			fmt.Fprintf(&b, "{\"id\":\"%d\",\"text\":\"The %s document of this shard has its own words here.\"}\n", i, w)
+		}
+		return b.String()
+	}
+	writeFile(t, filepath.Join(dir, "in", "a", "part-00000.jsonl"), shard("first", "second"))
+	writeFile(t, filepath.Join(dir, "in", "b", "part-00000.jsonl"), shard("third", "fourth"))
+	writeFile(t, filepath.Join(dir, "in", "b", "part-00001.jsonl"), shard("fifth"))
+	writeFile(t, filepath.Join(dir, "in", "pages", "p.html"), "<p>A page of the tree keeps its path as its id.</p>")
+	out := filepath.Join(dir, "docs.jsonl")
+	if _, stderr, code := runPDC(t, "ingest", "--input", filepath.Join(dir, "in"), "--output", out, "--id-prefix", "file", "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var d struct{ ID string }
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, d.ID)
+	}
+	want := []string{"a/part-00000.jsonl:0", "a/part-00000.jsonl:1", "b/part-00000.jsonl:0", "b/part-00000.jsonl:1", "part-00001.jsonl:0", "pages/p.html"}
+	if !slices.Equal(ids, want) {
+		t.Errorf("ids %q, want %q", ids, want)
+	}
+	// Without the prefix, a run keeps one record of each id and says how
+	// to keep them all.
+	run := filepath.Join(dir, "run")
+	_, stderr, code := runPDC(t, "run", "--input", filepath.Join(dir, "in"), "--output", run, "--quiet")
+	if code != 0 || !strings.Contains(stderr, "3 records left out: an earlier record had their id") || !strings.Contains(stderr, "--id-prefix file") {
+		t.Errorf("run over the shards: exit %d, stderr %q", code, stderr)
+	}
+	_, stderr, code = runPDC(t, "run", "--input", out, "--output", run, "--overwrite", "--quiet")
+	if code != 0 || !strings.Contains(stderr, "(6 documents read)") {
+		t.Errorf("run over the ingested documents: exit %d, stderr %q", code, stderr)
 	}
 }

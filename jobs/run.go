@@ -548,6 +548,10 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration, jo
 	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read%s) in %s by %s\n",
 		plural(c["extend.spans"], "span"), plural(c["extend.doc-pairs.with-spans"], "document pair"),
 		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took), plural(int64(len(jobs)), "job"))
+	if n := c["parse.docs.skipped.duplicate-id"]; n > 0 {
+		fmt.Fprintf(m.Stderr, "pdc: %s left out: an earlier record had their id, and the run keeps the first; if your files number their ids each from 0, make them unique first: pdc ingest --input ... --id-prefix file --output DOCS.jsonl.gz\n",
+			plural(n, "record"))
+	}
 	if line := templateNote(c, o.maxSiteDF, out); line != "" {
 		fmt.Fprintln(m.Stderr, line)
 	}

@@ -328,6 +328,8 @@ type Opener struct {
 	// Container tells whether the Source reads a container file (whose
 	// counts pdc run reports, since the parse job never sees what it skips).
 	Container bool
+	// Tree tells whether the Source reads pages of a directory tree.
+	Tree bool
 	// Open opens the Source; the Source's Close closes what it opened.
 	Open func(o Options) (Source, error)
 }
@@ -383,7 +385,7 @@ func (in *Set) Sources() []Opener {
 		for ; i < len(items) && items[i].page >= 0 && len(batch) < treeBatch && (len(batch) == 0 || items[i].run == items[i-1].run && in.Tree[items[i].page].Root == batch[0].Root); i++ {
 			batch = append(batch, in.Tree[items[i].page])
 		}
-		out = append(out, Opener{Name: batch[0].Root, Open: func(o Options) (Source, error) { return newTreeSource(batch, o), nil }})
+		out = append(out, Opener{Name: batch[0].Root, Tree: true, Open: func(o Options) (Source, error) { return newTreeSource(batch, o), nil }})
 	}
 	return out
 }
@@ -427,7 +429,7 @@ func (in *Set) EachKept(o Options, fn func(d *doc.Doc, where string) error) (Cou
 func (in *Set) EachRecord(o Options, fn func(d *doc.Doc, where string, raw []byte) error) (Counts, error) {
 	var total Counts
 	for _, op := range in.Sources() {
-		c, err := each(op, o, fn)
+		c, err := op.Each(o, fn)
 		total.Add(c)
 		if err != nil {
 			return total, err
@@ -439,7 +441,9 @@ func (in *Set) EachRecord(o Options, fn func(d *doc.Doc, where string, raw []byt
 // rawSource is a Source that keeps the record of its current document.
 type rawSource interface{ Raw() []byte }
 
-func each(op Opener, o Options, fn func(d *doc.Doc, where string, raw []byte) error) (Counts, error) {
+// Each opens the Source and calls fn for each of its documents, as
+// Set.EachRecord does; it returns the Source's counts.
+func (op Opener) Each(o Options, fn func(d *doc.Doc, where string, raw []byte) error) (Counts, error) {
 	src, err := op.Open(o)
 	if err != nil {
 		return Counts{}, err
@@ -460,6 +464,34 @@ func each(op Opener, o Options, fn func(d *doc.Doc, where string, raw []byte) er
 		err = cerr
 	}
 	return src.Counts(), err
+}
+
+// ShortNames returns, for each of paths (distinct absolute paths), its
+// shortest ending of whole path elements that ends no other of paths:
+// part-00000.jsonl when it is the only file of that name,
+// a/part-00000.jsonl beside b/part-00000.jsonl. Elements are joined by
+// "/".
+func ShortNames(paths []string) map[string]string {
+	elems := make([][]string, len(paths))
+	depth := 0
+	for i, p := range paths {
+		elems[i] = strings.Split(strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "/"), "/")
+		depth = max(depth, len(elems[i]))
+	}
+	suffix := func(e []string, n int) string { return strings.Join(e[max(0, len(e)-n):], "/") }
+	out := make(map[string]string, len(paths))
+	for n := 1; n <= depth && len(out) < len(paths); n++ {
+		seen := map[string]int{}
+		for _, e := range elems {
+			seen[suffix(e, n)]++
+		}
+		for i, e := range elems {
+			if _, done := out[paths[i]]; !done && (seen[suffix(e, n)] == 1 || n >= len(e)) {
+				out[paths[i]] = suffix(e, n)
+			}
+		}
+	}
+	return out
 }
 
 func fileSize(p string) int64 {

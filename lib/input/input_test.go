@@ -721,3 +721,25 @@ func TestSourcesTreeBatches(t *testing.T) {
 		t.Fatalf("batches %v, want %v", got, want)
 	}
 }
+
+// TestShortNames: each path's shortest ending that ends no other path.
+func TestShortNames(t *testing.T) {
+	tests := []struct {
+		paths []string
+		want  []string
+	}{
+		{[]string{"/d/a.jsonl"}, []string{"a.jsonl"}},
+		{[]string{"/d/a.jsonl", "/d/b.jsonl"}, []string{"a.jsonl", "b.jsonl"}},
+		{[]string{"/d/x/part-0", "/d/y/part-0", "/d/y/part-1"}, []string{"x/part-0", "y/part-0", "part-1"}},
+		{[]string{"/a/s/p", "/b/s/p", "/c/t/p"}, []string{"a/s/p", "b/s/p", "t/p"}},
+		{[]string{"/p", "/d/p"}, []string{"p", "d/p"}},
+	}
+	for _, tt := range tests {
+		got := ShortNames(tt.paths)
+		for i, p := range tt.paths {
+			if got[p] != tt.want[i] {
+				t.Errorf("ShortNames(%q)[%s] = %q, want %q", tt.paths, p, got[p], tt.want[i])
+			}
+		}
+	}
+}

@@ -49,13 +49,23 @@ const SplitContainment = 0.9
 const Window = 8
 
 // Sentence is a sentence of a document: its rune offsets in the
-// extracted text, its distinct words (sorted token hashes of its text) and
-// whether it can be aligned (Match: content, with at least the run's
+// extracted text, its distinct words (sorted token hashes of its text),
+// its words as often as they occur (Bag: the same, sorted, with repeats)
+// and whether it can be aligned (Match: content, with at least the run's
 // --min-tokens words, as the join and extension need).
 type Sentence struct {
 	Start, End int
 	Words      []uint64
+	Bag        []uint64
 	Match      bool
+}
+
+// newSentence returns the sentence of rune range [start, end) whose
+// token hashes are hashes (in text order; not kept).
+func newSentence(start, end int, hashes []uint64, match bool) Sentence {
+	bag := slices.Clone(hashes)
+	slices.Sort(bag)
+	return Sentence{Start: start, End: end, Words: slices.Compact(slices.Clone(bag)), Bag: bag, Match: match}
 }
 
 // Sentences returns the sentences of a (the analysis of a document's
@@ -67,10 +77,7 @@ func Sentences(a doc.Analysis, tok *sentence.Tokenizer, minWords int) []Sentence
 	for i, s := range a.Sentences {
 		sp := a.Spans[i]
 		buf = tok.Hashes(buf[:0], a.Text[sp.ByteStart:sp.ByteEnd])
-		w := slices.Clone(buf)
-		slices.Sort(w)
-		w = slices.Compact(w)
-		out = append(out, Sentence{Start: s.Start, End: s.End, Words: w, Match: s.NotContent == "" && len(s.Tokens) >= minWords})
+		out = append(out, newSentence(s.Start, s.End, buf, s.NotContent == "" && len(s.Tokens) >= minWords))
 	}
 	return out
 }
@@ -105,25 +112,31 @@ func Similar(a, b []uint64) bool {
 // sentences that match (Sentence.Match) are aligned. Each is aligned to
 // the first similar sentence of k within Window after the last aligned
 // one, else to the first sentence after it with the very same words; a
-// sentence that follows an aligned one and whose words that kept sentence
-// holds at SplitContainment is aligned to it too (the copy split what the
-// kept member has as one sentence).
+// sentence that follows an aligned one is aligned to that kept sentence
+// too when it holds the words of both (and of any before them aligned to
+// it), as often as they occur, at SplitContainment: the copy split what
+// the kept member has as one sentence. (A line the copy repeats, or adds
+// beside a like one, is not held twice, and ends the run.)
 func Align(m, k []Sentence) []int {
 	out := make([]int, len(m))
 	next, last := 0, -1 // the first k sentence free to align; the last aligned
+	var pieces []uint64 // the words of the sentences aligned to last (out[i-1]'s), sorted
 	for i, s := range m {
 		out[i] = -1
 		if !s.Match {
 			continue
 		}
-		if i > 0 && last >= 0 && out[i-1] == last &&
-			float64(signature.Overlap(s.Words, k[last].Words)) >= SplitContainment*float64(len(s.Words)) {
-			out[i] = last
-			continue
+		if i > 0 && last >= 0 && out[i-1] == last {
+			with := append(slices.Clip(pieces), s.Bag...) // a new slice: pieces may be a sentence's Bag
+			slices.Sort(with)
+			if float64(signature.Overlap(with, k[last].Bag)) >= SplitContainment*float64(len(with)) {
+				out[i], pieces = last, with
+				continue
+			}
 		}
 		for j := next; j < len(k) && j < next+Window; j++ {
 			if k[j].Match && Similar(s.Words, k[j].Words) {
-				out[i], last, next = j, j, j+1
+				out[i], last, next, pieces = j, j, j+1, s.Bag
 				break
 			}
 		}
@@ -132,7 +145,7 @@ func Align(m, k []Sentence) []int {
 		}
 		for j := next + Window; j < len(k); j++ {
 			if k[j].Match && slices.Equal(s.Words, k[j].Words) {
-				out[i], last, next = j, j, j+1
+				out[i], last, next, pieces = j, j, j+1, s.Bag
 				break
 			}
 		}
@@ -217,32 +230,30 @@ func SplitWithdrawn(runs []Run, match []int, k []Sentence, withdrawn []Range) []
 	return out
 }
 
-// Held returns the share of the distinct words of the sentences cut that
-// the sentences kept hold (1 when cut has no words).
+// Held returns the share of the words of the sentences cut that the
+// sentences kept hold, each word as often as it occurs: a word the cut
+// sentences have three times and the kept ones once is held once (1 when
+// cut has no words). A line repeated with another name or number, as
+// generated text and listings repeat it, is not held by one copy of it.
 func Held(cut, kept []Sentence) float64 {
-	have := map[uint64]bool{}
-	for _, s := range kept {
-		for _, w := range s.Words {
-			have[w] = true
-		}
-	}
-	seen := map[uint64]bool{}
-	n := 0
-	for _, s := range cut {
-		for _, w := range s.Words {
-			if seen[w] {
-				continue
-			}
-			seen[w] = true
-			if have[w] {
-				n++
-			}
-		}
-	}
-	if len(seen) == 0 {
+	c, k := bagOf(cut), bagOf(kept)
+	if len(c) == 0 {
 		return 1
 	}
-	return float64(n) / float64(len(seen))
+	return float64(signature.Overlap(c, k)) / float64(len(c))
+}
+
+// bagOf returns the words of ss as often as they occur, sorted.
+func bagOf(ss []Sentence) []uint64 {
+	if len(ss) == 1 {
+		return ss[0].Bag
+	}
+	var b []uint64
+	for _, s := range ss {
+		b = append(b, s.Bag...)
+	}
+	slices.Sort(b)
+	return b
 }
 
 // MaxBridge is the most sentences with words of their own that Bridge

@@ -23,15 +23,13 @@ func sents(specs ...string) []Sentence {
 	var out []Sentence
 	pos := 0
 	for _, sp := range specs {
-		s := Sentence{Start: pos, End: pos + len(sp), Match: sp != "-"}
+		var hashes []uint64
 		if sp != "-" {
 			for _, w := range strings.Fields(sp) {
-				s.Words = append(s.Words, uint64(w[0])<<8|uint64(len(w)))
+				hashes = append(hashes, uint64(w[0])<<8|uint64(len(w)))
 			}
-			slices.Sort(s.Words)
-			s.Words = slices.Compact(s.Words)
 		}
-		out = append(out, s)
+		out = append(out, newSentence(pos, pos+len(sp), hashes, sp != "-"))
 		pos += len(sp) + 1
 	}
 	return out
@@ -49,6 +47,8 @@ func TestAlign(t *testing.T) {
 		{"inserted", []string{"a b c d", "p q r s", "e f g h"}, []string{"a b c d", "e f g h"}, []int{0, -1, 1}},
 		{"dropped", []string{"a b c d", "i j k l"}, []string{"a b c d", "e f g h", "i j k l"}, []int{0, 2}},
 		{"split", []string{"a b c d", "e f g h"}, []string{"a b c d e f g h"}, []int{0, 0}},
+		{"split in three", []string{"a b c", "d e f", "g h i"}, []string{"a b c d e f g h i"}, []int{0, 0, 0}},
+		{"a line repeated", []string{"a b c d", "n s m i l", "s m i l"}, []string{"a b c d", "n s m i l"}, []int{0, 1, -1}},
 		{"merged", []string{"a b c d e f g h"}, []string{"a b c d", "e f g h"}, []int{0}},
 		{"not content", []string{"-", "a b c d"}, []string{"a b c d"}, []int{-1, 0}},
 		{"in order", []string{"e f g h", "a b c d"}, []string{"a b c d", "e f g h"}, []int{1, -1}},
@@ -113,6 +113,9 @@ func TestHeld(t *testing.T) {
 		{[]string{"a b c d"}, []string{"a b c d"}, 1},
 		{[]string{"a b c d"}, []string{"a b"}, 0.5},
 		{[]string{"a b", "c d"}, []string{"d c b"}, 0.75},
+		{[]string{"a b a b"}, []string{"a b"}, 0.5},
+		{[]string{"x a", "x b"}, []string{"x a b"}, 0.75},
+		{[]string{"a b a b"}, []string{"b a", "a b"}, 1},
 		{[]string{"-"}, []string{"a"}, 1},
 	} {
 		if got := Held(sents(tc.cut...), sents(tc.kept...)); got != tc.want {

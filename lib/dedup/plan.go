@@ -274,10 +274,10 @@ type Removal struct {
 	Reason string
 }
 
-// MinHeld is the least share of a cut range's distinct words that its kept
-// range must hold: a run aligned sentence by sentence whose kept range
-// holds less (sentences of a formula that differ in their names, a copy
-// edited in most of its words) is left in place.
+// MinHeld is the least share of a cut range's words (each as often as it
+// occurs, Held) that its kept range must hold: a run aligned sentence by
+// sentence whose kept range holds less (sentences of a formula that differ
+// in their names, a copy edited in most of its words) is left in place.
 const MinHeld = 0.8
 
 // ReasonCopy is the reason of a range cut because a kept copy holds it.

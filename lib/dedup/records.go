@@ -11,8 +11,8 @@ package dedup
 // (a part file has none): ids escaped as in lib/mr; offsets in Unicode
 // code points of the document's extracted text, end exclusive. kept_* is
 // the range of the kept copy that the cut range is aligned to, held the
-// share of the cut range's distinct words found there (4 decimals, at
-// least MinHeld), reason why the range was cut (ReasonCopy: the kept range
+// share of the cut range's words found there, each as often as it occurs
+// (Held; 4 decimals, at least MinHeld), reason why the range was cut (ReasonCopy: the kept range
 // holds it; ReasonTemplate, with pdc dedup --templates: the range is a
 // template of its document's site, and has no kept range: cluster "-",
 // kept_doc empty, kept offsets 0, held 0). Lines of one document may overlap (members of several

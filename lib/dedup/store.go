@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 
 	"github.com/pdc-mr/pdc/lib/sentence"
@@ -158,9 +157,7 @@ func decodeRecord(b []byte, tok *sentence.Tokenizer) (keptRecord, error) {
 			start := int(s)
 			end := start + int(v>>1)
 			buf = tok.Hashes(buf[:0], idx.slice(start, end))
-			w := slices.Clone(buf)
-			slices.Sort(w)
-			ss = append(ss, Sentence{Start: k.ext.Start + start, End: k.ext.Start + end, Words: slices.Compact(w), Match: v&1 != 0})
+			ss = append(ss, newSentence(k.ext.Start+start, k.ext.Start+end, buf, v&1 != 0))
 		}
 		groups[g] = ss
 	}

@@ -10,7 +10,8 @@ import (
 // Verifier checks what was cut against the texts, independently of how
 // Cut decided (its sentences, alignment and protected ranges): every cut
 // range's kept range must hold at least MinHeld of the cut range's words
-// (the distinct tokens of its text, every sentence counted), and must be
+// (the tokens of its text, every sentence counted, each as often as it
+// occurs: a merge of the two sorted lists of token hashes), and must be
 // in the output, not cut from its own document. Template cuts
 // (ReasonTemplate) have no kept range and are not checked. Give it every document's
 // text and outcome (Doc; or Check, which goroutines may call at once, and
@@ -129,23 +130,26 @@ func (v *Verifier) fail(what string) {
 	v.Violations++
 }
 
-// held is the share of the distinct tokens of cut found in kept.
+// held is the share of the tokens of cut found in kept, each token as
+// often as it occurs in both.
 func (c *Checker) held(cut, kept string) float64 {
-	c.h1 = distinct(c.tok.Hashes(c.h1[:0], cut))
+	c.h1 = c.tok.Hashes(c.h1[:0], cut)
 	if len(c.h1) == 0 {
 		return 1
 	}
-	c.h2 = distinct(c.tok.Hashes(c.h2[:0], kept))
-	n := 0
-	for _, h := range c.h1 {
-		if _, ok := slices.BinarySearch(c.h2, h); ok {
-			n++
+	c.h2 = c.tok.Hashes(c.h2[:0], kept)
+	slices.Sort(c.h1)
+	slices.Sort(c.h2)
+	n, i, j := 0, 0, 0
+	for i < len(c.h1) && j < len(c.h2) {
+		switch {
+		case c.h1[i] == c.h2[j]:
+			n, i, j = n+1, i+1, j+1
+		case c.h1[i] < c.h2[j]:
+			i++
+		default:
+			j++
 		}
 	}
 	return float64(n) / float64(len(c.h1))
-}
-
-func distinct(hs []uint64) []uint64 {
-	slices.Sort(hs)
-	return slices.Compact(hs)
 }

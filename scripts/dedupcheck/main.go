@@ -6,7 +6,9 @@
 // OUT is a run with --clusters, CLEAN what pdc dedup wrote from it. The
 // documents are read again (the run's inputs, or --input) and analyzed as
 // the run did (all visible text), and the words of a range are the
-// distinct tokens of its text (lib/sentence Tokenizer). It prints one line
+// tokens of its text (lib/sentence Tokenizer), each as often as it
+// occurs: a range holds another's words when it has each of them as
+// often. It prints one line
 // of tab-separated measures:
 //
 //   - cut: the ranges of removed.tsv, and the characters they cut;
@@ -191,14 +193,14 @@ func check(o options) (measures, error) {
 		return m, err
 	}
 	var tok sentence.Tokenizer
-	words := func(d string, s, e int) map[uint64]bool {
+	words := func(d string, s, e int) map[uint64]int {
 		r := []rune(texts[d])
 		s, e = min(max(s, 0), len(r)), min(max(e, 0), len(r))
-		set := map[uint64]bool{}
+		bag := map[uint64]int{}
 		for _, h := range tok.Hashes(nil, string(r[s:e])) {
-			set[h] = true
+			bag[h]++
 		}
-		return set
+		return bag
 	}
 	held := func(c cut) float64 {
 		w := words(c.doc, c.start, c.end)
@@ -206,13 +208,12 @@ func check(o options) (measures, error) {
 			return 1
 		}
 		k := words(c.kept, c.keptStart, c.keptEnd)
-		n := 0
-		for h := range w {
-			if k[h] {
-				n++
-			}
+		n, all := 0, 0
+		for h, cnt := range w {
+			n += min(cnt, k[h])
+			all += cnt
 		}
-		return float64(n) / float64(len(w))
+		return float64(n) / float64(all)
 	}
 	for _, c := range cuts {
 		m.cuts++
@@ -240,7 +241,7 @@ func check(o options) (measures, error) {
 			w := words(mem.Doc, mem.CharStart, mem.CharEnd)
 			n := 0
 			for h := range w {
-				if we[h] {
+				if we[h] > 0 {
 					n++
 				}
 			}

@@ -122,3 +122,44 @@ func TestExactCopiesDuplicateIDs(t *testing.T) {
 		t.Errorf("the summary does not count what copies.tsv lists:\n%s", stderr)
 	}
 }
+
+// TestExactCopiesShort: documents with fewer content sentences than
+// --lambda are exact copies only of documents with the very same words:
+// two identical one-sentence mails are listed, a third whose one content
+// sentence is the same but whose other words differ is not, and pdc pairs
+// and pdc dedup take the pair as copies.
+func TestExactCopiesShort(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mail := "Please remove me from this mailing list at once, thank you very much."
+	in := writeFile(t, filepath.Join(dir, "mails.jsonl"),
+		fmt.Sprintf("{\"id\":\"m1\",\"text\":%q}\n{\"id\":\"m2\",\"text\":%q}\n{\"id\":\"m3\",\"text\":%q}\n{\"id\":\"m4\",\"text\":%q}\n",
+			mail, mail, "Hi.\n\n"+mail, "Something else entirely is written in this mail, with its own words."))
+	out := filepath.Join(dir, "out")
+	_, stderr, code := runPDC(t, "run", "--input", in, "--output", out, "--clusters")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "copies.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "#doc\tcopy_of\tsentences\nm2\tm1\t1\n"; string(b) != want {
+		t.Errorf("copies.tsv:\n%s\nwant\n%s", b, want)
+	}
+	pairs, stderr, code := runPDC(t, "pairs", out, "--doc", "m2")
+	if f := strings.Split(strings.TrimSpace(pairs), "\t"); code != 0 || len(f) != 11 || f[0] != "m1" || f[1] != "m2" || f[7] != "1.0000" || f[8] != "1.0000" {
+		t.Errorf("pairs --doc m2: exit %d %q %s", code, pairs, stderr)
+	}
+	clean := filepath.Join(dir, "clean")
+	if _, stderr, code := runPDC(t, "dedup", out, "--output", clean, "--verify"); code != 0 {
+		t.Fatal(stderr)
+	}
+	removed, err := os.ReadFile(filepath.Join(clean, "removed.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Split(strings.TrimSpace(string(removed)), "\n")[1:]; len(rows) != 1 || !strings.HasPrefix(rows[0], "m2\t0\t") || !strings.Contains(rows[0], "\tm1\t0\t") {
+		t.Errorf("removed.tsv:\n%s\nwant m2 cut against m1", removed)
+	}
+}

@@ -13,7 +13,9 @@
 // copy pdc dedup keeps; n is the number of content sentences they share,
 // all of them (content: sentences that are not navigation, links or
 // markup templates, doc.Sentence.NotContent, with at least --min-tokens
-// tokens; only documents with at least --lambda of them are compared).
+// tokens). A document with fewer than --lambda of them is a copy only of
+// one with the very same words, all its sentences counted (n may then be
+// 0); one without a word is no copy.
 // Lines are grouped by first, groups and their members in input order;
 // ids are escaped as in lib/mr. A group of k documents gives k-1 lines:
 // the list stays linear in the number of copies.

@@ -12,13 +12,18 @@
 //	!N TAB count            documents of this task
 //	#docid TAB srcpos       every document, to find duplicate ids
 //	=content16hex TAB srcpos TAB docid TAB nsent [TAB s]
-//	                        every document with at least --lambda content
+//	                        every document with a word, to find exact
+//	                        copies: with at least --lambda content
 //	                        sentences (not content: doc.Sentence.NotContent,
-//	                        or under --min-tokens tokens), to find exact
-//	                        copies: content is a hash of those sentences'
-//	                        tokens, in order, nsent their number; the field
-//	                        s (Stored) marks, in a batch run, a stored
-//	                        document (lib/copies lists no copy of two)
+//	                        or under --min-tokens tokens), content is a
+//	                        hash of those sentences' tokens, in order
+//	                        (ContentHash); with fewer, a hash of all its
+//	                        sentences' tokens (TextHash: such a document is
+//	                        a copy of one with the very same words only);
+//	                        nsent is the number of content sentences; the
+//	                        field s (Stored) marks, in a batch run, a
+//	                        stored document (lib/copies lists no copy of
+//	                        two)
 //
 // (The number of documents is counted by the reducer, stats.docs.) Counts
 // are aggregated in memory (an in-mapper combiner) and flushed
@@ -85,7 +90,12 @@ func (c *Collector) add(id, srcpos []byte, sents []doc.Sentence, batch bool) err
 	if _, err := c.out.Write(c.line); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
-	if h, n := ContentHash(sents, c.cfg.MinTokens); n >= max(c.cfg.Lambda, 1) {
+	h, n := ContentHash(sents, c.cfg.MinTokens)
+	words := n
+	if n < max(c.cfg.Lambda, 1) {
+		h, words = TextHash(sents)
+	}
+	if words > 0 {
 		b := append(c.line[:0], '=')
 		b = AppendHex(b, h)
 		b = append(b, '\t')
@@ -146,6 +156,27 @@ func ContentHash(sents []doc.Sentence, minTokens int) (uint64, int) {
 		}
 		h = (h ^ end) * prime
 		n++
+	}
+	return h, n
+}
+
+// TextHash hashes all of a document's sentences, content or not: their
+// tokens in order, sentence by sentence, in another domain than
+// ContentHash's. It returns the hash and the number of tokens. Two
+// documents with the same hash have the same words in the same order.
+func TextHash(sents []doc.Sentence) (uint64, int) {
+	const (
+		offset = 0x6c62272e07bb0142 // not ContentHash's
+		prime  = 1099511628211
+		end    = 0x9e3779b97f4a7c15
+	)
+	h, n := uint64(offset), 0
+	for _, s := range sents {
+		for _, t := range s.Tokens {
+			h = (h ^ t) * prime
+		}
+		h = (h ^ end) * prime
+		n += len(s.Tokens)
 	}
 	return h, n
 }

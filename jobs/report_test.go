@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -261,5 +262,45 @@ func TestReportOverwrite(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(site, "index.html")); err != nil || string(b) != "<html>my site</html>" {
 		t.Errorf("the site was touched: %q %v", b, err)
+	}
+}
+
+// TestReportMatchesPairs: the index's top pairs show the shared
+// characters and containment pdc pairs prints for them, in the order of
+// pdc pairs --sort shared.
+func TestReportMatchesPairs(t *testing.T) {
+	t.Parallel()
+	out := sampleRun(t)
+	dir := filepath.Join(t.TempDir(), "report")
+	if _, stderr, code := runPDC(t, "report", out, "--output", dir); code != 0 {
+		t.Fatal(stderr)
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, stderr, code := runPDC(t, "pairs", out, "--sort", "shared")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(pairs), "\n") {
+		f := strings.Split(l, "\t")
+		ca, _ := strconv.ParseFloat(f[7], 64)
+		cb, _ := strconv.ParseFloat(f[8], 64)
+		want = append(want, fmt.Sprintf("%s %s %s %s %.0f%% %.0f%%", f[0], f[1], f[3], f[4], 100*ca, 100*cb))
+	}
+	cell := regexp.MustCompile(`<td[^>]*>(.*?)</td>`)
+	tag := regexp.MustCompile(`<[^>]+>`)
+	var got []string
+	for _, row := range regexp.MustCompile(`(?s)<tr class="pair">(.*?)</tr>`).FindAllStringSubmatch(string(index), -1) {
+		var cells []string
+		for _, c := range cell.FindAllStringSubmatch(row[1], -1) {
+			cells = append(cells, stdhtml.UnescapeString(tag.ReplaceAllString(c[1], "")))
+		}
+		got = append(got, strings.Join([]string{cells[1], cells[2], cells[4], cells[5], cells[6]}, " "))
+	}
+	if len(got) == 0 || len(got) > len(want) || !slices.Equal(got, want[:len(got)]) {
+		t.Errorf("report's top pairs:\n%s\nwant pdc pairs --sort shared:\n%s", strings.Join(got, "\n"), strings.Join(want[:min(len(want), len(got)+1)], "\n"))
 	}
 }

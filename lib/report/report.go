@@ -4,8 +4,12 @@
 //	DIR/index.html         the run: documents read and skipped by reason,
 //	                       spans and pairs, time per job, parameters;
 //	                       histograms of span length and score; the top
-//	                       document pairs by shared characters, each with
-//	                       its first passage; the top boilerplate signatures
+//	                       document pairs (those with the most characters
+//	                       in spans), by their shared characters and
+//	                       containment as pdc pairs measures them (over
+//	                       the documents' content, span.MeasureContent),
+//	                       each with its first passage; the top
+//	                       boilerplate signatures
 //	DIR/pair-NNNN.html     one top pair side by side (lib/sidebyside): a
 //	                       row per matched sentence pair, so that a span's
 //	                       two passages start on one row; the text between
@@ -219,6 +223,16 @@ type Site struct {
 // run.
 func (s *Site) Write(run Run, t *Tally, docs map[string]Doc) error {
 	top := t.Top()
+	// The characters shared as pdc pairs counts them, with the containment
+	// the index shows: over the documents' content, not the spans alone.
+	for i, p := range top {
+		da, oka := docs[p.A]
+		db, okb := docs[p.B]
+		if oka && okb {
+			_, top[i].SharedA, top[i].SharedB = p.MeasureContent(da.Content, db.Content, 0, false)
+		}
+	}
+	slices.SortFunc(top, rank)
 	if err := s.file("style.css", func(w io.Writer) error { _, err := io.WriteString(w, styleCSS); return err }); err != nil {
 		return err
 	}

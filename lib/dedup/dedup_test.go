@@ -765,3 +765,15 @@ func TestStored(t *testing.T) {
 		t.Errorf("Coordinate with k's 15-18 withdrawn keeps member %d of the short cluster, want the rule's 0", got[1])
 	}
 }
+
+// TestOncePerRange: removals of one range are one, the best held.
+func TestOncePerRange(t *testing.T) {
+	r := func(start, end int, cluster string, held float64) Removal {
+		return Removal{Range: Range{Start: start, End: end}, Cluster: cluster, Held: held}
+	}
+	got := oncePerRange([]Removal{r(0, 10, "a", 0.9), r(0, 10, "b", 1), r(0, 10, "c", 0.95), r(0, 12, "a", 0.9), r(5, 12, "a", 0.8)})
+	want := []Removal{r(0, 10, "b", 1), r(0, 12, "a", 0.9), r(5, 12, "a", 0.8)}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("oncePerRange = %v, want %v", got, want)
+	}
+}

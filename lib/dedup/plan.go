@@ -398,7 +398,26 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		o.Unaligned += max(0, mem.End-mem.Start-cut)
 	}
 	sortRemovals(o.Removals)
+	o.Removals = oncePerRange(o.Removals)
 	return o, p.Err()
+}
+
+// oncePerRange keeps one of the removals (sorted) of each range: the one
+// whose kept range holds the most of it, the first cluster of those. A
+// range cut as a member of several clusters (a document that is an exact
+// copy of another and holds its passages) is one cut.
+func oncePerRange(rs []Removal) []Removal {
+	out := rs[:0]
+	for _, r := range rs {
+		if n := len(out); n > 0 && out[n-1].Range == r.Range {
+			if r.Held > out[n-1].Held {
+				out[n-1] = r
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // settle decides, once every kept member is recorded (AddKept), what is

@@ -16,7 +16,7 @@ package dedup
 // holds it; ReasonTemplate, with pdc dedup --templates: the range is a
 // template of its document's site, and has no kept range: cluster "-",
 // kept_doc empty, kept offsets 0, held 0). Lines of one document may overlap (members of several
-// clusters); their union is what was cut.
+// clusters), but no two have one range; their union is what was cut.
 //
 // # The plan file (CLEAN/_plan, the dedup jobs' side input)
 //

@@ -20,6 +20,7 @@ import (
 	"github.com/pdc-mr/pdc/lib/avroio"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/input"
+	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/span"
 )
 
@@ -421,5 +422,26 @@ func TestIngestIDPrefix(t *testing.T) {
 	_, stderr, code = runPDC(t, "run", "--input", out, "--output", run, "--overwrite", "--quiet")
 	if code != 0 || !strings.Contains(stderr, "(6 documents read)") {
 		t.Errorf("run over the ingested documents: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRunContainerCounters: what a run skips in a container file, which
+// the parse job never sees, is in its counters (input.containers.*).
+func TestRunContainerCounters(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cut := truncatedWARC(t, dir)
+	out := filepath.Join(dir, "out")
+	_, stderr, code := runPDC(t, "run", "--input", cut, "--input", sample, "--output", out, "--quiet")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "counters.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mr.ParseCounters(string(b))
+	if c["input.containers.damaged.truncated-record"] != 1 || c["input.containers.docs"] == 0 || c["input.containers.records"] < c["input.containers.docs"] {
+		t.Errorf("container counters: %v", c)
 	}
 }

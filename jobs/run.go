@@ -335,27 +335,32 @@ func (m *Main) hadoopDriver(cfg jobconf.Config, o *runOptions) (pipeline.Driver,
 		man.Files = absAll(localSet.Paths())
 		localSet.Warn(m.Stderr)
 	}
+	var inputCounters map[string]int64
+	if localSet != nil {
+		inputCounters = localSet.Counters()
+	}
 	sub, ticket, err := m.submitter(streaming, progress)
 	if err != nil {
 		return nil, pipeline.Options{}, err
 	}
 	o.ticket = ticket
 	d := &hadoop.Driver{
-		Submitter:  sub,
-		FileSystem: fsys,
-		Out:        out,
-		URI:        hdfsURI(o.output),
-		Binary:     bin,
-		Inputs:     o.inputs,
-		Local:      localSet,
-		Config:     cfg,
-		Read:       readOptions(cfg),
-		Fault:      m.Getenv("PDC_FAULT"),
-		Reducers:   reducers,
-		SplitSize:  o.splitSize,
-		Queue:      o.queue,
-		Stderr:     m.Stderr,
-		Quiet:      o.quiet,
+		Submitter:     sub,
+		FileSystem:    fsys,
+		Out:           out,
+		URI:           hdfsURI(o.output),
+		Binary:        bin,
+		Inputs:        o.inputs,
+		Local:         localSet,
+		InputCounters: inputCounters,
+		Config:        cfg,
+		Read:          readOptions(cfg),
+		Fault:         m.Getenv("PDC_FAULT"),
+		Reducers:      reducers,
+		SplitSize:     o.splitSize,
+		Queue:         o.queue,
+		Stderr:        m.Stderr,
+		Quiet:         o.quiet,
 	}
 	return d, m.pipelineOptions(o, out, man), nil
 }

@@ -61,8 +61,15 @@ type Driver struct {
 	Stderr io.Writer
 	Quiet  bool
 
-	input   []string // the job input paths on HDFS, after Prepare
-	shipped bool     // the binary is at shippedPath (ship)
+	// InputCounters are added to the counters of the job that reads the
+	// inputs (the counts of walking the input directories: input.Set
+	// Counters), with those of the container files converted while
+	// uploading (input.Counts ContainerCounters).
+	InputCounters map[string]int64
+
+	input      []string     // the job input paths on HDFS, after Prepare
+	shipped    bool         // the binary is at shippedPath (ship)
+	containers input.Counts // of the container files converted
 }
 
 var _ pipeline.Driver = (*Driver)(nil)
@@ -214,27 +221,42 @@ const uploadProgressEvery = 5 * time.Second
 // for now has the file converted again (hdfsfs.RewriteAtomic).
 func (d *Driver) uploadConverted(ctx context.Context, in *input.Set, name string, converted *int) error {
 	n := 0
+	var got input.Counts
 	err := hdfsfs.RewriteAtomic(ctx, d.FileSystem, name, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		var line []byte
 		n = 0
-		_, err := in.Each(d.Read, func(dc *doc.Doc, where string) error {
-			line = append(doc.AppendJSON(line[:0], dc), '\n')
-			if _, err := bw.Write(line); err != nil {
+		var total input.Counts
+		for _, op := range in.Sources() {
+			c, err := op.Each(d.Read, func(dc *doc.Doc, _ string, _ []byte) error {
+				line = append(doc.AppendJSON(line[:0], dc), '\n')
+				if _, err := bw.Write(line); err != nil {
+					return err
+				}
+				n++
+				return ctx.Err()
+			})
+			if err != nil {
 				return err
 			}
-			n++
-			return ctx.Err()
-		})
-		if err != nil {
-			return err
+			// As the local driver: a container's counts (what the parse
+			// job never sees) are said and counted, a tree's said when
+			// some of its text files were not UTF-8.
+			if d.Stderr != nil && (op.Container || len(c.Decoded) > 0) {
+				fmt.Fprintf(d.Stderr, "pdc: input %s: %s\n", op.Name, c.Summary())
+			}
+			if op.Container {
+				total.Add(c)
+			}
 		}
+		got = total // a rewrite reads the files again
 		return bw.Flush()
 	})
 	if err != nil {
 		return fmt.Errorf("upload converted documents: %w", err)
 	}
 	*converted += n
+	d.containers.Add(got)
 	return nil
 }
 
@@ -260,6 +282,16 @@ func (d *Driver) Run(ctx context.Context, s pipeline.Step, done func(pipeline.Jo
 	}
 	if err := d.FileSystem.Rename(tmp, dir); err != nil {
 		return fmt.Errorf("job %s: commit output: %w", name, err)
+	}
+	if s.Stages[0].Input == "" && res.Counters != nil { // the job that read the inputs
+		for k, v := range d.InputCounters {
+			if v != 0 {
+				res.Counters[k] += v
+			}
+		}
+		for k, v := range d.containers.ContainerCounters() {
+			res.Counters[k] += v
+		}
 	}
 	return done(pipeline.Job{Name: name, ID: res.JobID, Dir: dir, Counters: res.Counters, Took: time.Since(t0)})
 }

@@ -66,7 +66,9 @@ type Driver struct {
 	Fault string
 
 	prog *progress
-	mu   sync.Mutex // serialises the container summaries
+	mu   sync.Mutex // serialises the container summaries and guards containers
+	// containers are the counts of the container files read.
+	containers input.Counts
 }
 
 var _ pipeline.Driver = (*Driver)(nil)
@@ -112,6 +114,11 @@ func (d *Driver) addInputCounters(st pipeline.Stage, counters map[string]int64) 
 		if v != 0 {
 			counters[k] += v
 		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for k, v := range d.containers.ContainerCounters() {
+		counters[k] += v
 	}
 }
 
@@ -307,6 +314,7 @@ func (d *Driver) inputSplits(size int64) ([]mrlocal.Split, error) {
 				report = func(c input.Counts) {
 					d.mu.Lock()
 					fmt.Fprintf(d.Stderr, "pdc: input %s: %s\n", op.Name, c.Summary())
+					d.containers.Add(c)
 					d.mu.Unlock()
 				}
 			}

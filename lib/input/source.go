@@ -109,6 +109,30 @@ func (c *Counts) Add(o Counts) {
 	}
 }
 
+// ContainerCounters are the counters of counts c of the container files a
+// run read (WARC, Avro, Parquet: what the parse job never sees), those not
+// 0: input.containers.records, input.containers.docs,
+// input.containers.truncated, input.containers.skipped.REASON and
+// input.containers.damaged.REASON (spaces in reasons as '-').
+func (c *Counts) ContainerCounters() map[string]int64 {
+	out := map[string]int64{}
+	add := func(k string, v int64) {
+		if v != 0 {
+			out["input.containers."+strings.ReplaceAll(k, " ", "-")] += v
+		}
+	}
+	add("records", c.Records)
+	add("docs", c.Docs)
+	add("truncated", c.Truncated)
+	for k, v := range c.Skipped {
+		add("skipped."+k, v)
+	}
+	for k, v := range c.Damaged {
+		add("damaged."+k, v)
+	}
+	return out
+}
+
 // SkippedTotal is the number of records skipped for any reason.
 func (c *Counts) SkippedTotal() int64 {
 	var n int64

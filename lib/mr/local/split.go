@@ -135,7 +135,7 @@ func openSplit(name string, start, length int64) (io.ReadCloser, error) {
 			f.Close()
 			return nil, fmt.Errorf("open %s: %w", name, err)
 		}
-		lr.src = zr
+		lr.src = gzipData{zr, name}
 		return lr, nil
 	}
 	lr.src, lr.end, lr.pos = f, start+length, start
@@ -150,6 +150,21 @@ func openSplit(name string, start, length int64) (io.ReadCloser, error) {
 		}
 	}
 	return lr, nil
+}
+
+// gzipData is a .gz file's data; a read that finds it truncated or
+// damaged names the file and says what to do.
+type gzipData struct {
+	r    io.Reader
+	name string
+}
+
+func (g gzipData) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: its gzip data ends early or is damaged (fetch the file again, or leave it out: --exclude %s): %w", g.name, filepath.Base(g.name), err)
+	}
+	return n, err
 }
 
 // lineReader reads the lines of one split, giving each with an LF. It is

@@ -332,3 +332,31 @@ func TestMaxLine(t *testing.T) {
 		t.Errorf("no long line: counters %v, %v", counters, err)
 	}
 }
+
+// TestFileSplitsGzipTruncated: reading a truncated .gz file fails naming
+// the file and saying what to do.
+func TestFileSplitsGzipTruncated(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(strings.Repeat("a line of the file\n", 5000)))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "cut.jsonl.gz")
+	if err := os.WriteFile(name, buf.Bytes()[:buf.Len()/2], 0o666); err != nil {
+		t.Fatal(err)
+	}
+	splits, err := FileSplits([]string{name}, 0)
+	if err != nil || len(splits) != 1 {
+		t.Fatal(splits, err)
+	}
+	rc, err := splits[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	_, err = io.ReadAll(rc)
+	if err == nil || !strings.Contains(err.Error(), name+": its gzip data ends early") || !strings.Contains(err.Error(), "--exclude cut.jsonl.gz") || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("error %v", err)
+	}
+}

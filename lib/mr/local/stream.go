@@ -101,6 +101,8 @@ func (s *stream) next(dst []byte) ([]byte, int64, error) {
 			s.done = true
 		case err != nil && s.lr == nil && s.r.Lines():
 			s.err = err
+		case err != nil && s.lr != nil && s.lr.end < 0:
+			s.err = fmt.Errorf("read after %d bytes of uncompressed input: %w", s.offset(), err)
 		case err != nil:
 			s.err = fmt.Errorf("read after input byte %d: %w", s.offset(), err)
 		default:

@@ -24,6 +24,7 @@ import (
 
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/doc"
+	"github.com/pdc-mr/pdc/lib/input"
 	"github.com/pdc-mr/pdc/lib/mr"
 )
 
@@ -111,7 +112,7 @@ func (m *Main) orderByDate(cs []cluster.Cluster, inputs docRuns, field string) e
 	if err != nil {
 		return err
 	}
-	dates, err := jsonlField(in, need, field)
+	dates, err := input.FieldValues(in, need, field)
 	if err != nil {
 		return err
 	}

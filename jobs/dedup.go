@@ -7,62 +7,39 @@ package jobs
 // of the document with the smallest --date-field); from the others,
 // lib/dedup cuts what is aligned, sentence by sentence, to the kept member,
 // and of a kept member only what is a copy of another cluster's kept text
-// (lib/dedup, Plan settle). CLEAN gets two files, each
-// written atomically:
-//
-// docs.jsonl: every document of the input, in input order (of duplicate
-// ids the first, as the run reads them; of a batch run, the batch's own
-// documents but those whose id is stored, whose stored record the run kept), one JSON object per line,
-// {"id", "url", "text", ...} (lib/doc AppendJSONKeeping: url left out when
-// empty, so that pdc reads the file back as input; then the other fields of
-// a JSON Lines record, as it has them). text is the document's extracted
-// text, what the clusters' offsets refer to (the run's --extract and
-// --max-doc-bytes), without its removed ranges. With --drop-empty, a
-// document left with no text but white space is not written.
-//
-// removed.tsv: what was cut, after a header line, one line per cut range,
-// in the order of docs.jsonl, then by position (the format is lib/dedup's,
-// records.go).
+// (lib/dedup, Plan settle). lib/clean writes CLEAN (docs.jsonl, the
+// documents without their removed ranges, and removed.tsv, what was cut;
+// their formats are documented there).
 //
 // With --jobs (the default for a run made with --hadoop), CLEAN is written
 // by MapReduce jobs instead: dedupjobs.go.
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/clean"
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/dedup"
 	"github.com/pdc-mr/pdc/lib/doc"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 	"github.com/pdc-mr/pdc/lib/input"
-	"github.com/pdc-mr/pdc/lib/jobconf"
-	"github.com/pdc-mr/pdc/lib/mr"
 	"github.com/pdc-mr/pdc/lib/ranges"
-	"github.com/pdc-mr/pdc/lib/sentence"
 	"github.com/pdc-mr/pdc/lib/signature"
-	"github.com/pdc-mr/pdc/lib/sitetemplate"
 )
 
 // The files pdc dedup writes in CLEAN.
 const (
-	dedupDocs    = "docs.jsonl"
-	dedupRemoved = "removed.tsv"
+	dedupDocs    = clean.DocsFile
+	dedupRemoved = clean.RemovedFile
 )
 
 type dedupOptions struct {
@@ -201,34 +178,33 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	minWords := cfg.MinTokens
-	var tmpl *templateRule
+	co := clean.Options{Read: o.read, DropEmpty: o.dropEmpty, Batch: o.batch, OwnInputs: o.ownInputs != nil, Replaced: o.replaced, Inputs: o.inputs}
 	if o.templates {
-		if tmpl, err = countTemplates(in, an, cfg); err != nil {
-			return err
+		if co.Templates, err = clean.CountTemplates(in, o.read, an, cfg); err != nil {
+			return fmt.Errorf("dedup: --templates: %w", err)
 		}
 	}
-	p := dedup.NewPlan(cs, dedup.Coordinate(cs, kept, o.withdrawn), minWords)
+	p := dedup.NewPlan(cs, dedup.Coordinate(cs, kept, o.withdrawn), cfg.MinTokens)
 	p.Stored(o.withdrawn)
-	st, err := writeClean(in, out, an, p, tmpl, cfs, cdir, o)
+	st, err := clean.Write(in, out, an, p, cfs, cdir, co)
 	if err != nil {
-		return err
+		return fmt.Errorf("dedup: %w", err)
 	}
 	return m.dedupDone(st, o, undated)
 }
 
 // dedupDone prints the summary of pdc dedup, and the check's failures:
 // an error with --verify.
-func (m *Main) dedupDone(st dedupStats, o dedupOptions, undated int) error {
+func (m *Main) dedupDone(st clean.Stats, o dedupOptions, undated int) error {
 	m.dedupSummary(st, o, undated)
-	if st.violations > 0 {
+	if st.Violations > 0 {
 		removed := dedupRemoved
 		if o.jobs {
 			removed = dedupRemovedDir + "/"
 		}
-		fmt.Fprintf(m.Stderr, "pdc dedup: %s failed the check of the cuts (first: %s)\n", plural(int64(st.violations), "cut range"), st.firstViolation)
+		fmt.Fprintf(m.Stderr, "pdc dedup: %s failed the check of the cuts (first: %s)\n", plural(int64(st.Violations), "cut range"), st.FirstViolation)
 		if o.verify {
-			return fmt.Errorf("dedup: --verify: %d cut ranges of %s/%s are not held by their kept ranges in the output", st.violations, strings.TrimSuffix(o.clean, "/"), removed)
+			return fmt.Errorf("dedup: --verify: %d cut ranges of %s/%s are not held by their kept ranges in the output", st.Violations, strings.TrimSuffix(o.clean, "/"), removed)
 		}
 	}
 	return nil
@@ -236,7 +212,7 @@ func (m *Main) dedupDone(st dedupStats, o dedupOptions, undated int) error {
 
 // dedupFlags parses the command line of pdc dedup.
 func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
-	o := dedupOptions{keep: "first"}
+	o := dedupOptions{keep: dedup.KeepFirst}
 	var inputs, storedClean listFlag
 	fs := m.newFlagSet("dedup", "OUT --output CLEAN [--keep first|longest|earliest] [--date-field NAME] [--drop-empty] [--templates] [--verify] [--input DOCS] [--stored-clean CLEAN0] [--overwrite] [--jobs] [--queue Q] [--reducers N]")
 	fs.kerberosFlags()
@@ -269,11 +245,11 @@ func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 		return o, usagef("dedup: want exactly one run output directory")
 	case o.clean == "":
 		return o, usagef("dedup: --output CLEAN is required")
-	case !slices.Contains([]string{"first", "longest", "earliest"}, o.keep):
+	case !slices.Contains([]string{dedup.KeepFirst, dedup.KeepLongest, dedup.KeepEarliest}, o.keep):
 		return o, usagef("dedup: unknown --keep %q (want first, longest or earliest)", o.keep)
-	case o.keep == "earliest" && o.dateField == "":
+	case o.keep == dedup.KeepEarliest && o.dateField == "":
 		return o, usagef("dedup: --keep earliest needs --date-field NAME, the input field of the documents' dates")
-	case o.dateField != "" && o.keep != "earliest":
+	case o.dateField != "" && o.keep != dedup.KeepEarliest:
 		return o, usagef("dedup: --date-field is for --keep earliest")
 	}
 	return o, nil
@@ -310,9 +286,9 @@ func withCopies(r *runOutput, cs []cluster.Cluster, in *input.Set, an *doc.Analy
 	for _, c := range cps {
 		need[c.Doc], need[c.Of] = true, true
 	}
-	lengths, err := docRuneLengths(in, need, an)
+	lengths, err := clean.TextLengths(in, need, an)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("dedup: %w", err)
 	}
 	return append(copies.Clusters(cps, lengths), cs...), nil
 }
@@ -382,8 +358,8 @@ func isDedupDir(ents []fs.FileInfo) bool {
 // documents without a date, reading the lengths or dates the rule needs
 // from in.
 func keptMembers(cs []cluster.Cluster, o dedupOptions, in *input.Set, an *doc.Analyzer) ([]int, int, error) {
-	if o.keep == "first" {
-		kept, undated := chooseKept(cs, o, nil, nil)
+	if o.keep == dedup.KeepFirst {
+		kept, undated := o.keepRule().Choose(cs, nil, nil)
 		return kept, undated, nil
 	}
 	need := map[string]bool{}
@@ -395,78 +371,21 @@ func keptMembers(cs []cluster.Cluster, o dedupOptions, in *input.Set, an *doc.An
 	var lengths map[string]int
 	var dates map[string]string
 	var err error
-	if o.keep == "longest" {
-		lengths, err = docRuneLengths(in, need, an)
+	if o.keep == dedup.KeepLongest {
+		lengths, err = clean.TextLengths(in, need, an)
 	} else {
-		dates, err = jsonlField(in, need, o.dateField)
+		dates, err = input.FieldValues(in, need, o.dateField)
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("dedup: %w", err)
 	}
-	kept, undated := chooseKept(cs, o, lengths, dates)
+	kept, undated := o.keepRule().Choose(cs, lengths, dates)
 	return kept, undated, nil
 }
 
-// chooseKept returns the index of the kept member of each cluster by
-// o.keep (ties: the first), given the documents' lengths (longest) or
-// dates (earliest), and for earliest the number of the clusters'
-// documents without a date.
-func chooseKept(cs []cluster.Cluster, o dedupOptions, lengths map[string]int, dates map[string]string) ([]int, int) {
-	kept := make([]int, len(cs))
-	if o.keep == "first" && o.batch == nil {
-		return kept, 0
-	}
-	better := func(a, b string) bool { return false } // document a's member beats b's
-	undated := 0
-	switch o.keep {
-	case "longest":
-		better = func(a, b string) bool { return lengths[a] > lengths[b] }
-	case "earliest":
-		seen := map[string]bool{}
-		for _, c := range cs {
-			for _, mem := range c.Members {
-				if _, ok := dates[mem.Doc]; !ok && !seen[mem.Doc] {
-					seen[mem.Doc] = true
-					undated++
-				}
-			}
-		}
-		better = func(a, b string) bool {
-			da, oka := dates[a]
-			db, okb := dates[b]
-			return oka && (!okb || da < db)
-		}
-	}
-	for i, c := range cs {
-		for j := 1; j < len(c.Members); j++ {
-			x, y := &c.Members[j], &c.Members[kept[i]]
-			if rx, ry := o.storedRank(x), o.storedRank(y); rx != ry {
-				if rx > ry {
-					kept[i] = j
-				}
-				continue
-			}
-			if better(x.Doc, y.Doc) {
-				kept[i] = j
-			}
-		}
-	}
-	return kept, undated
-}
-
-// storedRank ranks a member for the kept one of a batch run's cluster: a
-// stored document's member first (the stored collection holds it
-// already), one of whose text the stored dedup cut nothing before one it
-// cut from (--stored-clean), then the batch's; 0 for all of a run of its
-// own.
-func (o dedupOptions) storedRank(m *cluster.Member) int {
-	switch {
-	case o.batch == nil || o.batch[m.Doc]:
-		return 0
-	case dedup.Meets(o.withdrawn[m.Doc], dedup.Range{Start: m.CharStart, End: m.CharEnd}):
-		return 1
-	}
-	return 2
+// keepRule is the choice of the kept members of o's clusters.
+func (o dedupOptions) keepRule() dedup.Keep {
+	return dedup.Keep{Rule: o.keep, Batch: o.batch, Withdrawn: o.withdrawn}
 }
 
 // storedCuts reads what the stored runs' dedup outputs dirs cut (their
@@ -515,429 +434,8 @@ func (m *Main) storedCuts(dirs []string, batch, stored map[string]bool) (map[str
 	return cuts, nil
 }
 
-// docRuneLengths returns the length in characters of the extracted text
-// of the documents in need (the first of each id).
-func docRuneLengths(in *input.Set, need map[string]bool, an *doc.Analyzer) (map[string]int, error) {
-	lengths := map[string]int{}
-	_, err := in.Each(input.Options{}, func(d *doc.Doc, where string) error {
-		if _, seen := lengths[d.ID]; seen || !need[d.ID] {
-			return nil
-		}
-		a, err := an.Analyze(d)
-		if err != nil {
-			return nil // left out, as the run does; writeClean says so
-		}
-		lengths[strings.Clone(d.ID)] = len([]rune(a.Text))
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("dedup: %w", err)
-	}
-	return lengths, nil
-}
-
-// jsonlField returns the value of the string field named field (non-empty)
-// of the JSON Lines records of the documents in need (the first record of
-// each id), read from the JSON Lines files of in, local or on HDFS. Other
-// input formats have no such field.
-func jsonlField(in *input.Set, need map[string]bool, field string) (map[string]string, error) {
-	vals, seen := map[string]string{}, map[string]bool{}
-	for _, p := range in.JSONL {
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, fmt.Errorf("input %s: %w", p, hdfsfs.UnwrapPath(err))
-		}
-		if err := readField(p, f, field, need, seen, vals); err != nil {
-			return nil, err
-		}
-	}
-	for _, r := range in.Remote {
-		f, err := r.FS.Open(r.Path)
-		if err != nil {
-			return nil, fmt.Errorf("input %s: %w", r.Path, err)
-		}
-		if err := readField(r.Path, f, field, need, seen, vals); err != nil {
-			return nil, err
-		}
-	}
-	return vals, nil
-}
-
-// readField reads field from the records of one JSON Lines file (gzipped
-// when its name ends in .gz) into vals, and closes it.
-func readField(name string, rc io.ReadCloser, field string, need, seen map[string]bool, vals map[string]string) error {
-	defer rc.Close()
-	var r io.Reader = bufio.NewReaderSize(rc, 1<<16)
-	if strings.HasSuffix(strings.ToLower(name), ".gz") {
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			return fmt.Errorf("input %s: %w", name, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	lr := mr.NewReader(r)
-	for lr.Next() {
-		line := lr.Line()
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		d, err := doc.ParseJSON(line)
-		if err != nil || !need[d.ID] || seen[d.ID] {
-			continue // no document (the readers skip it too), or not the first of its id
-		}
-		seen[d.ID] = true
-		if v := doc.JSONStringField(line, field); v != "" {
-			vals[d.ID] = v
-		}
-	}
-	if err := lr.Err(); err != nil {
-		return fmt.Errorf("input %s: %w", name, err)
-	}
-	return nil
-}
-
-// dedupStats are the counts of pdc dedup's summary.
-type dedupStats struct {
-	input.Counts
-	written, dups, unparsable, emptied, dropped, truncated int64
-	passages, docsCut, chars, removed                      int64
-	templates, templateChars, templatesLeft                int64 // --templates: blocks cut, their characters, characters left in kept passages
-	members, unaligned, notHeld                            int64
-	clusterDocs                                            int
-	verified, violations                                   int
-	firstViolation                                         string
-	againstStored                                          int64 // of a batch run: ranges cut against a stored document
-}
-
-// writeClean writes CLEAN's files: every document of out (the first of its
-// id; of a batch run, the batch's alone) without what p cuts from it, and
-// the cuts. It reads the input twice: first the documents of in (out's and,
-// of a batch run, the stored runs') that hold kept members, for their
-// passages, kept in a temporary file (in $TMPDIR, about the size of the
-// kept text) until every document is cut.
-func writeClean(in, out *input.Set, an *doc.Analyzer, p *dedup.Plan, tmpl *templateRule, fsys hdfsfs.FS, dir string, o dedupOptions) (dedupStats, error) {
-	w := &cleanWriter{an: an, p: p, tmpl: tmpl, written: map[string]bool{}, dropEmpty: o.dropEmpty, batch: o.batch}
-	w.st.clusterDocs = len(p.Need())
-	workers := runtime.GOMAXPROCS(0)
-	spill, err := os.CreateTemp("", "pdc-dedup-kept-*")
-	if err != nil {
-		return w.st, fmt.Errorf("dedup: the kept passages' file: %w", err)
-	}
-	defer os.Remove(spill.Name())
-	defer spill.Close()
-	p.Spill(spill)
-	keep := func(c *cleanDoc, wk *worker) {
-		if a, err := wk.an.Analyze(&c.d); err == nil {
-			c.kept = p.KeptOf(&wk.tok, c.d.ID, a)
-		}
-	}
-	keptRead := map[string]bool{}
-	if _, _, err := ordered(in, o.read, workers, an, p.HoldsKept, false, keep, func(c *cleanDoc) error {
-		keptRead[c.d.ID] = true
-		p.AddKept(c.kept)
-		return nil
-	}); err != nil {
-		return w.st, fmt.Errorf("dedup: %w", err)
-	}
-	if o.batch != nil {
-		// A stored document is not written, so the check of the written
-		// ones below does not see it missing: its kept passages must be
-		// read here.
-		for _, id := range p.KeptDocs() {
-			if !keptRead[id] && !o.batch[id] {
-				return w.st, fmt.Errorf("dedup: stored document %q, which holds a kept passage, is not in the inputs %s (give the stored runs' documents too)", id, strings.Join(o.inputs, ","))
-			}
-		}
-	}
-	if err := p.Err(); err != nil {
-		return w.st, fmt.Errorf("dedup: the kept passages' file %s: %w", spill.Name(), err)
-	}
-	w.verify = dedup.NewVerifier(p)
-	if w.docs, err = hdfsfs.CreateAtomic(fsys, dir+"/"+dedupDocs); err != nil {
-		return w.st, fmt.Errorf("dedup: %w", err)
-	}
-	defer w.docs.Abort()
-	if w.removed, err = hdfsfs.CreateAtomic(fsys, dir+"/"+dedupRemoved); err != nil {
-		return w.st, fmt.Errorf("dedup: %w", err)
-	}
-	defer w.removed.Abort()
-	if _, err := io.WriteString(w.removed, dedup.RemovedHeader); err != nil {
-		return w.st, fmt.Errorf("dedup: write %s: %w", w.removed.Name(), err)
-	}
-	written := func(string) bool { return true }
-	switch {
-	case o.batch != nil && o.ownInputs != nil:
-		// The batch's own documents, those the parse job skipped too,
-		// but for the records of stored ids.
-		written = func(id string) bool { return !o.replaced[id] }
-	case o.batch != nil:
-		written = func(id string) bool { return o.batch[id] }
-	}
-	if w.st.Counts, w.st.dups, err = ordered(out, o.read, workers, an, written, true, w.process, w.write); err != nil {
-		return w.st, fmt.Errorf("dedup: %w", err)
-	}
-	if o.batch != nil {
-		// The batch's documents read, as the jobs count them: not the
-		// records of stored ids the run left out.
-		w.st.Docs = int64(len(w.written)) + w.st.dups
-	}
-	if err := p.Err(); err != nil {
-		return w.st, fmt.Errorf("dedup: the kept passages' file %s: %w", spill.Name(), err)
-	}
-	w.verify.Done()
-	w.st.verified, w.st.violations, w.st.firstViolation = w.verify.Ranges, w.verify.Violations, w.verify.First
-	var missing []string
-	for id := range p.Need() {
-		if !w.written[id] && (o.batch == nil || o.batch[id]) {
-			missing = append(missing, id)
-		}
-	}
-	if len(missing) > 0 {
-		id := slices.Min(missing)
-		return w.st, fmt.Errorf("dedup: document %q of cluster %s is not in --input %s (give the run's documents)", id, p.Need()[id], strings.Join(o.inputs, ","))
-	}
-	for _, f := range []*hdfsfs.AtomicFile{w.docs, w.removed} {
-		if err := f.Close(); err != nil {
-			return w.st, fmt.Errorf("dedup: %w", err)
-		}
-	}
-	return w.st, nil
-}
-
-// cleanWriter writes the documents and their cuts to CLEAN's files.
-type cleanWriter struct {
-	an            *doc.Analyzer
-	p             *dedup.Plan
-	tmpl          *templateRule // with --templates
-	docs, removed *hdfsfs.AtomicFile
-	written       map[string]bool // every id read: whether it was analyzed
-	dropEmpty     bool
-	verify        *dedup.Verifier
-	st            dedupStats
-	batch         map[string]bool // dedupOptions.batch
-}
-
-// cleanDoc is one document on its way through writeClean: read in order,
-// worked on by any worker (keep, process), recorded or written in order
-// (AddKept, write).
-type cleanDoc struct {
-	seq   int
-	d     doc.Doc
-	raw   []byte // its JSON Lines record, or nil
-	where string
-
-	analyzed  bool // else unparsable: the run leaves it out too
-	truncated bool
-	n         int    // characters before the cut
-	text      string // after it
-	cut       dedup.Outcome
-	tmplLeft  int    // characters of template blocks left in kept passages
-	site      string // countTemplates: its site and sentences
-	sents     []doc.Sentence
-	bad       []string // what the Verifier's check found wrong
-	line      []byte   // its line of docs.jsonl, nil when dropped
-	removed   []byte   // its lines of removed.tsv
-	kept      dedup.KeptDoc
-	err       error
-}
-
-// worker is one goroutine's analyzer, tokenizer and checker.
-type worker struct {
-	an  doc.Analyzer
-	tok sentence.Tokenizer
-	chk dedup.Checker
-}
-
-// process analyses c's document, cuts it and renders its lines.
-func (w *cleanWriter) process(c *cleanDoc, wk *worker) {
-	a, err := wk.an.Analyze(&c.d)
-	if err != nil {
-		return
-	}
-	c.analyzed, c.truncated = true, a.Truncated
-	if c.cut, err = w.p.CutWith(&wk.tok, c.d.ID, a); err == nil {
-		if w.tmpl != nil {
-			c.tmplLeft = w.p.AddTemplates(&c.cut, c.d.ID, w.tmpl.blocks(&c.d, &a))
-		}
-		c.text, c.n, err = dedup.CutText(a.Text, dedup.Ranges(c.cut.Removals))
-	}
-	switch {
-	case err != nil && w.p.Err() != nil: // the kept passages' file, not the document
-		c.err = fmt.Errorf("document %q (%s): the kept passages' file: %w", c.d.ID, c.where, err)
-		return
-	case err != nil:
-		c.err = fmt.Errorf("document %q (%s): %w: give the run's documents with --input", c.d.ID, c.where, err)
-		return
-	}
-	c.bad = wk.chk.Check(w.p, c.d.ID, a.Text, c.cut)
-	if !w.dropEmpty || strings.TrimSpace(c.text) != "" || len(c.cut.Removals) == 0 {
-		c.line = append(doc.AppendJSONKeeping(nil, &doc.Doc{ID: c.d.ID, URL: c.d.URL, Text: c.text}, c.raw), '\n')
-	}
-	for _, r := range c.cut.Removals {
-		c.removed = dedup.AppendRemoval(c.removed, c.d.ID, r)
-	}
-	c.raw = nil
-}
-
-// write counts c and writes its lines, in input order.
-func (w *cleanWriter) write(c *cleanDoc) error {
-	w.written[c.d.ID] = c.analyzed
-	if !c.analyzed {
-		w.st.unparsable++
-		return nil
-	}
-	if c.err != nil {
-		return c.err
-	}
-	w.st.add(c.truncated, c.text, c.n, c.cut)
-	if w.batch != nil {
-		for _, r := range c.cut.Removals {
-			if r.Reason == dedup.ReasonCopy && !w.batch[r.Kept.Doc] {
-				w.st.againstStored++
-			}
-		}
-	}
-	w.st.templatesLeft += int64(c.tmplLeft)
-	w.verify.Record(c.d.ID, c.cut, c.bad)
-	if c.line == nil {
-		w.st.dropped++
-	} else {
-		w.st.written++
-		if _, err := w.docs.Write(c.line); err != nil {
-			return fmt.Errorf("write %s: %w", w.docs.Name(), err)
-		}
-	}
-	if _, err := w.removed.Write(c.removed); err != nil {
-		return fmt.Errorf("write %s: %w", w.removed.Name(), err)
-	}
-	return nil
-}
-
-// inFlight is how many documents per worker ordered reads ahead of the
-// one it writes next.
-const inFlight = 8
-
-// errStopped stops the reader of ordered after a failure.
-var errStopped = errors.New("stopped")
-
-// ordered reads the documents of in (the first of each id; with opts,
-// as the run read them: readOptions) that want accepts, with their records when keepRaw, has workers process them, and
-// hands them to write in input order. It returns the input's counts and
-// the documents skipped as repeated ids. At most inFlight documents per
-// worker are read and not yet written, so that a slow document does not
-// leave every later one waiting in memory.
-func ordered(in *input.Set, opts input.Options, workers int, an *doc.Analyzer, want func(id string) bool, keepRaw bool,
-	process func(c *cleanDoc, wk *worker), write func(c *cleanDoc) error) (input.Counts, int64, error) {
-	jobs, results := make(chan *cleanDoc, 2*workers), make(chan *cleanDoc, 2*workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wk := &worker{an: doc.Analyzer{MaxBytes: an.MaxBytes, Main: an.Main, ContentType: an.ContentType}}
-			for c := range jobs {
-				process(c, wk)
-				results <- c
-			}
-		}()
-	}
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	stop := make(chan struct{})
-	window := make(chan struct{}, inFlight*workers)
-	type read struct {
-		counts input.Counts
-		dups   int64
-		err    error
-	}
-	done := make(chan read, 1)
-	go func() {
-		var r read
-		seen, seq := map[string]bool{}, 0
-		r.counts, r.err = in.EachRecord(opts, func(d *doc.Doc, where string, raw []byte) error {
-			if !want(d.ID) {
-				return nil
-			}
-			if seen[d.ID] {
-				r.dups++
-				return nil
-			}
-			seen[strings.Clone(d.ID)] = true
-			c := &cleanDoc{seq: seq, where: where, d: doc.Doc{ID: strings.Clone(d.ID), URL: strings.Clone(d.URL),
-				HTML: strings.Clone(d.HTML), Text: strings.Clone(d.Text), Site: strings.Clone(d.Site), IsHTML: d.IsHTML, ValidUTF8: d.ValidUTF8}}
-			if keepRaw {
-				c.raw = bytes.Clone(raw)
-			}
-			seq++
-			select {
-			case window <- struct{}{}:
-			case <-stop:
-				return errStopped
-			}
-			select {
-			case jobs <- c:
-				return nil
-			case <-stop:
-				return errStopped
-			}
-		})
-		close(jobs)
-		done <- r
-	}()
-	var err error
-	pending, next := map[int]*cleanDoc{}, 0
-	for c := range results {
-		pending[c.seq] = c
-		for c := pending[next]; c != nil; c = pending[next] {
-			delete(pending, next)
-			next++
-			<-window
-			if err == nil {
-				if err = write(c); err != nil {
-					close(stop)
-				}
-			}
-		}
-	}
-	r := <-done
-	if err == nil && r.err != nil {
-		err = r.err
-	}
-	return r.counts, r.dups, err
-}
-
-// add counts a document read: whether it was truncated, its text after
-// cutting (n characters before) and what was cut.
-func (st *dedupStats) add(truncated bool, text string, n int, cut dedup.Outcome) {
-	st.chars += int64(n)
-	if truncated {
-		st.truncated++
-	}
-	st.members += int64(cut.Members)
-	st.unaligned += int64(cut.Unaligned)
-	st.notHeld += int64(cut.NotHeld)
-	if len(cut.Removals) == 0 {
-		return
-	}
-	st.docsCut++
-	st.passages += int64(len(cut.Removals))
-	for _, r := range cut.Removals {
-		if r.Reason == dedup.ReasonTemplate {
-			st.templates++
-			st.templateChars += int64(r.End - r.Start)
-		}
-	}
-	st.removed += int64(n - utf8.RuneCountInString(text))
-	if strings.TrimSpace(text) == "" {
-		st.emptied++
-	}
-}
-
 // dedupSummary prints the one-line summary of pdc dedup.
-func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
+func (m *Main) dedupSummary(st clean.Stats, o dedupOptions, undated int) {
 	clean := strings.TrimSuffix(o.clean, "/")
 	var b strings.Builder
 	docs, removed := dedupDocs, dedupRemoved
@@ -948,122 +446,64 @@ func (m *Main) dedupSummary(st dedupStats, o dedupOptions, undated int) {
 	if o.batch != nil {
 		of = " of the batch"
 	}
-	fmt.Fprintf(&b, "pdc dedup: %s%s read, %d written to %s/%s", plural(st.Docs, "document"), of, st.written, clean, docs)
+	fmt.Fprintf(&b, "pdc dedup: %s%s read, %d written to %s/%s", plural(st.Docs, "document"), of, st.Written, clean, docs)
 	var notes []string
-	if st.dups > 0 {
-		notes = append(notes, plural(st.dups, "duplicate id")+" skipped")
+	if st.Dups > 0 {
+		notes = append(notes, plural(st.Dups, "duplicate id")+" skipped")
 	}
-	if st.unparsable > 0 {
-		notes = append(notes, fmt.Sprintf("%d unparsable skipped", st.unparsable))
+	if st.Unparsable > 0 {
+		notes = append(notes, fmt.Sprintf("%d unparsable skipped", st.Unparsable))
 	}
 	if n := st.SkippedTotal(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%s skipped (%s)", plural(n, "bad record"), input.ReasonList(st.Skipped)))
 	}
-	if st.emptied > 0 && st.dropped == 0 {
-		notes = append(notes, fmt.Sprintf("%d left empty", st.emptied))
+	if st.Emptied > 0 && st.Dropped == 0 {
+		notes = append(notes, fmt.Sprintf("%d left empty", st.Emptied))
 	}
-	if st.dropped > 0 {
-		notes = append(notes, fmt.Sprintf("%d left empty and dropped", st.dropped))
+	if st.Dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d left empty and dropped", st.Dropped))
 	}
-	if st.truncated > 0 {
-		notes = append(notes, fmt.Sprintf("%d cut at --max-doc-bytes", st.truncated))
+	if st.Truncated > 0 {
+		notes = append(notes, fmt.Sprintf("%d cut at --max-doc-bytes", st.Truncated))
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(notes, ", "))
 	}
 	share := 0.0
-	if st.chars > 0 {
-		share = 100 * float64(st.removed) / float64(st.chars)
+	if st.Chars > 0 {
+		share = 100 * float64(st.Removed) / float64(st.Chars)
 	}
 	held := "each held by its kept copy (checked)"
-	if st.templates > 0 {
+	if st.Templates > 0 {
 		held = "each held by its kept copy (checked) or a site template"
 	}
-	if st.violations > 0 {
-		held = fmt.Sprintf("%d of the ranges not held by their kept copy", st.violations)
+	if st.Violations > 0 {
+		held = fmt.Sprintf("%d of the ranges not held by their kept copy", st.Violations)
 	}
 	fmt.Fprintf(&b, "; %s removed from %s (%s/%s), %d of %d characters (%.1f%%), %s; %d characters of %s left, aligned to no kept copy",
-		plural(st.passages, "range"), plural(st.docsCut, "document"), clean, removed,
-		st.removed, st.chars, share, held, st.unaligned, plural(st.members, "removed member"))
-	if st.notHeld > 0 {
-		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words)", plural(st.notHeld, "run"))
+		plural(st.Passages, "range"), plural(st.DocsCut, "document"), clean, removed,
+		st.Removed, st.Chars, share, held, st.Unaligned, plural(st.Members, "removed member"))
+	if st.NotHeld > 0 {
+		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words)", plural(st.NotHeld, "run"))
 	}
 	if o.templates {
-		fmt.Fprintf(&b, "; --templates: %s of them site templates (%d characters, reason template, no kept copy)", plural(st.templates, "range"), st.templateChars)
-		if st.templatesLeft > 0 {
-			fmt.Fprintf(&b, ", %d characters of templates left inside kept passages", st.templatesLeft)
+		fmt.Fprintf(&b, "; --templates: %s of them site templates (%d characters, reason template, no kept copy)", plural(st.Templates, "range"), st.TemplateChars)
+		if st.TemplatesLeft > 0 {
+			fmt.Fprintf(&b, ", %d characters of templates left inside kept passages", st.TemplatesLeft)
 		}
 	}
-	if o.keep == "earliest" {
-		fmt.Fprintf(&b, "; %d of %d cluster documents without %s", undated, st.clusterDocs, o.dateField)
+	if o.keep == dedup.KeepEarliest {
+		fmt.Fprintf(&b, "; %d of %d cluster documents without %s", undated, st.ClusterDocs, o.dateField)
 	}
 	if o.batch != nil {
 		as := "as they are"
 		if len(o.storedClean) > 0 {
 			as = "as their dedup (--stored-clean) left them"
 		}
-		fmt.Fprintf(&b, "; %s cut against a stored document, the stored documents %s", plural(st.againstStored, "range"), as)
+		fmt.Fprintf(&b, "; %s cut against a stored document, the stored documents %s", plural(st.AgainstStored, "range"), as)
 		if n := len(o.replaced); n > 0 {
 			fmt.Fprintf(&b, "; %s of the batch left out: their ids are stored, and the run kept the stored records", plural(int64(n), "document"))
 		}
 	}
 	fmt.Fprintln(m.Stderr, b.String())
-}
-
-// templateRule is what pdc dedup --templates cuts: the template sentences
-// of each document's site (lib/sitetemplate), counted over every document
-// of the run.
-type templateRule struct {
-	counter   *sitetemplate.Counter
-	layout    bool // a page's layout is its site (--site-from)
-	minTokens int
-}
-
-// countTemplates reads every document of in (the first of each id, as the
-// run read them) and counts its sentences by site for cfg's
-// --max-site-df.
-func countTemplates(in *input.Set, an *doc.Analyzer, cfg jobconf.Config) (*templateRule, error) {
-	t := &templateRule{counter: sitetemplate.NewCounter(cfg.MaxSiteDF, cfg.MinTokens), layout: jobconf.LayoutSites(cfg.SiteFrom), minTokens: cfg.MinTokens}
-	all := func(string) bool { return true }
-	process := func(c *cleanDoc, wk *worker) {
-		if a, err := wk.an.Analyze(&c.d); err == nil {
-			c.site, c.sents = t.site(&c.d, &a), cloneSentences(a.Sentences) // the analyzer reuses its own
-		}
-		c.d.HTML, c.d.Text = "", ""
-	}
-	_, _, err := ordered(in, readOptions(cfg), runtime.GOMAXPROCS(0), an, all, false, process, func(c *cleanDoc) error {
-		t.counter.Add(c.d.ID, c.site, c.sents)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("dedup: --templates: %w", err)
-	}
-	return t, nil
-}
-
-// site is the site of document d, analysed as a, as the run took it.
-func (t *templateRule) site(d *doc.Doc, a *doc.Analysis) string {
-	v, _ := doc.URLField(d, a, t.layout)
-	return sitetemplate.SiteOf(v)
-}
-
-// blocks returns the template blocks of document d, analysed as a.
-func (t *templateRule) blocks(d *doc.Doc, a *doc.Analysis) []dedup.Range {
-	site := t.site(d, a)
-	return sitetemplate.Blocks(a.Sentences, t.counter.Templates(site, a.Sentences), t.minTokens)
-}
-
-// cloneSentences copies ss and their tokens (into one slice).
-func cloneSentences(ss []doc.Sentence) []doc.Sentence {
-	n := 0
-	for _, s := range ss {
-		n += len(s.Tokens)
-	}
-	toks := make([]uint64, 0, n)
-	out := make([]doc.Sentence, len(ss))
-	for i, s := range ss {
-		toks = append(toks, s.Tokens...)
-		out[i] = doc.Sentence{Start: s.Start, End: s.End, Tokens: toks[len(toks)-len(s.Tokens):], NotContent: s.NotContent}
-	}
-	return out
 }

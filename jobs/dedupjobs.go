@@ -39,6 +39,7 @@ import (
 	"github.com/pdc-mr/pdc/jobs/hadoop"
 	"github.com/pdc-mr/pdc/jobs/local"
 	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/clean"
 	"github.com/pdc-mr/pdc/lib/cluster"
 	"github.com/pdc-mr/pdc/lib/copies"
 	"github.com/pdc-mr/pdc/lib/dedup"
@@ -95,7 +96,7 @@ func (m *Main) dedupJobs(ctx context.Context, o dedupOptions, r *runOutput, cs [
 	for _, c := range cps {
 		need[c.Doc], need[c.Of] = true, true
 	}
-	if o.keep != "first" {
+	if o.keep != dedup.KeepFirst {
 		for _, c := range cs {
 			for _, mem := range c.Members {
 				need[mem.Doc] = true
@@ -117,7 +118,7 @@ func (m *Main) dedupJobs(ctx context.Context, o dedupOptions, r *runOutput, cs [
 		}
 	}
 	cs = append(copies.Clusters(cps, lengths), cs...)
-	kept, undated := chooseKept(cs, o, lengths, dates)
+	kept, undated := o.keepRule().Choose(cs, lengths, dates)
 	kept = dedup.Coordinate(cs, kept, o.withdrawn)
 	plan := dedup.PlanInput{Clusters: cs, Kept: kept, MinWords: cfg.MinTokens, DropEmpty: o.dropEmpty, Withdrawn: o.withdrawn}
 	if o.batch != nil {
@@ -338,8 +339,8 @@ func eachPartLine(fsys hdfsfs.FS, dir string, f func(name string, n int64, line 
 // checkRemoved counts what the jobs did (the docs job's counters) and
 // checks, from CLEAN's removed ranges, that no kept range was cut from its
 // own document (the jobs checked each range against its kept text).
-func checkRemoved(fsys hdfsfs.FS, clean string, plan dedup.PlanInput, c map[string]int64) (dedupStats, error) {
-	var st dedupStats
+func checkRemoved(fsys hdfsfs.FS, cleanDir string, plan dedup.PlanInput, c map[string]int64) (clean.Stats, error) {
+	var st clean.Stats
 	st.Docs = c["dedup.docs.read"]
 	st.Skipped = map[string]int64{}
 	for k, v := range c {
@@ -347,10 +348,10 @@ func checkRemoved(fsys hdfsfs.FS, clean string, plan dedup.PlanInput, c map[stri
 			st.Skipped[reason] = v
 		}
 	}
-	st.written, st.dups, st.unparsable = c["dedup.docs.written"], c["dedup.docs.duplicate-id"], c["dedup.docs.unparsable"]
-	st.emptied, st.dropped, st.truncated = c["dedup.docs.emptied"], c["dedup.docs.dropped"], c["dedup.docs.truncated"]
-	st.passages, st.docsCut, st.chars, st.removed = c["dedup.ranges"], c["dedup.docs.cut"], c["dedup.chars"], c["dedup.chars.removed"]
-	st.members, st.unaligned, st.notHeld = c["dedup.members"], c["dedup.unaligned"], c["dedup.not-held"]
+	st.Written, st.Dups, st.Unparsable = c["dedup.docs.written"], c["dedup.docs.duplicate-id"], c["dedup.docs.unparsable"]
+	st.Emptied, st.Dropped, st.Truncated = c["dedup.docs.emptied"], c["dedup.docs.dropped"], c["dedup.docs.truncated"]
+	st.Passages, st.DocsCut, st.Chars, st.Removed = c["dedup.ranges"], c["dedup.docs.cut"], c["dedup.chars"], c["dedup.chars.removed"]
+	st.Members, st.Unaligned, st.NotHeld = c["dedup.members"], c["dedup.unaligned"], c["dedup.not-held"]
 	p := dedup.NewPlan(plan.Clusters, plan.Kept, plan.MinWords)
 	p.Stored(plan.Withdrawn)
 	batch := map[string]bool{}
@@ -359,19 +360,19 @@ func checkRemoved(fsys hdfsfs.FS, clean string, plan dedup.PlanInput, c map[stri
 	}
 	for id := range p.Need() {
 		if plan.Batch == nil || batch[id] {
-			st.clusterDocs++
+			st.ClusterDocs++
 		}
 	}
-	if n := c["dedup.docs.clustered"]; n < int64(st.clusterDocs) {
+	if n := c["dedup.docs.clustered"]; n < int64(st.ClusterDocs) {
 		for _, dir := range []string{dedupDocsDir, dedupRemovedDir} {
-			fsys.RemoveAll(clean + "/" + dir)
+			fsys.RemoveAll(cleanDir + "/" + dir)
 		}
-		return st, fmt.Errorf("dedup: %d of the %d documents of the clusters are not among the documents read, or cannot be read (give the run's documents with --input)", int64(st.clusterDocs)-n, st.clusterDocs)
+		return st, fmt.Errorf("dedup: %d of the %d documents of the clusters are not among the documents read, or cannot be read (give the run's documents with --input)", int64(st.ClusterDocs)-n, st.ClusterDocs)
 	}
 	v := dedup.NewVerifier(p)
 	var doc string
 	var o dedup.Outcome
-	err := eachPartLine(fsys, clean+"/"+dedupRemovedDir, func(name string, n int64, line []byte) error {
+	err := eachPartLine(fsys, cleanDir+"/"+dedupRemovedDir, func(name string, n int64, line []byte) error {
 		id, rm, err := dedup.ParseRemoval(line)
 		if err != nil {
 			return fmt.Errorf("dedup: %s line %d: %w", name, n, err)
@@ -383,7 +384,7 @@ func checkRemoved(fsys hdfsfs.FS, clean string, plan dedup.PlanInput, c map[stri
 		doc = id
 		o.Removals = append(o.Removals, rm)
 		if plan.Batch != nil && rm.Reason == dedup.ReasonCopy && !batch[rm.Kept.Doc] {
-			st.againstStored++
+			st.AgainstStored++
 		}
 		return nil
 	})
@@ -394,11 +395,11 @@ func checkRemoved(fsys hdfsfs.FS, clean string, plan dedup.PlanInput, c map[stri
 		v.Record(doc, o, nil)
 	}
 	v.Done()
-	st.verified = v.Ranges
-	st.violations = v.Violations + int(c["dedup.check.violations"])
-	st.firstViolation = v.First
-	if st.firstViolation == "" && st.violations > 0 {
-		st.firstViolation = "see the dedup-docs tasks' logs"
+	st.Verified = v.Ranges
+	st.Violations = v.Violations + int(c["dedup.check.violations"])
+	st.FirstViolation = v.First
+	if st.FirstViolation == "" && st.Violations > 0 {
+		st.FirstViolation = "see the dedup-docs tasks' logs"
 	}
 	return st, nil
 }

@@ -16,7 +16,9 @@
 // copy rewrote with the same words, or reordered within the passage).
 // Each run is cut with the range of the kept sentences it is aligned
 // to (its kept range); a run whose kept range holds less than MinHeld of
-// its words (Held) is not cut. A run that reaches its member's edge takes
+// its words (Held), or lacks a code name of the run (names.go: a sentence
+// is aligned only to one with every name it has, and a sentence with a
+// name the kept member lacks ends a run), is not cut. A run that reaches its member's edge takes
 // along up to MaxEdge sentences too short to match just outside it when
 // the kept member has the very same sentences at the same place (a
 // heading, a word the source broke off). A kept member is cut only where
@@ -50,22 +52,24 @@ const Window = 8
 
 // Sentence is a sentence of a document: its rune offsets in the
 // extracted text, its distinct words (sorted token hashes of its text),
-// its words as often as they occur (Bag: the same, sorted, with repeats)
-// and whether it can be aligned (Match: content, with at least the run's
-// --min-tokens words, as the join and extension need).
+// its words as often as they occur (Bag: the same, sorted, with repeats),
+// its code names (Names: names.go, sorted, each once) and whether it can
+// be aligned (Match: content, with at least the run's --min-tokens words,
+// as the join and extension need).
 type Sentence struct {
 	Start, End int
 	Words      []uint64
 	Bag        []uint64
+	Names      []uint64
 	Match      bool
 }
 
-// newSentence returns the sentence of rune range [start, end) whose
-// token hashes are hashes (in text order; not kept).
-func newSentence(start, end int, hashes []uint64, match bool) Sentence {
+// newSentence returns the sentence of rune range [start, end), text,
+// whose token hashes are hashes (in text order; not kept).
+func newSentence(start, end int, text string, hashes []uint64, match bool) Sentence {
 	bag := slices.Clone(hashes)
 	slices.Sort(bag)
-	return Sentence{Start: start, End: end, Words: slices.Compact(slices.Clone(bag)), Bag: bag, Match: match}
+	return Sentence{Start: start, End: end, Words: slices.Compact(slices.Clone(bag)), Bag: bag, Names: AppendNames(nil, text), Match: match}
 }
 
 // Sentences returns the sentences of a (the analysis of a document's
@@ -76,8 +80,9 @@ func Sentences(a doc.Analysis, tok *sentence.Tokenizer, minWords int) []Sentence
 	var buf []uint64
 	for i, s := range a.Sentences {
 		sp := a.Spans[i]
-		buf = tok.Hashes(buf[:0], a.Text[sp.ByteStart:sp.ByteEnd])
-		out = append(out, newSentence(s.Start, s.End, buf, s.NotContent == "" && len(s.Tokens) >= minWords))
+		text := a.Text[sp.ByteStart:sp.ByteEnd]
+		buf = tok.Hashes(buf[:0], text)
+		out = append(out, newSentence(s.Start, s.End, text, buf, s.NotContent == "" && len(s.Tokens) >= minWords))
 	}
 	return out
 }
@@ -109,7 +114,8 @@ func Similar(a, b []uint64) bool {
 
 // Align aligns the sentences of m to those of k, in order: it returns for
 // each sentence of m the index of its kept sentence in k, or -1. Only
-// sentences that match (Sentence.Match) are aligned. Each is aligned to
+// sentences that match (Sentence.Match) are aligned, each to a kept
+// sentence with every name it has (Names). Each is aligned to
 // the first similar sentence of k within Window after the last aligned
 // one, else to the first sentence after it with the very same words; a
 // sentence that follows an aligned one is aligned to that kept sentence
@@ -129,13 +135,13 @@ func Align(m, k []Sentence) []int {
 		if i > 0 && last >= 0 && out[i-1] == last {
 			with := append(slices.Clip(pieces), s.Bag...) // a new slice: pieces may be a sentence's Bag
 			slices.Sort(with)
-			if float64(signature.Overlap(with, k[last].Bag)) >= SplitContainment*float64(len(with)) {
+			if float64(signature.Overlap(with, k[last].Bag)) >= SplitContainment*float64(len(with)) && s.heldBy(k[last]) {
 				out[i], pieces = last, with
 				continue
 			}
 		}
 		for j := next; j < len(k) && j < next+Window; j++ {
-			if k[j].Match && Similar(s.Words, k[j].Words) {
+			if k[j].Match && Similar(s.Words, k[j].Words) && s.heldBy(k[j]) {
 				out[i], last, next, pieces = j, j, j+1, s.Bag
 				break
 			}
@@ -144,7 +150,7 @@ func Align(m, k []Sentence) []int {
 			continue
 		}
 		for j := next + Window; j < len(k); j++ {
-			if k[j].Match && slices.Equal(s.Words, k[j].Words) {
+			if k[j].Match && slices.Equal(s.Words, k[j].Words) && s.heldBy(k[j]) {
 				out[i], last, next, pieces = j, j, j+1, s.Bag
 				break
 			}

@@ -29,7 +29,7 @@ func sents(specs ...string) []Sentence {
 				hashes = append(hashes, uint64(w[0])<<8|uint64(len(w)))
 			}
 		}
-		out = append(out, newSentence(pos, pos+len(sp), hashes, sp != "-"))
+		out = append(out, newSentence(pos, pos+len(sp), sp, hashes, sp != "-"))
 		pos += len(sp) + 1
 	}
 	return out

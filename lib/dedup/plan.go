@@ -365,9 +365,10 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		ks := kr.sents
 		match := Align(ms, ks)
 		gone := p.innerAt[mem.kept.Doc] // kept text cut from its document
+		foreign := foreignNames(ms, ks)
 		stop := func(i int) bool {
 			return Meets(prot, Range{Start: ms[i].Start, End: ms[i].End}) ||
-				match[i] >= 0 && anyOverlap(gone, ks[match[i]].Range())
+				match[i] >= 0 && anyOverlap(gone, ks[match[i]].Range()) || foreign(i)
 		}
 		cut := 0
 		for _, rm := range p.inner[docMember{d, mem}] {
@@ -377,16 +378,17 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 		withdrawn := p.withdrawn[mem.kept.Doc]
 		for _, r := range SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, stop), stop), match, ks, withdrawn) {
 			rm := mem.removal(ms, ks, r)
-			if rm.Held < MinHeld {
+			if rm.Held < MinHeld || !RunNamesHeld(ms[r.First:r.Last+1], ks[r.KeptFirst:r.KeptLast+1]) {
 				o.NotHeld++
 				continue
 			}
 			narrow := rm
 			if p.widen(&rm, all, ms, ks, r, kr.edges, prot) {
-				if Meets(withdrawn, rm.Kept.Range) {
+				cut, kept := Within(all, rm.Start, rm.End), p.keptWithin(rec, rm.Kept)
+				if Meets(withdrawn, rm.Kept.Range) || !RunNamesHeld(cut, kept) {
 					rm = narrow
 				} else {
-					rm.Held = Held(Within(all, rm.Start, rm.End), p.keptWithin(rec, rm.Kept))
+					rm.Held = Held(cut, kept)
 				}
 			}
 			if anyOverlap(gone, rm.Kept.Range) || Meets(withdrawn, rm.Kept.Range) {
@@ -400,6 +402,25 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 	sortRemovals(o.Removals)
 	o.Removals = oncePerRange(o.Removals)
 	return o, p.Err()
+}
+
+// foreignNames returns whether sentence i of a removed member (ms) has a
+// name that its kept member (ks) lacks: such a sentence, aligned or not,
+// is cut with no run (Runs, Bridge), so that no name leaves the
+// collection with it.
+func foreignNames(ms, ks []Sentence) func(i int) bool {
+	var names, words []uint64
+	done := false
+	return func(i int) bool {
+		if len(ms[i].Names) == 0 {
+			return false
+		}
+		if !done {
+			names, words = namesOf(ks)
+			done = true
+		}
+		return !NamesHeld(ms[i].Names, names, words)
+	}
 }
 
 // oncePerRange keeps one of the removals (sorted) of each range: the one
@@ -455,7 +476,6 @@ func (p *Plan) settle() {
 			inCluster[mem.cluster][d] = true
 		}
 	}
-	never := func(int) bool { return false }
 	for _, d := range docs {
 		rec := p.records(&p.tok)
 		for _, mem := range p.cuts[d] {
@@ -479,9 +499,10 @@ func (p *Plan) settle() {
 				continue
 			}
 			match := Align(ms, ks)
-			for _, r := range SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, never), never), match, ks, p.withdrawn[mem.kept.Doc]) {
+			foreign := foreignNames(ms, ks)
+			for _, r := range SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, foreign), foreign), match, ks, p.withdrawn[mem.kept.Doc]) {
 				rm := mem.removal(ms, ks, r)
-				if rm.Held < MinHeld || anyOverlap(p.innerAt[rm.Kept.Doc], rm.Kept.Range) || Meets(p.withdrawn[rm.Kept.Doc], rm.Kept.Range) || anyOverlap(keptAt[d], rm.Range) {
+				if rm.Held < MinHeld || !RunNamesHeld(ms[r.First:r.Last+1], ks[r.KeptFirst:r.KeptLast+1]) || anyOverlap(p.innerAt[rm.Kept.Doc], rm.Kept.Range) || Meets(p.withdrawn[rm.Kept.Doc], rm.Kept.Range) || anyOverlap(keptAt[d], rm.Range) {
 					continue
 				}
 				k := docMember{d, mem}

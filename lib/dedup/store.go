@@ -156,8 +156,9 @@ func decodeRecord(b []byte, tok *sentence.Tokenizer) (keptRecord, error) {
 			}
 			start := int(s)
 			end := start + int(v>>1)
-			buf = tok.Hashes(buf[:0], idx.slice(start, end))
-			ss = append(ss, newSentence(k.ext.Start+start, k.ext.Start+end, buf, v&1 != 0))
+			text := idx.slice(start, end)
+			buf = tok.Hashes(buf[:0], text)
+			ss = append(ss, newSentence(k.ext.Start+start, k.ext.Start+end, text, buf, v&1 != 0))
 		}
 		groups[g] = ss
 	}

@@ -11,8 +11,9 @@ import (
 // Cut decided (its sentences, alignment and protected ranges): every cut
 // range's kept range must hold at least MinHeld of the cut range's words
 // (the tokens of its text, every sentence counted, each as often as it
-// occurs: a merge of the two sorted lists of token hashes), and must be
-// in the output, not cut from its own document. Template cuts
+// occurs: a merge of the two sorted lists of token hashes) and every code
+// name of its text (MissingName), and must be in the output, not cut from
+// its own document. Template cuts
 // (ReasonTemplate) have no kept range and are not checked. Give it every document's
 // text and outcome (Doc; or Check, which goroutines may call at once, and
 // Record, in document order), then call Done.
@@ -73,8 +74,11 @@ func (c *Checker) Check(p *Plan, d, text string, o Outcome) []string {
 			bad = append(bad, fmt.Sprintf("%s %d-%d: kept range %s %d-%d is not inside a kept member", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End))
 			continue
 		}
-		if held := c.held(string(runes[rm.Start:rm.End]), kept); held < MinHeld {
+		cut := string(runes[rm.Start:rm.End])
+		if held := c.held(cut, kept); held < MinHeld {
 			bad = append(bad, fmt.Sprintf("%s %d-%d: kept range %s %d-%d holds %.0f%% of its words", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End, 100*held))
+		} else if name := MissingName(&c.tok, cut, kept); name != "" {
+			bad = append(bad, fmt.Sprintf("%s %d-%d: kept range %s %d-%d lacks the name %s", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End, name))
 		}
 	}
 	return bad

@@ -16,6 +16,8 @@
 //     (80%) of their words; chars80: the share of cut characters in ranges
 //     under 80%;
 //   - wide: cut ranges whose kept range is over 1.5 times as long;
+//   - names (printed last): cut ranges with a code name (an identifier,
+//     qualified or host name: see nameKeys) that their kept range lacks;
 //   - clusters, mixed: clusters, and those with a member that shares less
 //     than half of the words of the smaller of the two with the cluster's
 //     earliest member;
@@ -27,14 +29,15 @@
 //     (directly or through other members);
 //   - retained: with --base (the CLEAN of another dedup of the same
 //     documents), the share of the characters the base cuts soundly (kept
-//     range holding at least 80% of the cut's words) that CLEAN also cuts;
+//     range holding at least 80% of the cut's words and every name of
+//     it) that CLEAN also cuts;
 //     retained_fit: the same over the base's sound cuts whose kept range is
 //     at least half as long as the cut (a shorter one cannot hold its
 //     text, whatever words they share);
 //   - volume: the characters CLEAN cuts over those the base cuts soundly.
 //
 // With --fail it exits 1 when a bound of docs/quality.md is broken: a cut
-// range under 50%, chars80 over 1%, mixed clusters over 1%, an identical
+// range under 50%, a cut range whose kept range lacks a name, chars80 over 1%, mixed clusters over 1%, an identical
 // group with none kept whole, an identical member under 0.99, retained
 // under 95%.
 package main
@@ -45,6 +48,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,7 +90,7 @@ func main() {
 		os.Exit(1)
 	}
 	if o.header {
-		fmt.Println("cut\tcut_chars\tunder50\tunder80\tchars80\twide\tclusters\tmixed\tidentical\tidentical_lost\tidentical_low\tretained\tretained_fit\tvolume")
+		fmt.Println("cut\tcut_chars\tunder50\tunder80\tchars80\twide\tclusters\tmixed\tidentical\tidentical_lost\tidentical_low\tretained\tretained_fit\tvolume\tnames")
 	}
 	fmt.Println(m)
 	if o.fail {
@@ -115,6 +119,7 @@ type cut struct {
 // measures are what check prints.
 type measures struct {
 	cuts, cutChars, under50, under80, chars80, wide int
+	names                                           int
 	clusters, mixed                                 int
 	identical, identicalLost, identicalLow          int
 	baseSound, baseKept                             int
@@ -127,9 +132,9 @@ func (m measures) String() string {
 	if m.haveBase {
 		ret = fmt.Sprintf("%.4f\t%.4f\t%.4f", ratio(m.baseKept, m.baseSound), ratio(m.fitKept, m.fitSound), ratio(m.cutChars, m.baseSound))
 	}
-	return fmt.Sprintf("%d\t%d\t%d\t%d\t%.4f\t%d\t%d\t%.4f\t%d\t%d\t%d\t%s",
+	return fmt.Sprintf("%d\t%d\t%d\t%d\t%.4f\t%d\t%d\t%.4f\t%d\t%d\t%d\t%s\t%d",
 		m.cuts, m.cutChars, m.under50, m.under80, ratio(m.chars80, m.cutChars), m.wide,
-		m.clusters, ratio(m.mixed, m.clusters), m.identical, m.identicalLost, m.identicalLow, ret)
+		m.clusters, ratio(m.mixed, m.clusters), m.identical, m.identicalLost, m.identicalLow, ret, m.names)
 }
 
 // broken names the first bound m breaks, or "".
@@ -137,6 +142,8 @@ func (m measures) broken() string {
 	switch {
 	case m.under50 > 0:
 		return fmt.Sprintf("%d cut ranges whose kept range holds under 50%% of their words", m.under50)
+	case m.names > 0:
+		return fmt.Sprintf("%d cut ranges whose kept range lacks a name of theirs", m.names)
 	case ratio(m.chars80, m.cutChars) > 0.01:
 		return fmt.Sprintf("%.2f%% of cut characters in ranges whose kept range holds under 80%% of their words", 100*ratio(m.chars80, m.cutChars))
 	case ratio(m.mixed, m.clusters) > 0.01:
@@ -232,6 +239,12 @@ func check(o options) (measures, error) {
 		if 2*(c.keptEnd-c.keptStart) > 3*(c.end-c.start) {
 			m.wide++
 		}
+		if n := missingName(slice(texts[c.doc], c.start, c.end), slice(texts[c.kept], c.keptStart, c.keptEnd)); n != "" {
+			m.names++
+			if o.list {
+				fmt.Fprintf(os.Stderr, "name %s\t%s %d-%d\tkept %s %d-%d\n", n, c.doc, c.start, c.end, c.kept, c.keptStart, c.keptEnd)
+			}
+		}
 	}
 	for _, c := range cs {
 		m.clusters++
@@ -264,7 +277,7 @@ func check(o options) (measures, error) {
 		m.haveBase = true
 		now := byDoc(cuts)
 		for _, c := range base {
-			if held(c) < 0.8 {
+			if held(c) < 0.8 || missingName(slice(texts[c.doc], c.start, c.end), slice(texts[c.kept], c.keptStart, c.keptEnd)) != "" {
 				continue
 			}
 			kept := covered(now[c.doc], c.start, c.end)
@@ -450,4 +463,69 @@ func readTexts(inputs []string, remote func(string) bool, filter input.Filter) (
 		return nil
 	})
 	return texts, bodies, err
+}
+
+// slice returns the runes start to end of text (clamped).
+func slice(text string, start, end int) string {
+	r := []rune(text)
+	start, end = min(max(start, 0), len(r)), min(max(end, 0), len(r))
+	return string(r[start:end])
+}
+
+// nameRun is a candidate code name: ASCII letters, digits, '_', '.',
+// "::"; innerUnderscore an underscore between two letters or digits.
+var (
+	nameRun         = regexp.MustCompile(`(?:[A-Za-z0-9_.]|::)+`)
+	innerUnderscore = regexp.MustCompile(`[A-Za-z0-9]_[A-Za-z0-9]`)
+)
+
+// nameKeys returns the code names of text by their keys, the spec of lib/dedup
+// Names written again: a run of nameRun without its end dots and colons,
+// with a letter and an underscore between letters or digits, a lower-case letter before an
+// upper-case one, or two or more parts between dots and colons each of two
+// characters or more; its key is its last part, lower-cased. A text has a
+// name when it has its key as a name's key or as a word.
+func nameKeys(text string) map[string]string {
+	out := map[string]string{}
+	for _, w := range nameRun.FindAllString(text, -1) {
+		w = strings.Trim(w, ".:")
+		parts := strings.FieldsFunc(w, func(r rune) bool { return r == '.' || r == ':' })
+		if !strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") || len(parts) == 0 {
+			continue
+		}
+		short := false
+		for _, p := range parts {
+			short = short || len(p) < 2
+		}
+		camel := false
+		for i := 1; i < len(w); i++ {
+			camel = camel || w[i-1] >= 'a' && w[i-1] <= 'z' && w[i] >= 'A' && w[i] <= 'Z'
+		}
+		if innerUnderscore.MatchString(w) || camel || len(parts) >= 2 && !short {
+			out[strings.ToLower(parts[len(parts)-1])] = w
+		}
+	}
+	return out
+}
+
+// missingName returns a name of cut whose key kept lacks among its names'
+// keys and its words, or "".
+func missingName(cut, kept string) string {
+	k := nameKeys(kept)
+	var tok sentence.Tokenizer
+	for _, w := range tok.Tokens(nil, kept) {
+		k[w] = w
+	}
+	c := nameKeys(cut)
+	keys := make([]string, 0, len(c))
+	for key := range c {
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		if _, ok := k[key]; !ok {
+			return c[key]
+		}
+	}
+	return ""
 }

@@ -1,0 +1,211 @@
+package dedup
+
+import (
+	"slices"
+
+	"github.com/pdc-mr/pdc/lib/sentence"
+)
+
+// Names are the code names of a text: identifiers, qualified names and
+// host names, which the words of a sentence do not tell apart (the
+// tokenizer splits "sqlite3_blob_write" into "sqlite3", "blob", "write").
+// Two API pages that document sqlite3_blob_write and sqlite3_blob_read
+// in the same words share 90% of them, as an edited copy shares them with
+// its source; but a cut of one against the other takes the name of the
+// function from the collection. So a sentence is aligned only to a kept
+// sentence that has every name it has, a run is cut only when its kept
+// range has every name of the run, and the Verifier checks it on the
+// texts (MissingName).
+//
+// A name is a maximal run of ASCII letters, digits, '_', '.' and "::",
+// without the '.' and ':' at its ends, that has a letter and
+//   - an underscore between two letters or digits (sqlite3_blob_write;
+//     not asciidoc's _emphasis_ or __init__), or
+//   - two or more parts between '.' or "::" each of two characters or
+//     more (os.path.join, std::vec::Vec, example.com; not e.g, U.S, 3.14,
+//     v1.2), or
+//   - a lower-case letter followed by an upper-case one (getElementById).
+//
+// A qualified name is compared by its last part, case-folded (the hash of
+// its ASCII lower case, which is the token hash of that part as a word):
+// std::option::Option and core::option::Option, the same type
+// re-exported under two paths (and host names with their top-level
+// domain), are one name, and a text that has the last part as a word has
+// the name (a page's fractions.Fraction is its reST source's
+// "class:: Fraction"); sqlite3_blob_write and sqlite3_blob_read, or
+// java.awt.Label and java.awt.Button, are two.
+
+// AppendNames appends to dst the hashes of the names of text, and returns
+// them sorted, each once.
+func AppendNames(dst []uint64, text string) []uint64 {
+	n0 := len(dst)
+	for w, i := nextName(text, 0); w != ""; w, i = nextName(text, i) {
+		dst = append(dst, hashLower(w))
+	}
+	names := dst[n0:]
+	slices.Sort(names)
+	return dst[:n0+len(slices.Compact(names))]
+}
+
+// nextName returns the first name of text[i:] (Names), or "" when there is
+// none, and where the search goes on after it.
+func nextName(text string, i int) (string, int) {
+	for i < len(text) {
+		if !isNameAt(text, i) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isNameAt(text, j) {
+			j++
+		}
+		if w := trimSeparators(text[i:j]); isName(w) {
+			return w, j
+		}
+		i = j
+	}
+	return "", i
+}
+
+// isNameAt reports whether text[i] can be part of a name: an ASCII
+// letter, digit, '_' or '.', or a ':' of "::" (a single colon, as in
+// asciidoc's linkgit:git-commit or "Note:", ends a name).
+func isNameAt(text string, i int) bool {
+	switch c := text[i]; {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '.':
+		return true
+	case c == ':':
+		return i+1 < len(text) && text[i+1] == ':' || i > 0 && text[i-1] == ':'
+	}
+	return false
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isSeparator(c byte) bool { return c == '.' || c == ':' }
+
+// trimSeparators trims the '.' and ':' at both ends of w.
+func trimSeparators(w string) string {
+	for len(w) > 0 && isSeparator(w[0]) {
+		w = w[1:]
+	}
+	for len(w) > 0 && isSeparator(w[len(w)-1]) {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// isName reports whether w (trimmed) is a name (Names).
+func isName(w string) bool {
+	letter, underscore, camel := false, false, false
+	parts, short := 1, false
+	partLen := 0
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c >= 'A' && c <= 'Z':
+			letter = true
+			if i > 0 && w[i-1] >= 'a' && w[i-1] <= 'z' {
+				camel = true
+			}
+		case c == '_':
+			underscore = underscore || i > 0 && i+1 < len(w) && isAlnum(w[i-1]) && isAlnum(w[i+1])
+		case isSeparator(c):
+			if partLen > 0 {
+				short = short || partLen < 2
+				parts++
+			}
+			partLen = 0
+			continue
+		}
+		partLen++
+	}
+	short = short || partLen < 2
+	return letter && (underscore || camel || parts >= 2 && !short)
+}
+
+// hashLower is the token hash (lib/sentence Hash) of name w's last part
+// in ASCII lower case.
+func hashLower(w string) uint64 {
+	for i := len(w) - 1; i >= 0; i-- {
+		if isSeparator(w[i]) {
+			w = w[i+1:]
+			break
+		}
+	}
+	var buf [64]byte
+	b := buf[:0]
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return sentence.Hash(string(b))
+}
+
+// NamesHeld reports whether every name of cut (sorted) is among the names
+// or words of kept (each sorted).
+func NamesHeld(cut, keptNames, keptWords []uint64) bool {
+	for _, n := range cut {
+		if _, ok := slices.BinarySearch(keptNames, n); ok {
+			continue
+		}
+		if _, ok := slices.BinarySearch(keptWords, n); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// namesOf returns the names and the words of the sentences ss, each
+// sorted and once.
+func namesOf(ss []Sentence) (names, words []uint64) {
+	if len(ss) == 1 {
+		return ss[0].Names, ss[0].Words
+	}
+	for _, s := range ss {
+		names = append(names, s.Names...)
+		words = append(words, s.Words...)
+	}
+	slices.Sort(names)
+	slices.Sort(words)
+	return slices.Compact(names), slices.Compact(words)
+}
+
+// heldBy reports whether sentence k has every name of s among its names
+// and words.
+func (s Sentence) heldBy(k Sentence) bool {
+	return len(s.Names) == 0 || NamesHeld(s.Names, k.Names, k.Words)
+}
+
+// RunNamesHeld reports whether the kept sentences have every name of the
+// cut ones among their names and words.
+func RunNamesHeld(cut, kept []Sentence) bool {
+	c, _ := namesOf(cut)
+	if len(c) == 0 {
+		return true
+	}
+	names, words := namesOf(kept)
+	return NamesHeld(c, names, words)
+}
+
+// MissingName returns a name of the text cut that the text kept lacks
+// among its names and words (as written in cut), or "". tok hashes the
+// words.
+func MissingName(tok *sentence.Tokenizer, cut, kept string) string {
+	names := AppendNames(nil, kept)
+	words := tok.Hashes(nil, kept)
+	slices.Sort(words)
+	for w, i := nextName(cut, 0); w != ""; w, i = nextName(cut, i) {
+		if !NamesHeld([]uint64{hashLower(w)}, names, words) {
+			return w
+		}
+	}
+	return ""
+}

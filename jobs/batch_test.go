@@ -492,6 +492,9 @@ func TestBatchDedup(t *testing.T) {
 		if args[0] == "dedup" && !strings.Contains(stderr, "(checked)") {
 			t.Errorf("pdc %v: the cuts are not all checked:\n%s", args, stderr)
 		}
+		if args[0] == "run" && args[4] == batch && (!strings.Contains(stderr, "pdc: 1 record of the batch left out: a stored run holds their ids, and a batch does not replace a stored document") || strings.Contains(stderr, "--id-prefix")) {
+			t.Errorf("the batch run does not say that it left out the batch's record of a stored id, or advises --id-prefix:\n%s", stderr)
+		}
 	}
 	inBatch := map[string]bool{}
 	for _, id := range ids["b"] {

@@ -36,7 +36,7 @@ func (m *Main) boilerplateCmd(ctx context.Context, args []string) error {
 		return usagef("boilerplate: --top must be >= 0")
 	}
 	out := fs.Arg(0)
-	r, err := m.openRun(out)
+	r, err := m.openRunDir("boilerplate", out)
 	if err != nil {
 		return err
 	}

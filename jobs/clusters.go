@@ -60,7 +60,7 @@ func (m *Main) clustersCmd(ctx context.Context, args []string) error {
 	case header && format != "tsv":
 		return usagef("clusters: --header is for --format tsv")
 	}
-	r, err := m.openRun(fs.Arg(0))
+	r, err := m.openRunDir("clusters", fs.Arg(0))
 	if err != nil {
 		return err
 	}

@@ -79,9 +79,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	r, err := m.openRun(o.out)
+	r, err := m.openRunDir("dedup", o.out)
 	if err != nil {
-		return fmt.Errorf("dedup: %w", err)
+		return err
 	}
 	cs, err := dedupClusters(r, o.out)
 	if err != nil {

@@ -367,3 +367,26 @@ func TestEmptyRun(t *testing.T) {
 		})
 	}
 }
+
+// TestNotARun: the commands that read a run, given a directory of
+// documents, a missing path or a file, say so in one line and exit 1.
+func TestNotARun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "tree")
+	writeFile(t, filepath.Join(tree, "a.html"), "<p>A page.</p>")
+	file := writeFile(t, filepath.Join(dir, "spans.tsv"), "x\n")
+	for _, tc := range []struct{ path, want string }{
+		{tree, tree + " is not the output of a pdc run (no _pdc.json, no spans/ or clusters/)"},
+		{filepath.Join(dir, "gone"), filepath.Join(dir, "gone") + ": no such directory"},
+		{file, file + " is a file, not the output directory of a pdc run"},
+	} {
+		for _, args := range [][]string{{"pairs"}, {"clusters"}, {"show", "a", "b"}, {"report", "--output", filepath.Join(dir, "rep")}, {"boilerplate"}, {"dedup", "--output", filepath.Join(dir, "clean")}} {
+			argv := append([]string{args[0], tc.path}, args[1:]...)
+			_, stderr, code := runPDC(t, argv...)
+			if code != 1 || !strings.Contains(stderr, "pdc: "+args[0]+": "+tc.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("pdc %s: exit %d, stderr %q; want 1 and a line with %q", strings.Join(argv, " "), code, stderr, tc.want)
+			}
+		}
+	}
+}

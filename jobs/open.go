@@ -2,7 +2,9 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
@@ -36,6 +38,34 @@ func (m *Main) openRun(out string) (*runOutput, error) {
 	r := &runOutput{m: m, arg: arg, FS: fsys, Dir: p}
 	r.man, r.manErr = pipeline.ReadManifest(fsys, p)
 	return r, nil
+}
+
+// openRunDir is openRun for command cmd, which needs a run's output
+// directory: one that is not there, or holds neither the run's manifest
+// nor its spans, is an error that says so (a tree of documents given for
+// OUT, a mistyped path), not a later one about its missing parts.
+func (m *Main) openRunDir(cmd, out string) (*runOutput, error) {
+	r, err := m.openRun(out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	fi, err := r.FS.Stat(r.Dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: %s: no such directory (give the --output directory of a pdc run)", cmd, r.arg)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %s: %w", cmd, r.arg, hdfsfs.UnwrapPath(err))
+	case !fi.IsDir():
+		return nil, fmt.Errorf("%s: %s is a file, not the output directory of a pdc run", cmd, r.arg)
+	case r.man != nil:
+		return r, nil
+	}
+	for _, name := range []string{"spans", "clusters", "_SUCCESS"} { // a run without its manifest, or its spans directory
+		if _, err := r.FS.Stat(r.Dir + "/" + name); err == nil {
+			return r, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: %s is not the output of a pdc run (no %s, no spans/ or clusters/): give the --output directory of pdc run", cmd, r.arg, pipeline.ManifestFile)
 }
 
 // Config returns the run's job parameters, from its _pdc.json.

@@ -92,7 +92,7 @@ func (m *Main) pairsCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("pairs %s: %w", out, err)
 	}
-	r, err := m.openRun(out)
+	r, err := m.openRunDir("pairs", out)
 	if err != nil {
 		return err
 	}

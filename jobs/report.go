@@ -52,7 +52,7 @@ func (m *Main) reportCmd(ctx context.Context, args []string) error {
 		return usagef("report: --top-pairs, --top-boilerplate and --top-clusters must be >= 0, --max-text >= 1")
 	}
 	out := fs.Arg(0)
-	r, err := m.openRun(out)
+	r, err := m.openRunDir("report", out)
 	if err != nil {
 		return err
 	}

@@ -553,7 +553,12 @@ func (m *Main) summary(c map[string]int64, o *runOptions, took time.Duration, jo
 	fmt.Fprintf(m.Stderr, "pdc: %s between %s in %s/spans (%s read%s) in %s by %s\n",
 		plural(c["extend.spans"], "span"), plural(c["extend.doc-pairs.with-spans"], "document pair"),
 		out, plural(c["parse.docs.read"], "document"), skipped, elapsed(took), plural(int64(len(jobs)), "job"))
-	if n := c["parse.docs.skipped.duplicate-id"]; n > 0 {
+	stored := c["stats.duplicate-ids.stored"]
+	if stored > 0 {
+		fmt.Fprintf(m.Stderr, "pdc: %s of the batch left out: a stored run holds their ids, and a batch does not replace a stored document (the stored record is kept; to take the new versions, run the whole collection again)\n",
+			plural(stored, "record"))
+	}
+	if n := c["parse.docs.skipped.duplicate-id"] - stored; n > 0 {
 		fmt.Fprintf(m.Stderr, "pdc: %s left out: an earlier record had their id, and the run keeps the first; if your files number their ids each from 0, make them unique first: pdc ingest --input ... --id-prefix file --output DOCS.jsonl.gz\n",
 			plural(n, "record"))
 	}

@@ -51,7 +51,7 @@ func (m *Main) showCmd(ctx context.Context, args []string) error {
 	if o.Width < sidebyside.MinWidth {
 		return usagef("show: --width must be at least %d", sidebyside.MinWidth)
 	}
-	r, err := m.openRun(out)
+	r, err := m.openRunDir("show", out)
 	if err != nil {
 		return err
 	}

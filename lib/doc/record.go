@@ -112,6 +112,17 @@ func OrderString(place []byte) string {
 	return string(place)
 }
 
+// OrderBatch is the batch number of a place of AppendOrder (0: a stored
+// run's own record, or a run of its own).
+func OrderBatch(place []byte) int {
+	if len(place) > 8 && place[0] == BatchOrder && place[7] == '@' {
+		if n, ok := mr.Atoi(place[1:7]); ok {
+			return n
+		}
+	}
+	return 0
+}
+
 // BatchMark starts the site field of the postings of a batch's own
 // documents in a batch run (mappers/index, reducers/index): the join pairs
 // stored documents only with those.

@@ -170,9 +170,18 @@ func (g *group) emitDoc() error {
 		}
 		slices.Sort(g.positions)
 		g.c.Add("stats.duplicate-ids", 1)
+		kept := []byte(g.positions[0])
 		for _, p := range g.positions[1:] {
+			stored := doc.OrderBatch([]byte(p)) > doc.OrderBatch(kept)
+			if stored {
+				g.c.Add("stats.duplicate-ids.stored", 1) // a batch's record of a stored id
+			}
 			if g.reported < MaxReports {
-				fmt.Fprintf(g.stderr, "pdc: duplicate id %s at %s (kept the one at %s)\n", g.key[1:], doc.OrderString([]byte(p)), doc.OrderString([]byte(g.positions[0])))
+				which := "the one"
+				if stored {
+					which = "the stored record, which a batch does not replace,"
+				}
+				fmt.Fprintf(g.stderr, "pdc: duplicate id %s at %s (kept %s at %s)\n", g.key[1:], doc.OrderString([]byte(p)), which, doc.OrderString(kept))
 				g.reported++
 			}
 		}

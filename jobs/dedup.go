@@ -484,7 +484,7 @@ func (m *Main) dedupSummary(st clean.Stats, o dedupOptions, undated int) {
 		plural(st.Passages, "range"), plural(st.DocsCut, "document"), clean, removed,
 		st.Removed, st.Chars, share, held, st.Unaligned, plural(st.Members, "removed member"))
 	if st.NotHeld > 0 {
-		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words)", plural(st.NotHeld, "run"))
+		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words or lacks a name of theirs)", plural(st.NotHeld, "run"))
 	}
 	if o.templates {
 		fmt.Fprintf(&b, "; --templates: %s of them site templates (%d characters, reason template, no kept copy)", plural(st.Templates, "range"), st.TemplateChars)

@@ -171,7 +171,7 @@ type Run struct {
 // maximal runs of aligned sentences and, between them, sentences that do
 // not match (Sentence.Match); a matching sentence left unaligned ends a
 // run, and so does a sentence for which stop is true (it overlaps a kept
-// member), which is in none.
+// member, or has a code name the kept member lacks), which is in none.
 func Runs(m []Sentence, match []int, stop func(i int) bool) []Run {
 	var out []Run
 	cur := Run{First: -1}
@@ -269,7 +269,7 @@ const MaxBridge = 2
 // Bridge joins consecutive runs of a removed member (m, aligned to the
 // kept member's sentences k) across the unaligned sentences between them
 // when there are at most MaxBridge of them that match, none is stopped
-// (it overlaps a kept member), the second run's kept sentences follow the
+// (as in Runs), the second run's kept sentences follow the
 // first's, and the kept range of the joined run holds MinHeld of the words
 // of each sentence stepped over: Align pairs sentences one to one, and a
 // sentence an edited copy rewrote (its words kept, reordered, or spread

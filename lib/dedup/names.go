@@ -6,8 +6,8 @@ import (
 	"github.com/pdc-mr/pdc/lib/sentence"
 )
 
-// Names are the code names of a text: identifiers, qualified names and
-// host names, which the words of a sentence do not tell apart (the
+// Names are the code names of a text: identifiers and qualified names,
+// which the words of a sentence do not tell apart (the
 // tokenizer splits "sqlite3_blob_write" into "sqlite3", "blob", "write").
 // Two API pages that document sqlite3_blob_write and sqlite3_blob_read
 // in the same words share 90% of them, as an edited copy shares them with
@@ -17,7 +17,8 @@ import (
 // range has every name of the run, and the Verifier checks it on the
 // texts (MissingName).
 //
-// A name is a maximal run of ASCII letters, digits, '_', '.' and "::",
+// A name is a maximal run of ASCII letters, digits, '_', '.' and runs of
+// two or more ':',
 // without the '.' and ':' at its ends, that has a letter and
 //   - an underscore between two letters or digits (sqlite3_blob_write;
 //     not asciidoc's _emphasis_ or __init__), or
@@ -33,7 +34,9 @@ import (
 // domain), are one name, and a text that has the last part as a word has
 // the name (a page's fractions.Fraction is its reST source's
 // "class:: Fraction"); sqlite3_blob_write and sqlite3_blob_read, or
-// java.awt.Label and java.awt.Button, are two.
+// java.awt.Label and java.awt.Button, are two. So host and file names
+// are told apart by their last part only (example.com and other.com, or
+// a_b.html and a_c.html, are one name, "com" or "html").
 
 // AppendNames appends to dst the hashes of the names of text, and returns
 // them sorted, each once.

@@ -20,6 +20,8 @@ func TestNames(t *testing.T) {
 		{"Call os.path.join, then std::vec::Vec::new() at example.com.", []string{"os.path.join", "std::vec::Vec::new", "example.com"}},
 		{"Use getElementById here; __init__ and _emphasis_ are none.", []string{"getElementById"}},
 		{"See linkgit:git-commit[1] and Note: this, endif::git-asciidoc[]", []string{"endif::git"}},
+		{"use a_b:::cd here", []string{"a_b:::cd"}}, // one name, by its last part
+
 		{"Plain words, e.g. U.S. prices of 3.14 in v1.2 at 10:30 a.m. Note: done.", nil},
 		{"A_B and a_b are one name; x_ is none", []string{"A_B"}},
 		{"", nil},

@@ -332,7 +332,8 @@ type Outcome struct {
 	// Members counts the removed members of the document; Unaligned the
 	// characters of them that stay, aligned to no kept sentence or
 	// overlapping a kept member; NotHeld the runs not cut because their
-	// kept range holds less than MinHeld of their words.
+	// kept range holds less than MinHeld of their words or lacks a code
+	// name of theirs.
 	Members, Unaligned, NotHeld int
 }
 
@@ -405,9 +406,9 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 }
 
 // foreignNames returns whether sentence i of a removed member (ms) has a
-// name that its kept member (ks) lacks: such a sentence, aligned or not,
-// is cut with no run (Runs, Bridge), so that no name leaves the
-// collection with it.
+// name that its kept member (ks) lacks among its names and words: such a
+// sentence, aligned or not, ends a run and is in none (Runs, Bridge), so
+// it stays, and no name leaves the collection with a cut.
 func foreignNames(ms, ks []Sentence) func(i int) bool {
 	var names, words []uint64
 	done := false

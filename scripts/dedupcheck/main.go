@@ -473,9 +473,9 @@ func slice(text string, start, end int) string {
 }
 
 // nameRun is a candidate code name: ASCII letters, digits, '_', '.',
-// "::"; innerUnderscore an underscore between two letters or digits.
+// runs of two or more ':'; innerUnderscore an underscore between two letters or digits.
 var (
-	nameRun         = regexp.MustCompile(`(?:[A-Za-z0-9_.]|::)+`)
+	nameRun         = regexp.MustCompile(`(?:[A-Za-z0-9_.]|::+)+`)
 	innerUnderscore = regexp.MustCompile(`[A-Za-z0-9]_[A-Za-z0-9]`)
 )
 

@@ -187,6 +187,39 @@ func (s Sentence) heldBy(k Sentence) bool {
 	return len(s.Names) == 0 || NamesHeld(s.Names, k.Names, k.Words)
 }
 
+// SplitNames splits runs of m (aligned to k by match, from Align) at
+// their sentences with a code name that the run's kept range lacks among
+// its names and words (a short heading or a line of code inside a run,
+// which Align does not align): such a sentence is in no run and stays,
+// and each piece around it is a run from its first aligned sentence to
+// its last, so that the rest of the run is still cut.
+func SplitNames(runs []Run, m, k []Sentence, match []int) []Run {
+	var out []Run
+	for _, r := range runs {
+		names, words := namesOf(k[r.KeptFirst : r.KeptLast+1])
+		cur := Run{First: -1}
+		for i := r.First; i <= r.Last; i++ {
+			if len(m[i].Names) > 0 && !NamesHeld(m[i].Names, names, words) {
+				if cur.First >= 0 {
+					out = append(out, cur)
+				}
+				cur = Run{First: -1}
+				continue
+			}
+			if j := match[i]; j >= 0 {
+				if cur.First < 0 {
+					cur = Run{First: i, KeptFirst: j}
+				}
+				cur.Last, cur.KeptLast = i, j
+			}
+		}
+		if cur.First >= 0 {
+			out = append(out, cur)
+		}
+	}
+	return out
+}
+
 // RunNamesHeld reports whether the kept sentences have every name of the
 // cut ones among their names and words.
 func RunNamesHeld(cut, kept []Sentence) bool {

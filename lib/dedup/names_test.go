@@ -102,3 +102,22 @@ func TestCutKeepsNames(t *testing.T) {
 		t.Errorf("Check of a cut taking a name: %v", bad)
 	}
 }
+
+// TestSplitNames: a run is split at a sentence with a name its kept range
+// lacks, each piece from its first aligned sentence to its last; a name
+// the kept range has splits nothing.
+func TestSplitNames(t *testing.T) {
+	t.Parallel()
+	m := sents("a b c", "x_y", "-", "d e f", "g h i")
+	k := sents("a b c", "d e f", "g h i x_z")
+	match := []int{0, -1, -1, 1, 2}
+	run := []Run{{First: 0, Last: 4, KeptFirst: 0, KeptLast: 2}}
+	want := []Run{{First: 0, Last: 0, KeptFirst: 0, KeptLast: 0}, {First: 3, Last: 4, KeptFirst: 1, KeptLast: 2}}
+	if got := SplitNames(run, m, k, match); !slices.Equal(got, want) {
+		t.Errorf("SplitNames = %+v, want %+v", got, want)
+	}
+	k[2] = sents("a b c", "d e f", "g h i x_y")[2]
+	if got := SplitNames(run, m, k, match); !slices.Equal(got, run) {
+		t.Errorf("SplitNames with the name kept = %+v, want the run whole", got)
+	}
+}

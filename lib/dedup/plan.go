@@ -377,7 +377,7 @@ func (p *Plan) CutWith(tok *sentence.Tokenizer, d string, a doc.Analysis) (Outco
 			o.Removals = append(o.Removals, rm)
 		}
 		withdrawn := p.withdrawn[mem.kept.Doc]
-		for _, r := range SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, stop), stop), match, ks, withdrawn) {
+		for _, r := range SplitNames(SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, stop), stop), match, ks, withdrawn), ms, ks, match) {
 			rm := mem.removal(ms, ks, r)
 			if rm.Held < MinHeld || !RunNamesHeld(ms[r.First:r.Last+1], ks[r.KeptFirst:r.KeptLast+1]) {
 				o.NotHeld++
@@ -501,7 +501,7 @@ func (p *Plan) settle() {
 			}
 			match := Align(ms, ks)
 			foreign := foreignNames(ms, ks)
-			for _, r := range SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, foreign), foreign), match, ks, p.withdrawn[mem.kept.Doc]) {
+			for _, r := range SplitNames(SplitWithdrawn(Bridge(ms, ks, Runs(ms, match, foreign), foreign), match, ks, p.withdrawn[mem.kept.Doc]), ms, ks, match) {
 				rm := mem.removal(ms, ks, r)
 				if rm.Held < MinHeld || !RunNamesHeld(ms[r.First:r.Last+1], ks[r.KeptFirst:r.KeptLast+1]) || anyOverlap(p.innerAt[rm.Kept.Doc], rm.Kept.Range) || Meets(p.withdrawn[rm.Kept.Doc], rm.Kept.Range) || anyOverlap(keptAt[d], rm.Range) {
 					continue

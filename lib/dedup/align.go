@@ -212,28 +212,46 @@ func SplitWithdrawn(runs []Run, match []int, k []Sentence, withdrawn []Range) []
 		return runs
 	}
 	gone := func(s Sentence) bool { return Meets(withdrawn, s.Range()) }
-	var out []Run
+	var b runBuilder
 	for _, r := range runs {
-		cur := Run{First: -1}
 		for i := r.First; i <= r.Last; i++ {
 			j := match[i]
 			if j < 0 {
 				continue
 			}
-			if cur.First >= 0 && slices.ContainsFunc(k[cur.KeptLast+1:max(j, cur.KeptLast+1)], gone) {
-				out = append(out, cur)
-				cur = Run{First: -1}
+			if b.on && slices.ContainsFunc(k[b.cur.KeptLast+1:max(j, b.cur.KeptLast+1)], gone) {
+				b.flush()
 			}
-			if cur.First < 0 {
-				cur = Run{First: i, KeptFirst: j}
-			}
-			cur.Last, cur.KeptLast = i, j
+			b.add(i, j)
 		}
-		if cur.First >= 0 {
-			out = append(out, cur)
-		}
+		b.flush()
 	}
-	return out
+	return b.out
+}
+
+// runBuilder builds runs of aligned sentences, one sentence at a time:
+// a run starts at the first aligned sentence added after a flush and ends
+// at the last added before the next.
+type runBuilder struct {
+	out []Run
+	cur Run
+	on  bool // cur holds a sentence
+}
+
+// add adds sentence i, aligned to kept sentence j, to the current run.
+func (b *runBuilder) add(i, j int) {
+	if !b.on {
+		b.cur, b.on = Run{First: i, KeptFirst: j}, true
+	}
+	b.cur.Last, b.cur.KeptLast = i, j
+}
+
+// flush ends the current run, if any.
+func (b *runBuilder) flush() {
+	if b.on {
+		b.out = append(b.out, b.cur)
+		b.on = false
+	}
 }
 
 // Held returns the share of the words of the sentences cut that the

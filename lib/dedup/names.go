@@ -194,30 +194,20 @@ func (s Sentence) heldBy(k Sentence) bool {
 // and each piece around it is a run from its first aligned sentence to
 // its last, so that the rest of the run is still cut.
 func SplitNames(runs []Run, m, k []Sentence, match []int) []Run {
-	var out []Run
+	var b runBuilder
 	for _, r := range runs {
 		names, words := namesOf(k[r.KeptFirst : r.KeptLast+1])
-		cur := Run{First: -1}
 		for i := r.First; i <= r.Last; i++ {
-			if len(m[i].Names) > 0 && !NamesHeld(m[i].Names, names, words) {
-				if cur.First >= 0 {
-					out = append(out, cur)
-				}
-				cur = Run{First: -1}
-				continue
-			}
-			if j := match[i]; j >= 0 {
-				if cur.First < 0 {
-					cur = Run{First: i, KeptFirst: j}
-				}
-				cur.Last, cur.KeptLast = i, j
+			switch {
+			case len(m[i].Names) > 0 && !NamesHeld(m[i].Names, names, words):
+				b.flush()
+			case match[i] >= 0:
+				b.add(i, match[i])
 			}
 		}
-		if cur.First >= 0 {
-			out = append(out, cur)
-		}
+		b.flush()
 	}
-	return out
+	return b.out
 }
 
 // RunNamesHeld reports whether the kept sentences have every name of the
@@ -235,11 +225,16 @@ func RunNamesHeld(cut, kept []Sentence) bool {
 // among its names and words (as written in cut), or "". tok hashes the
 // words.
 func MissingName(tok *sentence.Tokenizer, cut, kept string) string {
-	names := AppendNames(nil, kept)
 	words := tok.Hashes(nil, kept)
 	slices.Sort(words)
+	return missingName(cut, kept, words)
+}
+
+// missingName is MissingName given kept's words (token hashes, sorted).
+func missingName(cut, kept string, keptWords []uint64) string {
+	names := AppendNames(nil, kept)
 	for w, i := nextName(cut, 0); w != ""; w, i = nextName(cut, i) {
-		if !NamesHeld([]uint64{hashLower(w)}, names, words) {
+		if !NamesHeld([]uint64{hashLower(w)}, names, keptWords) {
 			return w
 		}
 	}

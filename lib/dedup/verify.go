@@ -77,7 +77,7 @@ func (c *Checker) Check(p *Plan, d, text string, o Outcome) []string {
 		cut := string(runes[rm.Start:rm.End])
 		if held := c.held(cut, kept); held < MinHeld {
 			bad = append(bad, fmt.Sprintf("%s %d-%d: kept range %s %d-%d holds %.0f%% of its words", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End, 100*held))
-		} else if name := MissingName(&c.tok, cut, kept); name != "" {
+		} else if name := missingName(cut, kept, c.h2); name != "" { // c.h2: kept's words, sorted by held
 			bad = append(bad, fmt.Sprintf("%s %d-%d: kept range %s %d-%d lacks the name %s", d, rm.Start, rm.End, rm.Kept.Doc, rm.Kept.Start, rm.Kept.End, name))
 		}
 	}
@@ -135,15 +135,15 @@ func (v *Verifier) fail(what string) {
 }
 
 // held is the share of the tokens of cut found in kept, each token as
-// often as it occurs in both.
+// often as it occurs in both; it leaves kept's tokens, sorted, in c.h2.
 func (c *Checker) held(cut, kept string) float64 {
 	c.h1 = c.tok.Hashes(c.h1[:0], cut)
+	c.h2 = c.tok.Hashes(c.h2[:0], kept)
+	slices.Sort(c.h2) // missingName reads it too
 	if len(c.h1) == 0 {
 		return 1
 	}
-	c.h2 = c.tok.Hashes(c.h2[:0], kept)
 	slices.Sort(c.h1)
-	slices.Sort(c.h2)
 	n, i, j := 0, 0, 0
 	for i < len(c.h1) && j < len(c.h2) {
 		switch {

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pdc-mr/pdc/jobs/pipeline"
+	"github.com/pdc-mr/pdc/lib/clean"
 	"github.com/pdc-mr/pdc/lib/hdfsfs"
 )
 
@@ -611,8 +613,8 @@ func TestBatchDedup(t *testing.T) {
 	}{
 		{[]string{stored, "--stored-clean", clean("c0")}, "--stored-clean is for a batch run"},
 		{[]string{batch, "--stored-clean", stored}, "not a pdc dedup output"},
-		{[]string{batch, "--stored-clean", clean("c1")}, "a document of this batch"},
-		{[]string{batch, "--stored-clean", clean("cother")}, "which no stored run of this batch holds"},
+		{[]string{batch, "--stored-clean", clean("c1")}, "is the dedup of " + batch + ": not the dedup of a stored run of this batch"},
+		{[]string{batch, "--stored-clean", clean("cother")}, "is the dedup of " + filepath.Join(dir, "other") + ": not the dedup of a stored run of this batch"},
 	} {
 		args := append([]string{"dedup", "--output", clean("refused")}, tt.args...)
 		if _, stderr, code := runPDC(t, args...); code == 0 || !strings.Contains(stderr, tt.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
@@ -622,6 +624,118 @@ func TestBatchDedup(t *testing.T) {
 			t.Errorf("pdc %v wrote its output", args)
 		}
 	}
+}
+
+// TestBatchDedupChain: the dedup outputs of a chain of three runs, each
+// batch's dedup given the one before it. Each records its run and the
+// outputs it was made with (_dedup.json), so that the last batch's dedup
+// given the latest takes the earlier ones too; one that leaves the run
+// the batch ran against as it is while it covers one before it, the
+// batch's own output, a stale or an older output are refused in one line,
+// nothing written.
+func TestBatchDedupChain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files, _ := splitSample(t, dir, func(i int) string { return string(rune('a' + i%3)) })
+	r := func(n int) string { return filepath.Join(dir, fmt.Sprintf("r%d", n)) }
+	c := func(name string) string { return filepath.Join(dir, name) }
+	summary := map[string]string{}
+	for _, args := range [][]string{
+		{"run", "--input", files[0], "--output", r(1), "--store", "--clusters"},
+		{"run", "--input", files[1], "--output", r(2), "--against", r(1), "--clusters"},
+		{"run", "--input", files[2], "--output", r(3), "--against", r(2), "--clusters"},
+		{"dedup", r(1), "--output", c("c1")},
+		{"dedup", r(2), "--output", c("c2"), "--stored-clean", c("c1")},
+		{"dedup", r(2), "--output", c("c2j"), "--stored-clean", c("c1") + "/removed.tsv", "--jobs", "--workers", "2"},
+		{"dedup", r(3), "--output", c("c3"), "--stored-clean", c("c2")},
+		{"dedup", r(3), "--output", c("c3all"), "--stored-clean", c("c1"), "--stored-clean", c("c2j")},
+		{"dedup", r(3), "--output", c("c3none")},
+	} {
+		_, stderr, code := runPDC(t, append(args, "--quiet")...)
+		if code != 0 {
+			t.Fatalf("pdc %v: exit %d\n%s", args, code, stderr)
+		}
+		if args[0] == "dedup" {
+			summary[filepath.Base(args[3])] = stderr
+		}
+	}
+	man := func(name string) clean.Manifest {
+		f, err := os.Open(filepath.Join(c(name), clean.ManifestFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		m, err := clean.ReadManifest(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	for name, want := range map[string][]clean.StoredRun{
+		"c1":     nil,
+		"c2":     {{Run: r(1), Clean: c("c1")}},
+		"c2j":    {{Run: r(1), Clean: c("c1")}},
+		"c3":     {{Run: r(1), Clean: c("c1")}, {Run: r(2), Clean: c("c2")}},
+		"c3all":  {{Run: r(1), Clean: c("c1")}, {Run: r(2), Clean: c("c2j")}},
+		"c3none": {{Run: r(1)}, {Run: r(2)}},
+	} {
+		m := man(name)
+		run := r(int(name[1] - '0'))
+		if stamp, err := pipeline.StoredStamp(hdfsfs.Local(), run); err != nil || m.Run != run || m.Stamp != stamp || !slices.Equal(m.Stored, want) {
+			t.Errorf("%s/%s: %+v, want run %s, stamp %d, stored %+v", name, clean.ManifestFile, m, run, stamp, want)
+		}
+	}
+	for name, want := range map[string]string{
+		"c3":     "the stored documents as the dedup outputs " + c("c1") + ", " + c("c2") + " left them",
+		"c3none": "the stored documents as they are",
+	} {
+		if !strings.Contains(summary[name], want) {
+			t.Errorf("summary of %s does not say %q:\n%s", name, want, summary[name])
+		}
+	}
+	// c3 (given c2 alone) cuts as c3all (given both, c2 by --jobs).
+	for _, f := range []string{clean.DocsFile, clean.RemovedFile} {
+		a, err := os.ReadFile(filepath.Join(c("c3"), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(c("c3all"), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s of the dedup given c2 alone differs from that given c1 and c2", f)
+		}
+	}
+	refused := func(want string, args ...string) {
+		t.Helper()
+		args = append([]string{"dedup", r(3), "--output", c("refused")}, args...)
+		if _, stderr, code := runPDC(t, args...); code == 0 || !strings.Contains(stderr, want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("pdc %v: exit %d, want an error saying %q in one line:\n%s", args, code, want, stderr)
+		}
+		if _, err := os.Stat(c("refused")); err == nil {
+			t.Errorf("pdc %v wrote its output", args)
+		}
+	}
+	refused("--stored-clean "+c("c1")+" covers "+r(1)+" but not "+r(2), "--stored-clean", c("c1"))
+	refused("is the dedup of "+r(3)+": not the dedup of a stored run", "--stored-clean", c("c3"))
+	refused("are both dedup outputs of "+r(2), "--stored-clean", c("c2"), "--stored-clean", c("c2j"))
+	// A stored run's dedup made before the run was run again (its stamp
+	// edited so), and one without a manifest.
+	m := man("c1")
+	m.Stamp--
+	var b bytes.Buffer
+	if err := clean.WriteManifest(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(c("c1"), clean.ManifestFile), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused("made before its run was run again ("+r(1)+" was run again after this dedup): run pdc dedup "+r(1)+" again", "--stored-clean", c("c2"))
+	if err := os.Remove(filepath.Join(c("c2j"), clean.ManifestFile)); err != nil {
+		t.Fatal(err)
+	}
+	refused("no "+clean.ManifestFile+": an older pdc dedup made it, or it did not finish", "--stored-clean", c("c2j"))
 }
 
 func atoiT(t *testing.T, s string) int {

@@ -38,8 +38,9 @@ import (
 
 // The files pdc dedup writes in CLEAN.
 const (
-	dedupDocs    = clean.DocsFile
-	dedupRemoved = clean.RemovedFile
+	dedupDocs     = clean.DocsFile
+	dedupRemoved  = clean.RemovedFile
+	dedupManifest = clean.ManifestFile
 )
 
 type dedupOptions struct {
@@ -67,7 +68,10 @@ type dedupOptions struct {
 	byRun     [][]string // the inputs of each run of the chain, the batch's last (inputsByRun)
 	// storedClean are the stored runs' pdc dedup outputs (--stored-clean),
 	// withdrawn what they cut, by document (storedCuts).
+	// coverage says which dedup output left each stored run as taken
+	// (clean.Cover; every run as it is without --stored-clean).
 	storedClean []string
+	coverage    clean.Coverage
 	withdrawn   map[string][]dedup.Range
 	replaced    map[string]bool // ids of the batch that are stored: the run kept the stored records
 	read        input.Options   // how the run read its documents (readOptions)
@@ -111,7 +115,7 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 			}
 		}
 
-		if o.withdrawn, err = m.storedCuts(o.storedClean, o.batch, stored); err != nil {
+		if o.coverage, o.withdrawn, err = m.storedCuts(r, o.storedClean, o.batch, stored); err != nil {
 			return err
 		}
 	} else if len(o.storedClean) > 0 {
@@ -189,6 +193,9 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 	st, err := clean.Write(in, out, an, p, cfs, cdir, co)
 	if err != nil {
 		return fmt.Errorf("dedup: %w", err)
+	}
+	if err := writeCleanManifest(cfs, cdir, r, o); err != nil {
+		return err
 	}
 	return m.dedupDone(st, o, undated)
 }
@@ -333,6 +340,11 @@ func (m *Main) prepareClean(clean string, overwrite bool) (hdfsfs.FS, string, er
 	if err := fsys.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", fmt.Errorf("dedup: output %s: %w", clean, hdfsfs.UnwrapPath(err))
 	}
+	// The manifest of the dedup replaced goes first: CLEAN has one again
+	// when it is whole.
+	if err := fsys.RemoveAll(dir + "/" + dedupManifest); err != nil {
+		return nil, "", fmt.Errorf("dedup: output %s: %w", clean, hdfsfs.UnwrapPath(err))
+	}
 	return fsys, dir, nil
 }
 
@@ -344,8 +356,8 @@ func isDedupDir(ents []fs.FileInfo) bool {
 		switch {
 		case e.IsDir():
 			return false
-		case name == dedupDocs, name == dedupRemoved:
-		case strings.HasPrefix(name, "."+dedupDocs+".") || strings.HasPrefix(name, "."+dedupRemoved+"."):
+		case name == dedupDocs, name == dedupRemoved, name == clean.ManifestFile:
+		case strings.HasPrefix(name, "."+dedupDocs+".") || strings.HasPrefix(name, "."+dedupRemoved+".") || strings.HasPrefix(name, "."+clean.ManifestFile+"."):
 		default:
 			return false
 		}
@@ -388,29 +400,47 @@ func (o dedupOptions) keepRule() dedup.Keep {
 	return dedup.Keep{Rule: o.keep, Batch: o.batch, Withdrawn: o.withdrawn}
 }
 
-// storedCuts reads what the stored runs' dedup outputs dirs cut (their
-// removed.tsv, or removed/ part files of pdc dedup --jobs), by document,
-// merged; none of it may be of a document of the batch.
-func (m *Main) storedCuts(dirs []string, batch, stored map[string]bool) (map[string][]dedup.Range, error) {
-	cuts := map[string][]dedup.Range{}
+// storedCuts decides which dedup output left each stored run of the batch
+// run r as its dedup takes it (dirs: --stored-clean, each a pdc dedup
+// output or its removed.tsv; the outputs their manifests name are
+// followed, clean.Cover), and reads what those cut, by document, merged;
+// none of it may be of a document of the batch.
+func (m *Main) storedCuts(r *runOutput, dirs []string, batch, stored map[string]bool) (clean.Coverage, map[string][]dedup.Range, error) {
+	var given []clean.Given
 	for _, dir := range dirs {
+		dir = strings.TrimSuffix(strings.TrimSuffix(dir, "/"), "/"+dedupRemoved)
+		if !m.isRemote(dir) {
+			dir = absAll([]string{dir})[0]
+		}
+		man, err := m.cleanManifest(dir)
+		if err != nil {
+			return clean.Coverage{}, nil, fmt.Errorf("dedup: --stored-clean %s: %w", dir, err)
+		}
+		given = append(given, clean.Given{Dir: dir, Man: man})
+	}
+	cov, err := clean.Cover(r.man.Against, r.man.AgainstStamps, given, m.cleanManifest)
+	if err != nil {
+		return clean.Coverage{}, nil, fmt.Errorf("dedup: %w", err)
+	}
+	cuts := map[string][]dedup.Range{}
+	for _, dir := range cov.Clean {
+		if dir == "" {
+			continue
+		}
 		fsys, p, err := hdfsfs.Resolve(dir, m.isRemote(dir))
 		if err != nil {
-			return nil, fmt.Errorf("dedup: --stored-clean %s: %w", dir, err)
+			return clean.Coverage{}, nil, fmt.Errorf("dedup: --stored-clean %s: %w", dir, err)
 		}
 		files := []string{p + "/" + dedupRemoved}
-		if strings.HasSuffix(p, "/"+dedupRemoved) {
-			files = []string{p} // the file itself
-		}
 		if _, err := fsys.Stat(files[0]); err != nil {
 			if files, err = pipeline.PartFiles(fsys, p+"/"+dedupRemovedDir); err != nil || len(files) == 0 {
-				return nil, fmt.Errorf("dedup: --stored-clean %s: not a pdc dedup output (no %s, nor %s/ part files)", dir, dedupRemoved, dedupRemovedDir)
+				return clean.Coverage{}, nil, fmt.Errorf("dedup: --stored-clean %s: not a pdc dedup output (no %s, nor %s/ part files)", dir, dedupRemoved, dedupRemovedDir)
 			}
 		}
 		for _, f := range files {
 			rc, err := fsys.Open(f)
 			if err != nil {
-				return nil, fmt.Errorf("dedup: --stored-clean: %w", hdfsfs.UnwrapPath(err))
+				return clean.Coverage{}, nil, fmt.Errorf("dedup: --stored-clean: %w", hdfsfs.UnwrapPath(err))
 			}
 			err = dedup.ReadCuts(rc, func(id string, r dedup.Removal) error {
 				switch {
@@ -424,14 +454,62 @@ func (m *Main) storedCuts(dirs []string, batch, stored map[string]bool) (map[str
 			})
 			rc.Close()
 			if err != nil {
-				return nil, fmt.Errorf("dedup: --stored-clean %s: %w", f, err)
+				return clean.Coverage{}, nil, fmt.Errorf("dedup: --stored-clean %s: %w", f, err)
 			}
 		}
 	}
 	for id, rs := range cuts {
 		cuts[id] = ranges.Merge(rs)
 	}
-	return cuts, nil
+	return cov, cuts, nil
+}
+
+// cleanManifest reads the manifest of the pdc dedup output dir
+// (clean.ManifestFile).
+func (m *Main) cleanManifest(dir string) (clean.Manifest, error) {
+	fsys, p, err := hdfsfs.Resolve(dir, m.isRemote(dir))
+	if err != nil {
+		return clean.Manifest{}, err
+	}
+	f, err := fsys.Open(p + "/" + clean.ManifestFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, err := fsys.Stat(p + "/" + dedupRemoved); err != nil {
+			if _, err := fsys.Stat(p + "/" + dedupRemovedDir); err != nil {
+				return clean.Manifest{}, fmt.Errorf("not a pdc dedup output (no %s, nor %s/ part files)", dedupRemoved, dedupRemovedDir)
+			}
+		}
+		return clean.Manifest{}, fmt.Errorf("no %s: an older pdc dedup made it, or it did not finish; run its pdc dedup again", clean.ManifestFile)
+	}
+	if err != nil {
+		return clean.Manifest{}, hdfsfs.UnwrapPath(err)
+	}
+	defer f.Close()
+	return clean.ReadManifest(f)
+}
+
+// writeCleanManifest writes CLEAN's manifest (clean.ManifestFile), last:
+// what r's dedup o was made from.
+func writeCleanManifest(fsys hdfsfs.FS, dir string, r *runOutput, o dedupOptions) error {
+	run := r.Dir
+	if !r.m.isRemote(r.arg) {
+		run = absAll([]string{run})[0]
+	}
+	man := clean.Manifest{Run: run, Stored: o.coverage.Stored()}
+	if stamp, err := pipeline.StoredStamp(r.FS, r.Dir); err == nil {
+		man.Stamp = stamp
+	}
+	f, err := hdfsfs.CreateAtomic(fsys, dir+"/"+clean.ManifestFile)
+	if err != nil {
+		return fmt.Errorf("dedup: %w", err)
+	}
+	defer f.Abort()
+	if err := clean.WriteManifest(f, man); err != nil {
+		return fmt.Errorf("dedup: write %s: %w", f.Name(), err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("dedup: %w", err)
+	}
+	return nil
 }
 
 // dedupSummary prints the one-line summary of pdc dedup.
@@ -496,11 +574,7 @@ func (m *Main) dedupSummary(st clean.Stats, o dedupOptions, undated int) {
 		fmt.Fprintf(&b, "; %d of %d cluster documents without %s", undated, st.ClusterDocs, o.dateField)
 	}
 	if o.batch != nil {
-		as := "as they are"
-		if len(o.storedClean) > 0 {
-			as = "as their dedup (--stored-clean) left them"
-		}
-		fmt.Fprintf(&b, "; %s cut against a stored document, the stored documents %s", plural(st.AgainstStored, "range"), as)
+		fmt.Fprintf(&b, "; %s cut against a stored document, the stored documents %s", plural(st.AgainstStored, "range"), o.coverage.Describe())
 		if n := len(o.replaced); n > 0 {
 			fmt.Fprintf(&b, "; %s of the batch left out: their ids are stored, and the run kept the stored records", plural(int64(n), "document"))
 		}

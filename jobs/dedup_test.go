@@ -474,8 +474,8 @@ func TestDedupJobs(t *testing.T) {
 			for _, e := range ents {
 				names = append(names, e.Name())
 			}
-			if !slices.Equal(names, []string{"docs", "removed"}) {
-				t.Errorf("CLEAN of --jobs holds %q, want docs and removed", names)
+			if !slices.Equal(names, []string{"_dedup.json", "docs", "removed"}) {
+				t.Errorf("CLEAN of --jobs holds %q, want _dedup.json, docs and removed", names)
 			}
 		})
 	}

@@ -145,6 +145,9 @@ func (m *Main) dedupJobs(ctx context.Context, o dedupOptions, r *runOutput, cs [
 			return fmt.Errorf("dedup: %w", hdfsfs.UnwrapPath(err))
 		}
 	}
+	if err := writeCleanManifest(fsys, clean, r, o); err != nil {
+		return err
+	}
 	return m.dedupDone(st, o, undated)
 }
 

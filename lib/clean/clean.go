@@ -18,6 +18,10 @@
 // RemovedFile (removed.tsv): what was cut, after a header line, one line
 // per cut range, in the order of DocsFile, then by position (the format is
 // lib/dedup's, records.go).
+//
+// ManifestFile (_dedup.json, manifest.go, written last by the command, with
+// or without --jobs): the run the output was made from, and for a batch
+// the dedup output taken for each stored run.
 package clean
 
 import (

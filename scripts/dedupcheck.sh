@@ -64,8 +64,8 @@ if [ -n "$base" ]; then
 	(cd "$work/base-src" && go build -o "$work/pdc-base" ./jobs/pdc)
 fi
 
-echo "| tree | documents | clusters | mixed | cut ranges | cut chars | kept range under 50% | chars under 80% | kept range over 1.5x | identical groups | identical all cut | identical under 0.99 | base sound chars still cut | of those with a kept range half as long | chars cut over base's sound | kept range lacks a name | run + dedup s |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| tree | documents | clusters | mixed | cut ranges | cut chars | kept range under 50% | chars under 80% | kept range over 1.5x | identical groups | identical all cut | identical under 0.99 | base sound chars still cut | of those with a kept range half as long | chars cut over base's sound | kept range lacks a name | own text lost | run + dedup s |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 status=0
 for name in "$@"; do
 	in=$(tree "$name")
@@ -83,8 +83,8 @@ for name in "$@"; do
 	fi
 	"$work/pdc" pairs "$out" >"$work/$name.pairs" 2>>"$work/$name.log" || die "pdc pairs $name: $(tail -1 "$work/$name.log")"
 	row=$("$work/dedupcheck" --run "$out" --clean "$clean" --pairs "$work/$name.pairs" "${baseflag[@]}" $check) || status=1
-	IFS=$'\t' read -r cut chars u50 u80 c80 wide clusters mixed ident identlost identlow ret retfit vol names <<<"$row"
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d.%03d |\n' \
-		"$name" "${docs:-?}" "$clusters" "$mixed" "$cut" "$chars" "$u50" "$c80" "$wide" "$ident" "$identlost" "$identlow" "$ret" "$retfit" "$vol" "$names" $((ms / 1000)) $((ms % 1000))
+	IFS=$'\t' read -r cut chars u50 u80 c80 wide clusters mixed ident identlost identlow ret retfit vol names lost <<<"$row"
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d.%03d |\n' \
+		"$name" "${docs:-?}" "$clusters" "$mixed" "$cut" "$chars" "$u50" "$c80" "$wide" "$ident" "$identlost" "$identlow" "$ret" "$retfit" "$vol" "$names" "$lost" $((ms / 1000)) $((ms % 1000))
 done
 exit $status

@@ -8,7 +8,10 @@
 // kept member's in order (Align): a sentence is aligned to a kept sentence
 // whose words it shares at MinSimilarity or more (Jaccard of the two
 // sentences' word sets), or, for a sentence the copy merged or split, whose
-// words hold nine tenths of the smaller's. What is cut from the member is
+// words hold nine tenths of the smaller's, and that (with its neighbours)
+// holds all the sentence's words but one, or MinHeld of them, and lacks no
+// more than MaxOwnRun of them in a row (heldNear): an edited copy, not a
+// sentence with words of its own. What is cut from the member is
 // its runs of aligned sentences (Runs): the sentences too short to match
 // (fewer than the run's --min-tokens words, navigation, lines without a
 // letter) inside a run go with it, a sentence with words of its own ends
@@ -52,7 +55,8 @@ const Window = 8
 
 // Sentence is a sentence of a document: its rune offsets in the
 // extracted text, its distinct words (sorted token hashes of its text),
-// its words as often as they occur (Bag: the same, sorted, with repeats),
+// its words as often as they occur (Bag: the same, sorted, with repeats;
+// Seq: in text order),
 // its code names (Names: names.go, sorted, each once) and whether it can
 // be aligned (Match: content, with at least the run's --min-tokens words,
 // as the join and extension need).
@@ -60,6 +64,7 @@ type Sentence struct {
 	Start, End int
 	Words      []uint64
 	Bag        []uint64
+	Seq        []uint64 // its words in text order
 	Names      []uint64
 	Match      bool
 }
@@ -67,9 +72,10 @@ type Sentence struct {
 // newSentence returns the sentence of rune range [start, end), text,
 // whose token hashes are hashes (in text order; not kept).
 func newSentence(start, end int, text string, hashes []uint64, match bool) Sentence {
+	seq := slices.Clone(hashes)
 	bag := slices.Clone(hashes)
 	slices.Sort(bag)
-	return Sentence{Start: start, End: end, Words: slices.Compact(slices.Clone(bag)), Bag: bag, Names: AppendNames(nil, text), Match: match}
+	return Sentence{Start: start, End: end, Words: slices.Compact(slices.Clone(bag)), Bag: bag, Seq: seq, Names: AppendNames(nil, text), Match: match}
 }
 
 // Sentences returns the sentences of a (the analysis of a document's
@@ -115,7 +121,8 @@ func Similar(a, b []uint64) bool {
 // Align aligns the sentences of m to those of k, in order: it returns for
 // each sentence of m the index of its kept sentence in k, or -1. Only
 // sentences that match (Sentence.Match) are aligned, each to a kept
-// sentence with every name it has (Names). Each is aligned to
+// sentence with every name it has (Names) and that holds its words
+// (heldNear). Each is aligned to
 // the first similar sentence of k within Window after the last aligned
 // one, else to the first sentence after it with the very same words; a
 // sentence that follows an aligned one is aligned to that kept sentence
@@ -123,7 +130,17 @@ func Similar(a, b []uint64) bool {
 // it), as often as they occur, at SplitContainment: the copy split what
 // the kept member has as one sentence. (A line the copy repeats, or adds
 // beside a like one, is not held twice, and ends the run.)
-func Align(m, k []Sentence) []int {
+func Align(m, k []Sentence) []int { return align(m, k, true) }
+
+// AlignSimilar aligns as Align does, by the words the sentences share
+// alone (not their names, nor whether the kept sentences hold their
+// words): to show two passages side by side, a sentence beside the one it
+// was edited from, where Align keeps what is to be cut.
+func AlignSimilar(m, k []Sentence) []int { return align(m, k, false) }
+
+// align is Align, or with strict false AlignSimilar.
+func align(m, k []Sentence, strict bool) []int {
+	held := func(s Sentence, j int) bool { return !strict || s.heldBy(k[j]) && heldNear(s, k, j) }
 	out := make([]int, len(m))
 	next, last := 0, -1 // the first k sentence free to align; the last aligned
 	var pieces []uint64 // the words of the sentences aligned to last (out[i-1]'s), sorted
@@ -135,13 +152,13 @@ func Align(m, k []Sentence) []int {
 		if i > 0 && last >= 0 && out[i-1] == last {
 			with := append(slices.Clip(pieces), s.Bag...) // a new slice: pieces may be a sentence's Bag
 			slices.Sort(with)
-			if float64(signature.Overlap(with, k[last].Bag)) >= SplitContainment*float64(len(with)) && s.heldBy(k[last]) {
+			if float64(signature.Overlap(with, k[last].Bag)) >= SplitContainment*float64(len(with)) && (!strict || s.heldBy(k[last])) {
 				out[i], pieces = last, with
 				continue
 			}
 		}
 		for j := next; j < len(k) && j < next+Window; j++ {
-			if k[j].Match && Similar(s.Words, k[j].Words) && s.heldBy(k[j]) {
+			if k[j].Match && Similar(s.Words, k[j].Words) && held(s, j) {
 				out[i], last, next, pieces = j, j, j+1, s.Bag
 				break
 			}
@@ -150,13 +167,52 @@ func Align(m, k []Sentence) []int {
 			continue
 		}
 		for j := next + Window; j < len(k); j++ {
-			if k[j].Match && slices.Equal(s.Words, k[j].Words) && s.heldBy(k[j]) {
+			if k[j].Match && slices.Equal(s.Words, k[j].Words) && (!strict || s.heldBy(k[j])) {
 				out[i], last, next, pieces = j, j, j+1, s.Bag
 				break
 			}
 		}
 	}
 	return out
+}
+
+// heldNear reports whether kept sentence j, or it and its neighbours,
+// hold the words of s (each as often as it occurs) but one, or MinHeld of
+// them, and lack no more than MaxOwnRun of its words in a row: a sentence is aligned only where its own words are kept (an edit
+// of a word, a sentence that merged two kept ones), not for sharing half
+// of them with a kept sentence (a line of the kept copy that the copy
+// goes on with words of its own, a page of a sibling command).
+func heldNear(s Sentence, k []Sentence, j int) bool {
+	held := func(ks []Sentence) bool {
+		n := len(s.Bag)
+		bag := bagOf(ks)
+		in := signature.Overlap(s.Bag, bag)
+		return (n-in <= 1 || float64(in) >= MinHeld*float64(n)) && ownRun(s.Seq, bag) <= MaxOwnRun
+	}
+	return held(k[j:j+1]) || held(k[max(j-1, 0):min(j+2, len(k))])
+}
+
+// MaxOwnRun is the most consecutive words of a sentence that its kept
+// sentence may lack (heldNear): an edited copy changes a word here and
+// there, a sentence written anew for another page ("u1 can revoke
+// privileges on t1 that are recorded as being granted", "u1 can grant
+// privileges on t1 to u2, but those privileges will appear to have been
+// granted") has runs of words of its own.
+const MaxOwnRun = 2
+
+// ownRun returns the most consecutive words of seq (in text order) that
+// are not in kept (sorted).
+func ownRun(seq, kept []uint64) int {
+	best, run := 0, 0
+	for _, w := range seq {
+		if _, ok := slices.BinarySearch(kept, w); ok {
+			run = 0
+			continue
+		}
+		run++
+		best = max(best, run)
+	}
+	return best
 }
 
 // Run is a run of aligned sentences of a removed member: its sentences

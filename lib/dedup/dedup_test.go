@@ -35,6 +35,18 @@ func sents(specs ...string) []Sentence {
 	return out
 }
 
+// TestAlignSimilar: the view's alignment pairs a sentence with the one it
+// was edited from where Align, which decides cuts, leaves it unaligned.
+func TestAlignSimilar(t *testing.T) {
+	m, k := sents("a b c d", "e f g h i j p q"), sents("a b c d", "e f g h i j")
+	if got := Align(m, k); !slices.Equal(got, []int{0, -1}) {
+		t.Errorf("Align = %v, want [0 -1]", got)
+	}
+	if got := AlignSimilar(m, k); !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("AlignSimilar = %v, want [0 1]", got)
+	}
+}
+
 func TestAlign(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -44,6 +56,10 @@ func TestAlign(t *testing.T) {
 		{"same", []string{"a b c d", "e f g h", "i j k l"}, []string{"a b c d", "e f g h", "i j k l"}, []int{0, 1, 2}},
 		{"edited", []string{"a b c d", "e f g x"}, []string{"a b c d", "e f g h"}, []int{0, 1}},
 		{"too different", []string{"a b c d", "e f x y"}, []string{"a b c d", "e f g h"}, []int{0, -1}},
+		{"words of its own", []string{"a b c d", "e f g h i j p q"}, []string{"a b c d", "e f g h i j"}, []int{0, -1}},
+		{"one word of its own", []string{"a b c d", "e f g h i j p"}, []string{"a b c d", "e f g h i j"}, []int{0, 1}},
+		{"a run of words of its own", []string{"a b c d", "e f g h i j k l m n o p x y z"}, []string{"a b c d", "e f g h i j k l m n o p"}, []int{0, -1}},
+		{"words of its own here and there", []string{"a b c d", "e f x g h i y j k l m n o p z"}, []string{"a b c d", "e f g h i j k l m n o p"}, []int{0, 1}},
 		{"inserted", []string{"a b c d", "p q r s", "e f g h"}, []string{"a b c d", "e f g h"}, []int{0, -1, 1}},
 		{"dropped", []string{"a b c d", "i j k l"}, []string{"a b c d", "e f g h", "i j k l"}, []int{0, 2}},
 		{"split", []string{"a b c d", "e f g h"}, []string{"a b c d e f g h"}, []int{0, 0}},

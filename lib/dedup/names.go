@@ -25,7 +25,12 @@ import (
 //   - two or more parts between '.' or "::" each of two characters or
 //     more (os.path.join, std::vec::Vec, example.com; not e.g, U.S, 3.14,
 //     v1.2), or
-//   - a lower-case letter followed by an upper-case one (getElementById).
+//   - a lower-case letter followed by an upper-case one (getElementById), or
+//   - only letters and digits, both (sl3, x86, sha256, bzip2: a table's
+//     row, a version, an algorithm, which sibling pages written in the
+//     same words tell apart by). A word in capitals is none: GIN and BRIN
+//     are acronyms, but an edited copy of a heading in capitals changes
+//     a word in capitals.
 //
 // A qualified name is compared by its last part, case-folded (the hash of
 // its ASCII lower case, which is the token hash of that part as a word):
@@ -103,6 +108,7 @@ func trimSeparators(w string) string {
 // isName reports whether w (trimmed) is a name (Names).
 func isName(w string) bool {
 	letter, underscore, camel := false, false, false
+	digit, plain := false, true
 	parts, short := 1, false
 	partLen := 0
 	for i := 0; i < len(w); i++ {
@@ -115,9 +121,13 @@ func isName(w string) bool {
 			if i > 0 && w[i-1] >= 'a' && w[i-1] <= 'z' {
 				camel = true
 			}
+		case c >= '0' && c <= '9':
+			digit = true
 		case c == '_':
+			plain = false
 			underscore = underscore || i > 0 && i+1 < len(w) && isAlnum(w[i-1]) && isAlnum(w[i+1])
 		case isSeparator(c):
+			plain = false
 			if partLen > 0 {
 				short = short || partLen < 2
 				parts++
@@ -128,7 +138,10 @@ func isName(w string) bool {
 		partLen++
 	}
 	short = short || partLen < 2
-	return letter && (underscore || camel || parts >= 2 && !short)
+	// A word of letters and digits alone is a name when it mixes letters
+	// and digits (sl3, x86, sha256).
+	word := plain && digit
+	return letter && (underscore || camel || parts >= 2 && !short || word)
 }
 
 // hashLower is the token hash (lib/sentence Hash) of name w's last part

@@ -25,6 +25,7 @@ func TestNames(t *testing.T) {
 		{"Plain words, e.g. U.S. prices of 3.14 in v1.2 at 10:30 a.m. Note: done.", nil},
 		{"A_B and a_b are one name; x_ is none", []string{"A_B"}},
 		{"", nil},
+		{"GIN, BRIN, I, Ok, U.S., 1928 and sl3 on x86 with sha256.", []string{"sl3", "x86", "sha256"}},
 		{"日本語_テキスト and café_au_lait", []string{"_au_lait"}}, // ASCII only: é ends a name
 	} {
 		got := AppendNames(nil, tc.text)

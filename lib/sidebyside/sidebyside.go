@@ -348,7 +348,7 @@ func (l *layout) span(num, of int, ms, ks []dedup.Sentence) {
 	add := func(a, b []Chunk, mark rune) {
 		l.rows = append(l.rows, Row{Kind: Pair, Num: num, Of: of, A: a, B: b, Mark: mark})
 	}
-	match := dedup.Align(ms, ks)
+	match := dedup.AlignSimilar(ms, ks)
 	next := 0 // the first sentence of ks not printed
 	prev := -1
 	for i, s := range ms {

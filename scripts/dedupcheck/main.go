@@ -16,8 +16,14 @@
 //     (80%) of their words; chars80: the share of cut characters in ranges
 //     under 80%;
 //   - wide: cut ranges whose kept range is over 1.5 times as long;
-//   - names (printed last): cut ranges with a code name (an identifier,
+//   - names: cut ranges with a code name (an identifier,
 //     qualified or host name: see nameKeys) that their kept range lacks;
+//   - lost (printed last): cut ranges with a run of lostWords (6) or more
+//     consecutive words of their text that no document holds as the
+//     dedup left it (each document's text less every cut range; compared
+//     by word 4-grams, so that an edited word, which no kept copy has,
+//     loses 4 of them, not lostWords + 3): text of its own that the cut
+//     took from the collection;
 //   - clusters, mixed: clusters, and those with a member that shares less
 //     than half of the words of the smaller of the two with the cluster's
 //     earliest member;
@@ -30,7 +36,8 @@
 //   - retained: with --base (the CLEAN of another dedup of the same
 //     documents), the share of the characters the base cuts soundly (kept
 //     range holding at least 80% of the cut's words and every name of
-//     it) that CLEAN also cuts;
+//     it, and no text of the cut's own lost, as lost measures it in the
+//     base) that CLEAN also cuts;
 //     retained_fit: the same over the base's sound cuts whose kept range is
 //     at least half as long as the cut (a shorter one cannot hold its
 //     text, whatever words they share);
@@ -90,7 +97,7 @@ func main() {
 		os.Exit(1)
 	}
 	if o.header {
-		fmt.Println("cut\tcut_chars\tunder50\tunder80\tchars80\twide\tclusters\tmixed\tidentical\tidentical_lost\tidentical_low\tretained\tretained_fit\tvolume\tnames")
+		fmt.Println("cut\tcut_chars\tunder50\tunder80\tchars80\twide\tclusters\tmixed\tidentical\tidentical_lost\tidentical_low\tretained\tretained_fit\tvolume\tnames\tlost")
 	}
 	fmt.Println(m)
 	if o.fail {
@@ -119,7 +126,7 @@ type cut struct {
 // measures are what check prints.
 type measures struct {
 	cuts, cutChars, under50, under80, chars80, wide int
-	names                                           int
+	names, lost                                     int
 	clusters, mixed                                 int
 	identical, identicalLost, identicalLow          int
 	baseSound, baseKept                             int
@@ -132,9 +139,9 @@ func (m measures) String() string {
 	if m.haveBase {
 		ret = fmt.Sprintf("%.4f\t%.4f\t%.4f", ratio(m.baseKept, m.baseSound), ratio(m.fitKept, m.fitSound), ratio(m.cutChars, m.baseSound))
 	}
-	return fmt.Sprintf("%d\t%d\t%d\t%d\t%.4f\t%d\t%d\t%.4f\t%d\t%d\t%d\t%s\t%d",
+	return fmt.Sprintf("%d\t%d\t%d\t%d\t%.4f\t%d\t%d\t%.4f\t%d\t%d\t%d\t%s\t%d\t%d",
 		m.cuts, m.cutChars, m.under50, m.under80, ratio(m.chars80, m.cutChars), m.wide,
-		m.clusters, ratio(m.mixed, m.clusters), m.identical, m.identicalLost, m.identicalLow, ret, m.names)
+		m.clusters, ratio(m.mixed, m.clusters), m.identical, m.identicalLost, m.identicalLow, ret, m.names, m.lost)
 }
 
 // broken names the first bound m breaks, or "".
@@ -246,6 +253,15 @@ func check(o options) (measures, error) {
 			}
 		}
 	}
+	left := leftGrams(texts, byDoc(cuts), &tok)
+	for _, c := range cuts {
+		if n := lostRun(slice(texts[c.doc], c.start, c.end), left, &tok); n >= lostWords {
+			m.lost++
+			if o.list {
+				fmt.Fprintf(os.Stderr, "lost %d\t%s %d-%d\tkept %s %d-%d\n", n, c.doc, c.start, c.end, c.kept, c.keptStart, c.keptEnd)
+			}
+		}
+	}
 	for _, c := range cs {
 		m.clusters++
 		e := c.Members[0]
@@ -276,8 +292,9 @@ func check(o options) (measures, error) {
 	if o.base != "" {
 		m.haveBase = true
 		now := byDoc(cuts)
+		baseLeft := leftGrams(texts, byDoc(base), &tok)
 		for _, c := range base {
-			if held(c) < 0.8 || missingName(slice(texts[c.doc], c.start, c.end), slice(texts[c.kept], c.keptStart, c.keptEnd)) != "" {
+			if held(c) < 0.8 || missingName(slice(texts[c.doc], c.start, c.end), slice(texts[c.kept], c.keptStart, c.keptEnd)) != "" || lostRun(slice(texts[c.doc], c.start, c.end), baseLeft, &tok) >= lostWords {
 				continue
 			}
 			kept := covered(now[c.doc], c.start, c.end)
@@ -372,6 +389,57 @@ func identicalLow(bodies map[string][32]byte, texts map[string]string, pairs str
 		}
 	}
 	return low, nil
+}
+
+// lostWords is how many consecutive words of a cut range's own, in no
+// document as the dedup left it, make it lost (measures.lost).
+const lostWords = 6
+
+// gram is the length of the word n-grams lost compares by.
+const gram = 4
+
+// gramsOf appends the hashes of the word 4-grams of text to dst.
+func gramsOf(dst []uint64, text string, tok *sentence.Tokenizer) []uint64 {
+	ws := tok.Hashes(nil, text)
+	for i := 0; i+gram <= len(ws); i++ {
+		h := uint64(14695981039346656037)
+		for _, w := range ws[i : i+gram] {
+			h = (h ^ w) * 1099511628211
+		}
+		dst = append(dst, h)
+	}
+	return dst
+}
+
+// leftGrams returns the word 4-grams of every document as the dedup left
+// it (its text less the merged cut ranges), sorted.
+func leftGrams(texts map[string]string, cuts map[string][]dedup.Range, tok *sentence.Tokenizer) []uint64 {
+	var out []uint64
+	for d, t := range texts {
+		rs, pos := []rune(t), 0
+		for _, r := range cuts[d] {
+			out = gramsOf(out, string(rs[min(pos, len(rs)):min(max(r.Start, pos), len(rs))]), tok)
+			pos = r.End
+		}
+		out = gramsOf(out, string(rs[min(pos, len(rs)):]), tok)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// lostRun returns the most consecutive words of text whose 4-grams are
+// all missing from left (a run of g missing 4-grams is g - 3 words).
+func lostRun(text string, left []uint64, tok *sentence.Tokenizer) int {
+	best, run := 0, 0
+	for _, h := range gramsOf(nil, text, tok) {
+		if _, ok := slices.BinarySearch(left, h); ok {
+			run = 0
+			continue
+		}
+		run++
+		best = max(best, run-gram+1)
+	}
+	return best
 }
 
 // byDoc returns the cut ranges of each document, merged and sorted.
@@ -477,13 +545,14 @@ func slice(text string, start, end int) string {
 var (
 	nameRun         = regexp.MustCompile(`(?:[A-Za-z0-9_.]|::+)+`)
 	innerUnderscore = regexp.MustCompile(`[A-Za-z0-9]_[A-Za-z0-9]`)
+	alnumWord       = regexp.MustCompile(`^[A-Za-z0-9]+$`)
 )
 
 // nameKeys returns the code names of text by their keys, the spec of lib/dedup
 // Names written again: a run of nameRun without its end dots and colons,
 // with a letter and an underscore between letters or digits, a lower-case letter before an
-// upper-case one, or two or more parts between dots and colons each of two
-// characters or more; its key is its last part, lower-cased. A text has a
+// upper-case one, two or more parts between dots and colons each of two
+// characters or more, or only letters and digits, both; its key is its last part, lower-cased. A text has a
 // name when it has its key as a name's key or as a word.
 func nameKeys(text string) map[string]string {
 	out := map[string]string{}
@@ -501,7 +570,8 @@ func nameKeys(text string) map[string]string {
 		for i := 1; i < len(w); i++ {
 			camel = camel || w[i-1] >= 'a' && w[i-1] <= 'z' && w[i] >= 'A' && w[i] <= 'Z'
 		}
-		if innerUnderscore.MatchString(w) || camel || len(parts) >= 2 && !short {
+		word := alnumWord.MatchString(w) && strings.ContainsAny(w, "0123456789")
+		if innerUnderscore.MatchString(w) || camel || len(parts) >= 2 && !short || word {
 			out[strings.ToLower(parts[len(parts)-1])] = w
 		}
 	}

@@ -23,7 +23,7 @@ import (
 func (m *Main) printPairSpans(r *runOutput, a, b string, o spanOptions) error {
 	spans, docs, err := m.pairSpans(r, a, b, o.inputs)
 	if err != nil {
-		return err
+		return fmt.Errorf("spans --pair: %w", err)
 	}
 	sw, err := spanfile.NewWriter(m.Stdout, o.format, o.text)
 	if err != nil {
@@ -50,14 +50,14 @@ func (m *Main) printPairSpans(r *runOutput, a, b string, o spanOptions) error {
 // documents' analyses.
 func (m *Main) pairSpans(r *runOutput, a, b string, inputs docRuns) ([]span.Span, map[string]doc.Analysis, error) {
 	if a == b {
-		return nil, nil, usagef("spans: --pair wants two different documents")
+		return nil, nil, usagef("two different documents are needed")
 	}
 	cfg, err := r.Config()
 	if err != nil {
-		return nil, nil, fmt.Errorf("spans --pair: the run's parameters: %w", err)
+		return nil, nil, fmt.Errorf("the run's parameters: %w", err)
 	}
 	if cfg.Signature.Method != signature.Words {
-		return nil, nil, fmt.Errorf("spans --pair: the run used --signature %s; --pair matches word sets (--signature words)", cfg.Signature.Method)
+		return nil, nil, fmt.Errorf("the run used --signature %s; matching two documents alone needs word sets (--signature words)", cfg.Signature.Method)
 	}
 	if mr.Escape(a) > mr.Escape(b) { // spans name the smaller id first
 		a, b = b, a
@@ -69,12 +69,12 @@ func (m *Main) pairSpans(r *runOutput, a, b string, inputs docRuns) ([]span.Span
 	}
 	for _, id := range []string{a, b} {
 		if _, ok := docs[id]; !ok {
-			return nil, nil, fmt.Errorf("spans --pair: document %q is not in --input %s", id, inputs)
+			return nil, nil, fmt.Errorf("document %q is not among the documents read (%s): give an id of the run (pdc pairs OUT lists its pairs)", id, inputs)
 		}
 	}
 	spans, err := matcher.PairSpans(cfg, a, b, docs[a], docs[b])
 	if err != nil {
-		return nil, nil, fmt.Errorf("spans --pair: %w", err)
+		return nil, nil, err
 	}
 	return spans, docs, nil
 }

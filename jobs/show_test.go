@@ -47,7 +47,7 @@ func TestShow(t *testing.T) {
 	}{
 		{[]string{"show", out, "python/library/bz2.html"}, 2, "two document ids"},
 		{[]string{"show", out, "python/library/bz2.html", "python/library/bz2.html"}, 2, "same document"},
-		{[]string{"show", out, "python/library/bz2.html", "nope.html"}, 1, `"nope.html" is not in --input`},
+		{[]string{"show", out, "python/library/bz2.html", "nope.html"}, 1, `"nope.html" is not among the documents read`},
 		{[]string{"show", out, "python/library/bz2.html", "python/library/lzma.html", "--width", "10"}, 2, "--width must be at least"},
 		{[]string{"show", out, "python/library/bz2.html", "python/library/lzma.html", "--span", "9"}, 1, "span 9: the pair has 6 spans"},
 		{[]string{"show", out, "python/library/bz2.html", "python/library/lzma.html", "--color", "pink"}, 2, "--color must be"},

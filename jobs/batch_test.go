@@ -681,7 +681,12 @@ func TestBatchDedupChain(t *testing.T) {
 	} {
 		m := man(name)
 		run := r(int(name[1] - '0'))
-		if stamp, err := pipeline.StoredStamp(hdfsfs.Local(), run); err != nil || m.Run != run || m.Stamp != stamp || !slices.Equal(m.Stored, want) {
+		for i := range want {
+			if want[i].Clean != "" {
+				want[i].CleanID = man(filepath.Base(want[i].Clean)).ID
+			}
+		}
+		if stamp, err := pipeline.StoredStamp(hdfsfs.Local(), run); err != nil || m.Run != run || m.Stamp != stamp || len(m.ID) != 16 || !slices.Equal(m.Stored, want) {
 			t.Errorf("%s/%s: %+v, want run %s, stamp %d, stored %+v", name, clean.ManifestFile, m, run, stamp, want)
 		}
 	}
@@ -718,6 +723,27 @@ func TestBatchDedupChain(t *testing.T) {
 		}
 	}
 	refused("--stored-clean "+c("c1")+" covers "+r(1)+" but not "+r(2), "--stored-clean", c("c1"))
+	refused("--output "+c("c2")+" is a dedup output this dedup reads", "--stored-clean", c("c2"), "--output", c("c2"), "--overwrite")
+	// c1 moved: c2 names its old place; given at the new one, it is taken
+	// (the same output by its id).
+	if err := os.Rename(c("c1"), c("c1moved")); err != nil {
+		t.Fatal(err)
+	}
+	refused(c("c2")+" was made with --stored-clean "+c("c1")+": "+c("c1")+": no such directory (if it was moved, give its new place with --stored-clean)", "--stored-clean", c("c2"))
+	if _, stderr, code := runPDC(t, "dedup", r(3), "--output", c("c3moved"), "--stored-clean", c("c2"), "--stored-clean", c("c1moved"), "--quiet"); code != 0 || !strings.Contains(stderr, c("c1moved")+", "+c("c2")) {
+		t.Errorf("dedup given c1 at its new place: exit %d\n%s", code, stderr)
+	}
+	// c1 made again at its place after c2 was made with it.
+	if _, stderr, code := runPDC(t, "dedup", r(1), "--output", c("c1"), "--keep", "longest", "--quiet"); code != 0 {
+		t.Fatalf("dedup r1 again: exit %d\n%s", code, stderr)
+	}
+	refused(c("c2")+" was made with --stored-clean "+c("c1")+", which was made again since", "--stored-clean", c("c2"))
+	if err := os.RemoveAll(c("c1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(c("c1moved"), c("c1")); err != nil {
+		t.Fatal(err)
+	}
 	refused("is the dedup of "+r(3)+": not the dedup of a stored run", "--stored-clean", c("c3"))
 	refused("are both dedup outputs of "+r(2), "--stored-clean", c("c2"), "--stored-clean", c("c2j"))
 	// A stored run's dedup made before the run was run again (its stamp

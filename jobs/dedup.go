@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -117,6 +118,13 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 
 		if o.coverage, o.withdrawn, err = m.storedCuts(r, o.storedClean, o.batch, stored); err != nil {
 			return err
+		}
+		out := strings.TrimSuffix(o.clean, "/")
+		if !m.isRemote(out) {
+			out = absAll([]string{out})[0]
+		}
+		if slices.Contains(o.coverage.Clean, out) {
+			return usagef("dedup: --output %s is a dedup output this dedup reads (--stored-clean, or one its manifest names): give a new directory", o.clean)
 		}
 	} else if len(o.storedClean) > 0 {
 		return usagef("dedup: --stored-clean is for a batch run (pdc run --against); %s is a run of its own", o.out)
@@ -471,6 +479,9 @@ func (m *Main) cleanManifest(dir string) (clean.Manifest, error) {
 	if err != nil {
 		return clean.Manifest{}, err
 	}
+	if _, err := fsys.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return clean.Manifest{}, fmt.Errorf("%s: no such directory", dir)
+	}
 	f, err := fsys.Open(p + "/" + clean.ManifestFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, err := fsys.Stat(p + "/" + dedupRemoved); err != nil {
@@ -494,7 +505,7 @@ func writeCleanManifest(fsys hdfsfs.FS, dir string, r *runOutput, o dedupOptions
 	if !r.m.isRemote(r.arg) {
 		run = absAll([]string{run})[0]
 	}
-	man := clean.Manifest{Run: run, Stored: o.coverage.Stored()}
+	man := clean.Manifest{ID: fmt.Sprintf("%016x", rand.Uint64()), Run: run, Stored: o.coverage.Stored()}
 	if stamp, err := pipeline.StoredStamp(r.FS, r.Dir); err == nil {
 		man.Stamp = stamp
 	}

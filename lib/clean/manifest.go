@@ -17,21 +17,25 @@ import (
 // RemovedFile (or the part files of pdc dedup --jobs) complete: a CLEAN
 // without it was made by a pdc that did not write it, or did not finish.
 //
-//	{"run": "/data/w2", "stamp": 1733600000000000000,
-//	 "stored": [{"run": "/data/w1", "clean": "/data/clean1"}]}
+//	{"id": "18f3a9c2d4e5b6a7", "run": "/data/w2", "stamp": 1733600000000000000,
+//	 "stored": [{"run": "/data/w1", "clean": "/data/clean1", "clean_id": "18f3a9c2d4e5b6a1"}]}
 //
-// run is the run's output directory as a batch run against it names it
+// id names this output, made anew by each pdc dedup (a later batch's
+// dedup tells by it an output made again at the same place, or the same
+// output moved); run is the run's output directory as a batch run against it names it
 // (an absolute path on the run's file system); stamp is the run's stored
 // collection (pipeline.StoredStamp; 0 for a run that did not store); stored
 // lists, for a batch run, each run of its chain it was cut against, oldest
 // first, with the dedup output whose cuts it honoured (--stored-clean,
-// given or implied; clean empty: the stored documents as they are). A
+// given or implied; clean empty: the stored documents as they are) and
+// that output's id. A
 // clean path is as pdc resolves it (absolute locally, or an hdfs:// URI
 // or HDFS path).
 const ManifestFile = "_dedup.json"
 
 // Manifest is the content of ManifestFile.
 type Manifest struct {
+	ID     string      `json:"id"`
 	Run    string      `json:"run"`
 	Stamp  int64       `json:"stamp,omitempty"`
 	Stored []StoredRun `json:"stored,omitempty"`
@@ -41,8 +45,9 @@ type Manifest struct {
 // that left its documents as the batch's dedup took them ("" for as they
 // are).
 type StoredRun struct {
-	Run   string `json:"run"`
-	Clean string `json:"clean,omitempty"`
+	Run     string `json:"run"`
+	Clean   string `json:"clean,omitempty"`
+	CleanID string `json:"clean_id,omitempty"`
 }
 
 // WriteManifest writes m as ManifestFile's content.
@@ -72,10 +77,12 @@ func ReadManifest(r io.Reader) (Manifest, error) {
 // Coverage is which dedup output left each stored run of a batch's chain
 // as the batch's dedup takes it.
 type Coverage struct {
-	// Runs are the stored runs of the chain, oldest first, and Clean[i]
-	// the dedup output of Runs[i] ("" for none: its documents as they are).
+	// Runs are the stored runs of the chain, oldest first, Clean[i] the
+	// dedup output of Runs[i] ("" for none: its documents as they are)
+	// and IDs[i] its id (Manifest.ID).
 	Runs  []string
 	Clean []string
+	IDs   []string
 }
 
 // Given is one --stored-clean output: its directory (as the user named
@@ -92,6 +99,7 @@ var (
 	ErrConflict   = errors.New("two dedup outputs of one stored run")
 	ErrStale      = errors.New("made before its run was run again")
 	ErrGap        = errors.New("the stored run this batch ran against is not covered")
+	ErrRedone     = errors.New("not the output it was made with")
 )
 
 // Cover decides, for a batch whose chain is runs (oldest first, the last
@@ -99,50 +107,68 @@ var (
 // now), which dedup output left each stored run as the batch's dedup must
 // take it: each given output covers its own run, and the outputs it was
 // made with cover theirs (implied: their manifests, read by open, are
-// followed in turn). An output that is not of a run of the chain, two
-// outputs of one run, an output made before its run was run again are
-// errors; so is an output set that leaves the last stored run uncovered
-// while covering one before it: that run's dedup cut text against the
-// earlier ones' documents as they were left, and taking its documents as
-// they are would let the batch keep a copy only there of text it cut
-// (give its dedup output, which records the ones before it). No output
-// given covers nothing: every stored document as it is.
+// followed in turn; an implied output given at another place, the same
+// by its id, is taken there: it was moved). An output that is not of a
+// run of the chain, two outputs of one run, an output made before its run
+// was run again, an implied output made again since (another id), or one
+// no longer there are errors; so is an output set that leaves the last
+// stored run uncovered while covering one before it: that run's dedup cut
+// text against the earlier ones' documents as they were left, and taking
+// its documents as they are would let the batch keep a copy only there of
+// text it cut (give its dedup output, which records the ones before it).
+// No output given covers nothing: every stored document as it is.
 func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (Manifest, error)) (Coverage, error) {
 	c := Coverage{Runs: runs, Clean: make([]string, len(runs))}
 	if len(given) == 0 {
 		return c, nil
 	}
-	index := func(run string) int { return slices.Index(runs, path.Clean(run)) }
-	queue := slices.Clone(given)
-	implied := map[string]string{} // clean dir -> the output that implied it
-	for len(queue) > 0 {
-		g := queue[0]
-		queue = queue[1:]
-		i := index(g.Man.Run)
-		if i < 0 {
-			return Coverage{}, fmt.Errorf("%s is the dedup of %s: %w (its stored runs: %v)", g.Dir, g.Man.Run, ErrNotOfChain, runs)
-		}
+	ids := make([]string, len(runs))
+	c.IDs = ids
+	type implied struct {
+		StoredRun
+		by string // the output whose manifest names it
+	}
+	var queue []implied
+	take := func(g Given, by string) error {
+		i := slices.Index(runs, path.Clean(g.Man.Run))
 		switch {
-		case c.Clean[i] == g.Dir:
-			continue
+		case i < 0:
+			return fmt.Errorf("%s is the dedup of %s: %w (its stored runs: %v)", g.Dir, g.Man.Run, ErrNotOfChain, runs)
+		case c.Clean[i] != "" && (c.Clean[i] == g.Dir || ids[i] != "" && ids[i] == g.Man.ID):
+			return nil // given twice
 		case c.Clean[i] != "":
-			return Coverage{}, fmt.Errorf("%s and %s are both dedup outputs of %s%s: %w; give one", c.Clean[i], g.Dir, runs[i], impliedBy(implied, c.Clean[i], g.Dir), ErrConflict)
+			return fmt.Errorf("%s and %s are both dedup outputs of %s%s: %w; give one", c.Clean[i], g.Dir, runs[i], by, ErrConflict)
 		case i < len(stamps) && g.Man.Stamp != 0 && stamps[i] != 0 && g.Man.Stamp != stamps[i]:
-			return Coverage{}, fmt.Errorf("%s: %w (%s was run again after this dedup): run pdc dedup %s again", g.Dir, ErrStale, runs[i], runs[i])
+			return fmt.Errorf("%s: %w (%s was run again after this dedup): run pdc dedup %s again", g.Dir, ErrStale, runs[i], runs[i])
 		}
-		c.Clean[i] = g.Dir
+		c.Clean[i], ids[i] = g.Dir, g.Man.ID
 		for _, s := range g.Man.Stored {
-			if s.Clean == "" {
-				continue
+			if s.Clean != "" {
+				queue = append(queue, implied{s, g.Dir})
 			}
-			m, err := open(s.Clean)
-			if err != nil {
-				return Coverage{}, fmt.Errorf("%s was made with --stored-clean %s: %w", g.Dir, s.Clean, err)
-			}
-			if _, ok := implied[s.Clean]; !ok {
-				implied[s.Clean] = g.Dir
-			}
-			queue = append(queue, Given{Dir: s.Clean, Man: m})
+		}
+		return nil
+	}
+	for _, g := range given {
+		if err := take(g, ""); err != nil {
+			return Coverage{}, err
+		}
+	}
+	for len(queue) > 0 {
+		e := queue[0]
+		queue = queue[1:]
+		if i := slices.Index(runs, path.Clean(e.Run)); i >= 0 && c.Clean[i] != "" && (c.Clean[i] == e.Clean || e.CleanID != "" && ids[i] == e.CleanID) {
+			continue // given, maybe at another place, or implied twice
+		}
+		m, err := open(e.Clean)
+		if err != nil {
+			return Coverage{}, fmt.Errorf("%s was made with --stored-clean %s: %w (if it was moved, give its new place with --stored-clean)", e.by, e.Clean, err)
+		}
+		if e.CleanID != "" && m.ID != e.CleanID {
+			return Coverage{}, fmt.Errorf("%s was made with --stored-clean %s, which was made again since: %w; run pdc dedup of %s again with it", e.by, e.Clean, ErrRedone, e.by)
+		}
+		if err := take(Given{Dir: e.Clean, Man: m}, fmt.Sprintf(" (%s from the manifest of %s)", e.Clean, e.by)); err != nil {
+			return Coverage{}, err
 		}
 	}
 	if last := len(runs) - 1; c.Clean[last] == "" {
@@ -156,21 +182,14 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 	return c, nil
 }
 
-// impliedBy says which of a and b another output's manifest implied.
-func impliedBy(implied map[string]string, a, b string) string {
-	for _, d := range []string{a, b} {
-		if by, ok := implied[d]; ok {
-			return fmt.Sprintf(" (%s from the manifest of %s)", d, by)
-		}
-	}
-	return ""
-}
-
 // Stored returns the chain's entries for a manifest (Manifest.Stored).
 func (c Coverage) Stored() []StoredRun {
 	out := make([]StoredRun, len(c.Runs))
 	for i := range c.Runs {
 		out[i] = StoredRun{Run: c.Runs[i], Clean: c.Clean[i]}
+		if i < len(c.IDs) {
+			out[i].CleanID = c.IDs[i]
+		}
 	}
 	return out
 }

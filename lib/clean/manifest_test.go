@@ -35,9 +35,11 @@ func TestCover(t *testing.T) {
 	runs := []string{"/r1", "/r2", "/r3"}
 	stamps := []int64{1, 2, 3}
 	mans := map[string]Manifest{
-		"/c1":     {Run: "/r1", Stamp: 1},
+		"/c1":     {ID: "i1", Run: "/r1", Stamp: 1},
 		"/c1b":    {Run: "/r1", Stamp: 1},
-		"/c2":     {Run: "/r2", Stamp: 2, Stored: []StoredRun{{Run: "/r1", Clean: "/c1"}}},
+		"/c2":     {ID: "i2", Run: "/r2", Stamp: 2, Stored: []StoredRun{{Run: "/r1", Clean: "/c1", CleanID: "i1"}}},
+		"/c3m":    {ID: "i3", Run: "/r3", Stamp: 3, Stored: []StoredRun{{Run: "/r1", Clean: "/gone", CleanID: "i1"}, {Run: "/r2", Clean: "/c2", CleanID: "i2"}}},
+		"/c3r":    {ID: "i3", Run: "/r3", Stamp: 3, Stored: []StoredRun{{Run: "/r1", Clean: "/c1", CleanID: "i0"}, {Run: "/r2", Clean: "/c2", CleanID: "i2"}}},
 		"/c2bare": {Run: "/r2", Stamp: 2, Stored: []StoredRun{{Run: "/r1"}}},
 		"/c3":     {Run: "/r3", Stamp: 3, Stored: []StoredRun{{Run: "/r1", Clean: "/c1"}, {Run: "/r2", Clean: "/c2"}}},
 		"/c3old":  {Run: "/r3", Stamp: 9},
@@ -69,6 +71,9 @@ func TestCover(t *testing.T) {
 		{[]string{"/c4"}, nil, ErrNotOfChain, ""},
 		{[]string{"/c3old"}, nil, ErrStale, ""},
 		{[]string{"/c3bad"}, nil, nil, "no such directory"},
+		{[]string{"/c3m", "/c1"}, []string{"/c1", "/c2", "/c3m"}, nil, ""}, // c1 moved from /gone
+		{[]string{"/c3m"}, nil, nil, "/gone: no such directory (if it was moved, give its new place with --stored-clean)"},
+		{[]string{"/c3r"}, nil, ErrRedone, ""},
 	} {
 		var given []Given
 		for _, d := range tt.given {

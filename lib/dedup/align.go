@@ -183,13 +183,17 @@ func align(m, k []Sentence, strict bool) []int {
 // of them with a kept sentence (a line of the kept copy that the copy
 // goes on with words of its own, a page of a sibling command).
 func heldNear(s Sentence, k []Sentence, j int) bool {
-	held := func(ks []Sentence) bool {
-		n := len(s.Bag)
-		bag := bagOf(ks)
-		in := signature.Overlap(s.Bag, bag)
-		return (n-in <= 1 || float64(in) >= MinHeld*float64(n)) && ownRun(s.Seq, bag) <= MaxOwnRun
-	}
-	return held(k[j:j+1]) || held(k[max(j-1, 0):min(j+2, len(k))])
+	return s.holds(k[j:j+1]) || s.holds(k[max(j-1, 0):min(j+2, len(k))])
+}
+
+// holds reports whether the kept sentences ks hold the words of s, each as
+// often as it occurs, but one, or MinHeld of them, and lack no more than
+// MaxOwnRun of them in a row.
+func (s Sentence) holds(ks []Sentence) bool {
+	n := len(s.Bag)
+	bag := bagOf(ks)
+	in := signature.Overlap(s.Bag, bag)
+	return (n-in <= 1 || float64(in) >= MinHeld*float64(n)) && ownRun(s.Seq, bag) <= MaxOwnRun
 }
 
 // MaxOwnRun is the most consecutive words of a sentence that its kept
@@ -344,8 +348,9 @@ const MaxBridge = 2
 // kept member's sentences k) across the unaligned sentences between them
 // when there are at most MaxBridge of them that match, none is stopped
 // (as in Runs), the second run's kept sentences follow the
-// first's, and the kept range of the joined run holds MinHeld of the words
-// of each sentence stepped over: Align pairs sentences one to one, and a
+// first's, and the kept sentences where the two meet (the first's last,
+// the second's first and those between) hold the words of each sentence
+// stepped over (Sentence.holds): Align pairs sentences one to one, and a
 // sentence an edited copy rewrote (its words kept, reordered, or spread
 // over two sentences) would otherwise cut the copy in two and stay as if
 // it were the copy's own.
@@ -380,9 +385,11 @@ func bridgeable(m, k []Sentence, a, b Run, stop func(i int) bool) bool {
 			}
 		}
 	}
-	kept := k[a.KeptFirst : b.KeptLast+1]
+	// The kept sentences where the two runs meet: a sentence stepped over
+	// is the copy's rewrite of what lies there, not of the whole passage.
+	kept := k[a.KeptLast : b.KeptFirst+1]
 	for i := a.Last + 1; i < b.First; i++ {
-		if m[i].Match && Held(m[i:i+1], kept) < MinHeld {
+		if m[i].Match && !m[i].holds(kept) {
 			return false
 		}
 	}

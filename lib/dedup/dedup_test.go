@@ -109,6 +109,8 @@ func TestBridge(t *testing.T) {
 			[]Run{{0, 0, 2, 2}, {2, 2, 0, 0}}, none, []Run{{0, 0, 2, 2}, {2, 2, 0, 0}}},
 		{"a stopped sentence between", []string{"a b c d", "e f g h x", "i j k l"},
 			[]Run{{0, 0, 0, 0}, {2, 2, 2, 2}}, func(i int) bool { return i == 1 }, []Run{{0, 0, 0, 0}, {2, 2, 2, 2}}},
+		{"a sentence whose words the kept range holds only far from where the runs meet", []string{"a b c d", "e f g h", "a b c d", "i j k l", "m n o p"},
+			[]Run{{0, 1, 0, 1}, {3, 4, 2, 3}}, none, []Run{{0, 1, 0, 1}, {3, 4, 2, 3}}},
 		{"three runs, two bridges", []string{"a b c d", "d c b", "e f g h", "g h i", "i j k l"},
 			[]Run{{0, 0, 0, 0}, {2, 2, 1, 1}, {4, 4, 2, 2}}, none, []Run{{0, 4, 0, 2}}},
 	} {

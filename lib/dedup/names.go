@@ -43,13 +43,20 @@ import (
 // are told apart by their last part only (example.com and other.com, or
 // a_b.html and a_c.html, are one name, "com" or "html").
 
+// A number is a name too: a run of digits, with '.' or ',' between two of
+// them, that no letter, digit or '_' touches (1894, 69,805, $608,000,000,
+// 5.14; not the 3 of sl3 or v1.2), keyed by its digits alone (so that
+// 69,805 and 69805 are one number): a figure, a year or a section that a
+// copy changed makes another sentence, not an edited copy.
+
 // AppendNames appends to dst the hashes of the names of text, and returns
 // them sorted, each once.
 func AppendNames(dst []uint64, text string) []uint64 {
 	n0 := len(dst)
-	for w, i := nextName(text, 0); w != ""; w, i = nextName(text, i) {
-		dst = append(dst, hashLower(w))
-	}
+	eachName(text, func(_ string, key uint64) bool {
+		dst = append(dst, key)
+		return true
+	})
 	names := dst[n0:]
 	slices.Sort(names)
 	return dst[:n0+len(slices.Compact(names))]
@@ -246,10 +253,62 @@ func MissingName(tok *sentence.Tokenizer, cut, kept string) string {
 // missingName is MissingName given kept's words (token hashes, sorted).
 func missingName(cut, kept string, keptWords []uint64) string {
 	names := AppendNames(nil, kept)
-	for w, i := nextName(cut, 0); w != ""; w, i = nextName(cut, i) {
-		if !NamesHeld([]uint64{hashLower(w)}, names, keptWords) {
-			return w
+	missing := ""
+	eachName(cut, func(w string, key uint64) bool {
+		if !NamesHeld([]uint64{key}, names, keptWords) {
+			missing = w
+			return false
+		}
+		return true
+	})
+	return missing
+}
+
+// eachName calls f with each name of text and its key (Names), code names
+// first, then numbers, until f returns false.
+func eachName(text string, f func(w string, key uint64) bool) {
+	for w, i := nextName(text, 0); w != ""; w, i = nextName(text, i) {
+		if !f(w, hashLower(w)) {
+			return
 		}
 	}
-	return ""
+	eachNumber(text, f)
 }
+
+// eachNumber calls f with each number of text (Names) and its key, the
+// token hash of its digits, until f returns false.
+func eachNumber(text string, f func(w string, key uint64) bool) {
+	var buf [64]byte
+	for i := 0; i < len(text); {
+		if !isWordByte(text[i]) {
+			i++
+			continue
+		}
+		// A token: word bytes, with '.' or ',' between two of them.
+		digits, number := buf[:0], true
+		j := i
+		for j < len(text) {
+			c := text[j]
+			if isWordByte(c) {
+				number = number && isDigit(c)
+				digits = append(digits, c)
+				j++
+				continue
+			}
+			if (c == '.' || c == ',') && j+1 < len(text) && isWordByte(text[j+1]) {
+				j++
+				continue
+			}
+			break
+		}
+		if number && !f(text[i:j], sentence.Hash(string(digits))) {
+			return
+		}
+		i = j
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isWordByte reports whether c is an ASCII letter, digit or '_'.
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }

@@ -19,13 +19,14 @@ func TestNames(t *testing.T) {
 		{"int sqlite3_blob_write(sqlite3_blob *, const void *z);", []string{"sqlite3_blob_write", "sqlite3_blob"}},
 		{"Call os.path.join, then std::vec::Vec::new() at example.com.", []string{"os.path.join", "std::vec::Vec::new", "example.com"}},
 		{"Use getElementById here; __init__ and _emphasis_ are none.", []string{"getElementById"}},
-		{"See linkgit:git-commit[1] and Note: this, endif::git-asciidoc[]", []string{"endif::git"}},
+		{"See linkgit:git-commit[1] and Note: this, endif::git-asciidoc[]", []string{"endif::git", "1"}},
 		{"use a_b:::cd here", []string{"a_b:::cd"}}, // one name, by its last part
 
-		{"Plain words, e.g. U.S. prices of 3.14 in v1.2 at 10:30 a.m. Note: done.", nil},
+		{"Plain words, e.g. U.S. prices in v1.2 a.m. Note: done.", nil},
 		{"A_B and a_b are one name; x_ is none", []string{"A_B"}},
 		{"", nil},
-		{"GIN, BRIN, I, Ok, U.S., 1928 and sl3 on x86 with sha256.", []string{"sl3", "x86", "sha256"}},
+		{"In 1894 it was 69,805, or $608,000,000; see 5.14 at 10:30, not v1.2 or sl3.", []string{"1894", "69805", "608000000", "514", "10", "30", "sl3"}},
+		{"GIN, BRIN, I, Ok, U.S. and sl3 on x86 with sha256.", []string{"sl3", "x86", "sha256"}},
 		{"日本語_テキスト and café_au_lait", []string{"_au_lait"}}, // ASCII only: é ends a name
 	} {
 		got := AppendNames(nil, tc.text)
@@ -45,6 +46,8 @@ func TestNames(t *testing.T) {
 		{"see sqlite3_blob_write", "x sqlite3_blob_write y", ""},
 		{"class fractions.Fraction(numerator=0)", ".. class:: Fraction(numerator=0)", ""},      // the last part as a word
 		{"int sqlite3_blob_write(void)", "int sqlite3 blob write(void)", "sqlite3_blob_write"}, // not its words
+		{"was 69,805 in 1894", "was 69805 in 1894", ""},
+		{"was 69,805 in 1894", "was 69,806 in 1894", "69,805"},
 	} {
 		if got := MissingName(&tok, tc.cut, tc.kept); got != tc.want {
 			t.Errorf("MissingName(%q, %q) = %q, want %q", tc.cut, tc.kept, got, tc.want)

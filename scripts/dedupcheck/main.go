@@ -4,7 +4,8 @@
 //	go run ./scripts/dedupcheck --run OUT --clean CLEAN [--base BASE_CLEAN] [--input DOCS]...
 //
 // OUT is a run with --clusters, CLEAN what pdc dedup wrote from it. The
-// documents are read again (the run's inputs, or --input) and analyzed as
+// documents are read again (the run's inputs, and for a batch run those of
+// the runs of its chain first; or --input) and analyzed as
 // the run did (all visible text), and the words of a range are the
 // tokens of its text (lib/sentence Tokenizer), each as often as it
 // occurs: a range holds another's words when it has each of them as
@@ -186,7 +187,16 @@ func check(o options) (measures, error) {
 		if err != nil {
 			return m, err
 		}
-		inputs, filter = man.Inputs, input.Filter{Include: man.Include, Exclude: man.Exclude}
+		// A batch run's documents are its chain's too: the stored runs'
+		// inputs first.
+		for _, run := range man.Against {
+			sm, err := pipeline.ReadManifest(fsys, run)
+			if err != nil {
+				return m, fmt.Errorf("the stored run %s: %w", run, err)
+			}
+			inputs = append(inputs, sm.Inputs...)
+		}
+		inputs, filter = append(inputs, man.Inputs...), input.Filter{Include: man.Include, Exclude: man.Exclude}
 	}
 	cs, err := cluster.Read(fsys, dir+"/clusters")
 	if err != nil {
@@ -546,13 +556,17 @@ var (
 	nameRun         = regexp.MustCompile(`(?:[A-Za-z0-9_.]|::+)+`)
 	innerUnderscore = regexp.MustCompile(`[A-Za-z0-9]_[A-Za-z0-9]`)
 	alnumWord       = regexp.MustCompile(`^[A-Za-z0-9]+$`)
+	numberRun       = regexp.MustCompile(`[A-Za-z0-9_]+(?:[.,][A-Za-z0-9_]+)*`)
+	digitsOnly      = regexp.MustCompile(`^[0-9]+(?:[.,][0-9]+)*$`)
 )
 
 // nameKeys returns the code names of text by their keys, the spec of lib/dedup
 // Names written again: a run of nameRun without its end dots and colons,
 // with a letter and an underscore between letters or digits, a lower-case letter before an
 // upper-case one, two or more parts between dots and colons each of two
-// characters or more, or only letters and digits, both; its key is its last part, lower-cased. A text has a
+// characters or more, or only letters and digits, both; or a number (digits with '.' or ','
+// between two, in a run of letters, digits and '_' joined by them that has nothing else),
+// keyed by its digits; its key is its last part, lower-cased. A text has a
 // name when it has its key as a name's key or as a word.
 func nameKeys(text string) map[string]string {
 	out := map[string]string{}
@@ -573,6 +587,11 @@ func nameKeys(text string) map[string]string {
 		word := alnumWord.MatchString(w) && strings.ContainsAny(w, "0123456789")
 		if innerUnderscore.MatchString(w) || camel || len(parts) >= 2 && !short || word {
 			out[strings.ToLower(parts[len(parts)-1])] = w
+		}
+	}
+	for _, w := range numberRun.FindAllString(text, -1) {
+		if digitsOnly.MatchString(w) {
+			out[strings.NewReplacer(".", "", ",", "").Replace(w)] = w
 		}
 	}
 	return out

@@ -423,6 +423,69 @@ func TestBatchRefused(t *testing.T) {
 	}
 }
 
+// TestBatchTreesOneSite: a chain of batches of directory trees (a week's
+// pages each, no URLs) with --site-from name:NAME takes every tree as one
+// site, so that its templates are those of a run over all the trees and
+// the batch's spans are that run's; with --site-from tree each tree is a
+// site of its own, and the batch run warns that its templates are learnt
+// apart.
+func TestBatchTreesOneSite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	week := []string{filepath.Join(dir, "week1"), filepath.Join(dir, "week2")}
+	inWeek2 := map[string]bool{}
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var d struct{ ID, HTML string }
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(week[i%2], filepath.FromSlash(d.ID))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(d.HTML), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 1 {
+			inWeek2[d.ID] = true
+		}
+	}
+	flags := []string{"--quiet", "--max-site-df", "2"}
+	run := func(args ...string) string {
+		t.Helper()
+		_, stderr, code := runPDC(t, append(append([]string{"run"}, args...), flags...)...)
+		if code != 0 {
+			t.Fatalf("pdc run %v: exit %d\n%s", args, code, stderr)
+		}
+		return stderr
+	}
+	out := func(name string) string { return filepath.Join(dir, name) }
+	run("--input", week[0], "--output", out("w1"), "--store", "--site-from", "name:docs")
+	if stderr := run("--input", week[1], "--output", out("w2"), "--against", out("w1"), "--site-from", "name:docs"); strings.Contains(stderr, "warning") {
+		t.Errorf("a batch of trees with --site-from name:docs warns:\n%s", stderr)
+	}
+	run("--input", week[0], "--input", week[1], "--output", out("whole"), "--site-from", "name:docs")
+	var want []string
+	for _, l := range spanLines(t, out("whole")) {
+		f := strings.SplitN(l, "\t", 3)
+		if inWeek2[f[0]] || inWeek2[f[1]] {
+			want = append(want, l)
+		}
+	}
+	if got := spanLines(t, out("w2")); len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("the batch of week 2: %d spans, want the %d of the run over both trees with a page of week 2", len(got), len(want))
+	}
+	run("--input", week[0], "--output", out("t1"), "--store")
+	stderr := run("--input", week[1], "--output", out("t2"), "--against", out("t1"))
+	if !strings.Contains(stderr, "pdc: warning: --site-from tree: the pages of "+week[1]+" are a site of their own") || !strings.Contains(stderr, "--site-from name:NAME") {
+		t.Errorf("a batch of a new tree with --site-from tree does not warn that its templates are learnt apart:\n%s", stderr)
+	}
+}
+
 // TestBatchDedup: pdc dedup of a batch run writes the batch's documents
 // alone. Without --stored-clean (the stored documents as they are) they
 // are cut as pdc dedup of one run over the stored documents and the batch

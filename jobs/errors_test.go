@@ -134,6 +134,8 @@ func TestCLIErrors(t *testing.T) {
 		{"bad tau", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--tau", "1.5"}, 2, "tau"},
 		{"bad signature", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--signature", "md5"}, 2, "md5"},
 		{"bad min-evidence", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--min-evidence", "-1"}, 2, "min-evidence must be >= 0"},
+		{"site name with a space", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--site-from", "name:my docs"}, 2, "site-from name:NAME needs a NAME without spaces"},
+		{"site name empty", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--site-from", "name:"}, 2, "site-from name:NAME needs a NAME"},
 		{"queue without hadoop", []string{"run", "--input", sample, "--output", filepath.Join(dir, "o3"), "--queue", "research"}, 2, "--queue needs --hadoop"},
 		{"unknown job", []string{"map", "sort"}, 2, "unknown job"},
 		{"hadoop output with a comma", []string{"run", "--hadoop", "--input", sample, "--output", "hdfs://nn:8020/runs/a,b"}, 2, "comma-separated globs"},

@@ -81,7 +81,7 @@ func (m *Main) ingestCmd(ctx context.Context, args []string) error {
 	flags.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	o.partSize = 256 << 20
 	flags.Var(sizeFlag{&o.partSize}, "part-size", "directory output: start a new part after this `size` of compressed bytes (bytes, or with K, M, G)")
-	flags.StringVar(&o.siteFrom, "site-from", "tree", "site written for a tree's pages (\"site\" field): tree, path:N, layout or none (no field), as pdc run --site-from")
+	flags.StringVar(&o.siteFrom, "site-from", "tree", "site written for a tree's pages (\"site\" field): tree, path:N, name:NAME, layout or none (no field), as pdc run --site-from")
 	flags.StringVar(&o.idPrefix, "id-prefix", "", "file: write each record's id as FILE:ID, FILE the shortest ending of its input file's path that no other input file's path ends in (for files whose ids restart, as shards numbered from 0 each); tree pages keep their paths")
 	flags.StringVar(&o.avro.Site, "site-field", "", "input field naming a document's site, written as \"site\" (JSON Lines: read besides \"site\")")
 	if err := flags.parse(args); err != nil {
@@ -152,6 +152,9 @@ type ingester struct {
 func (g *ingester) run(in *input.Set) error {
 	treeSite, _ := jobconf.ParseSiteFrom(g.o.siteFrom) // validated
 	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add, TreeSite: treeSite, TreeRoot: input.TreeNames()}
+	if name, ok := jobconf.SiteName(g.o.siteFrom); ok {
+		o.TreeRoot = func(string) string { return name }
+	}
 	if g.o.idPrefix == "" {
 		var err error
 		g.counts, err = in.Each(o, func(d *doc.Doc, where string) error { return g.emit(d) })

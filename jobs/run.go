@@ -88,7 +88,7 @@ func addJobFlags(fs *flag.FlagSet, cfg *jobconf.Config, idfRange *string) {
 	fs.BoolVar(&cfg.NoFilter, "no-filter", cfg.NoFilter, "words: index every token and skip PPJoin's index-prefix and positional filters (to measure the filters; frequent tokens' lists then hit --max-df)")
 	fs.BoolVar(&cfg.Strict, "strict", cfg.Strict, "stop at the first bad input record instead of skipping it")
 	fs.StringVar(&cfg.Extract, "extract", cfg.Extract, "HTML text: all (all visible text) or main (main content only)")
-	fs.StringVar(&cfg.SiteFrom, "site-from", cfg.SiteFrom, "site of a tree's pages without URL (for --max-site-df): tree (one site per --input directory), path:N (the directory and the first N directories under it), layout (pages whose header and footer elements are alike, as for any document without a site) or none (no site, not even the layout)")
+	fs.StringVar(&cfg.SiteFrom, "site-from", cfg.SiteFrom, "site of a tree's pages without URL (for --max-site-df): tree (one site per --input directory), path:N (the directory and the first N directories under it), name:NAME (the site NAME for every tree: the trees of a chain of batches, week1/ and week2/, as one site), layout (pages whose header and footer elements are alike, as for any document without a site) or none (no site, not even the layout)")
 	fs.StringVar(&cfg.SiteField, "site-field", cfg.SiteField, "input field naming a document's site when it has no URL (JSON Lines: read besides \"site\"; Avro, Parquet: only this field)")
 }
 
@@ -203,6 +203,9 @@ func (m *Main) runCmd(ctx context.Context, args []string) error {
 		}
 		if o.batch, err = pipeline.Against(fsys, old, out, cfg.EnvList(), o.hadoop); err != nil {
 			return err
+		}
+		if tree := newTreeSite(fsys, o.batch.Against, o.inputs, cfg.SiteFrom, o.hadoop); tree != "" {
+			fmt.Fprintf(m.Stderr, "pdc: warning: --site-from %s: the pages of %s are a site of their own, apart from the stored runs' trees, so what they share as a site's template is learnt on this batch alone; to take a chain's trees as one site, give every run of it --site-from name:NAME (its first run too: run the chain again)\n", cfg.SiteFrom, tree)
 		}
 		cfg.Batch, o.store = o.batch.Batch, true
 	}
@@ -616,11 +619,44 @@ func countSum(m map[string]int64) int64 {
 	return n
 }
 
+// newTreeSite returns an input of a batch run (local, not hadoop) that is
+// a directory tree whose pages get a site of its own by the rule siteFrom
+// (tree or path:N: named by the tree's path) while no stored run of the
+// chain (runs, on fsys) read it: its site templates are learnt apart from
+// the stored trees'. "" when there is none.
+func newTreeSite(fsys hdfsfs.FS, runs, inputs []string, siteFrom string, hadoop bool) string {
+	if hadoop || siteFrom == "layout" || siteFrom == "none" {
+		return ""
+	}
+	if _, ok := jobconf.SiteName(siteFrom); ok {
+		return ""
+	}
+	stored := map[string]bool{}
+	for _, run := range runs {
+		man, err := pipeline.ReadManifest(fsys, run)
+		if err != nil {
+			return ""
+		}
+		for _, in := range man.Inputs {
+			stored[filepath.Clean(in)] = true
+		}
+	}
+	for _, in := range inputs {
+		if fi, err := os.Stat(in); err == nil && fi.IsDir() && !stored[absAll([]string{in})[0]] {
+			return in
+		}
+	}
+	return ""
+}
+
 // readOptions are how a run reads its documents: the sites of tree pages
 // (--site-from) and the site field (--site-field).
 func readOptions(cfg jobconf.Config) input.Options {
 	n, _ := jobconf.ParseSiteFrom(cfg.SiteFrom) // validated
 	o := input.Options{TreeSite: n}
+	if name, ok := jobconf.SiteName(cfg.SiteFrom); ok {
+		o.TreeRoot = func(string) string { return name }
+	}
 	o.Fields.Site = cfg.SiteField
 	return o
 }

@@ -82,7 +82,8 @@ type Config struct {
 	// SiteFrom is how pages of a directory tree get a site when they have
 	// no URL of their own (ParseSiteFrom): "tree" (every page of an
 	// --input directory is of one site), "path:N" (the directory and the
-	// first N components of the page's path under it), "layout" (none from
+	// first N components of the page's path under it), "name:NAME" (every
+	// page of every tree is of the site NAME: SiteName), "layout" (none from
 	// the tree: its layout, as for a document of any input without a site)
 	// or "none" (no site, not even from the layout: LayoutSites).
 	SiteFrom string
@@ -175,7 +176,8 @@ func (c Config) Validate() error {
 
 // ParseSiteFrom parses a SiteFrom rule and returns the number of path
 // components of a page that name its site: -1 for "none" and "layout" (no
-// site from the tree), 0 for "tree", N for "path:N".
+// site from the tree), 0 for "tree" and "name:NAME" (SiteName), N for
+// "path:N".
 func ParseSiteFrom(s string) (int, error) {
 	switch s {
 	case "none", "layout":
@@ -188,7 +190,21 @@ func ParseSiteFrom(s string) (int, error) {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("site-from must be tree, path:N (N >= 1), layout or none, got %q", s)
+	if v, ok := strings.CutPrefix(s, "name:"); ok {
+		if v != "" && !strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("site-from name:NAME needs a NAME without spaces or control characters, got %q", s)
+	}
+	return 0, fmt.Errorf("site-from must be tree, path:N (N >= 1), name:NAME, layout or none, got %q", s)
+}
+
+// SiteName returns NAME of the SiteFrom rule "name:NAME" (every page of
+// every tree is of the site NAME, whichever directory holds it: the trees
+// of a chain of batches, week1/ and week2/, are one site), and whether s
+// is such a rule.
+func SiteName(s string) (string, bool) {
+	return strings.CutPrefix(s, "name:")
 }
 
 // LayoutSites reports whether under SiteFrom rule s a document without a

@@ -101,12 +101,13 @@ func AppendOrder(b []byte, rec Record) []byte {
 }
 
 // OrderString is a place of AppendOrder as a person reads it: the
-// srcpos, after "batch N, " for a record of a batch.
+// srcpos, after "batch N (run N+1 of its chain), " for a record of a
+// batch (the chain's first run is batch 0).
 func OrderString(place []byte) string {
 	if len(place) > 8 && place[0] == BatchOrder && place[7] == '@' {
 		n, ok := mr.Atoi(place[1:7])
 		if ok {
-			return fmt.Sprintf("batch %d, %s", n, place[8:])
+			return fmt.Sprintf("batch %d (run %d of its chain), %s", n, n+1, place[8:])
 		}
 	}
 	return string(place)

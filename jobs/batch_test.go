@@ -484,6 +484,10 @@ func TestBatchTreesOneSite(t *testing.T) {
 	if !strings.Contains(stderr, "pdc: warning: --site-from tree: the pages of "+week[1]+" are a site of their own") || !strings.Contains(stderr, "--site-from name:NAME") {
 		t.Errorf("a batch of a new tree with --site-from tree does not warn that its templates are learnt apart:\n%s", stderr)
 	}
+	// Its templates are learnt apart indeed: it finds other spans.
+	if tree := spanLines(t, out("t2")); slices.Equal(tree, spanLines(t, out("w2"))) {
+		t.Errorf("the batch of week 2 finds the same %d spans with a site per tree as with one site", len(tree))
+	}
 }
 
 // TestBatchDedup: pdc dedup of a batch run writes the batch's documents
@@ -711,7 +715,7 @@ func TestBatchDedupChain(t *testing.T) {
 		{"dedup", r(2), "--output", c("c2"), "--stored-clean", c("c1")},
 		{"dedup", r(2), "--output", c("c2j"), "--stored-clean", c("c1") + "/removed.tsv", "--jobs", "--workers", "2"},
 		{"dedup", r(3), "--output", c("c3"), "--stored-clean", c("c2")},
-		{"dedup", r(3), "--output", c("c3all"), "--stored-clean", c("c1"), "--stored-clean", c("c2j")},
+		{"dedup", r(3), "--output", c("c3all"), "--stored-clean", "file://" + c("c1"), "--stored-clean", c("c2j") + "/removed/"},
 		{"dedup", r(3), "--output", c("c3none")},
 	} {
 		_, stderr, code := runPDC(t, append(args, "--quiet")...)
@@ -792,7 +796,7 @@ func TestBatchDedupChain(t *testing.T) {
 	if err := os.Rename(c("c1"), c("c1moved")); err != nil {
 		t.Fatal(err)
 	}
-	refused(c("c2")+" was made with --stored-clean "+c("c1")+": "+c("c1")+": no such directory (if it was moved, give its new place with --stored-clean)", "--stored-clean", c("c2"))
+	refused(c("c2")+" was made with --stored-clean "+c("c1")+": no such directory (if it was moved, give its new place with --stored-clean)", "--stored-clean", c("c2"))
 	if _, stderr, code := runPDC(t, "dedup", r(3), "--output", c("c3moved"), "--stored-clean", c("c2"), "--stored-clean", c("c1moved"), "--quiet"); code != 0 || !strings.Contains(stderr, c("c1moved")+", "+c("c2")) {
 		t.Errorf("dedup given c1 at its new place: exit %d\n%s", code, stderr)
 	}
@@ -801,6 +805,7 @@ func TestBatchDedupChain(t *testing.T) {
 		t.Fatalf("dedup r1 again: exit %d\n%s", code, stderr)
 	}
 	refused(c("c2")+" was made with --stored-clean "+c("c1")+", which was made again since", "--stored-clean", c("c2"))
+	refused(c("c2")+" was made with --stored-clean "+c("c1")+", which was made again since", "--stored-clean", c("c2"), "--stored-clean", c("c1"))
 	if err := os.RemoveAll(c("c1")); err != nil {
 		t.Fatal(err)
 	}
@@ -820,7 +825,7 @@ func TestBatchDedupChain(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(c("c1"), clean.ManifestFile), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	refused("made before its run was run again ("+r(1)+" was run again after this dedup): run pdc dedup "+r(1)+" again", "--stored-clean", c("c2"))
+	refused(c("c1")+" (from the manifest of "+c("c2")+"): made before its run was run again ("+r(1)+" was run again after this dedup): run pdc dedup "+r(1)+" --output "+c("c1")+" --overwrite again, then the dedup outputs made with it", "--stored-clean", c("c2"))
 	if err := os.Remove(filepath.Join(c("c2j"), clean.ManifestFile)); err != nil {
 		t.Fatal(err)
 	}

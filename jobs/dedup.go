@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -119,11 +120,7 @@ func (m *Main) dedupCmd(ctx context.Context, args []string) error {
 		if o.coverage, o.withdrawn, err = m.storedCuts(r, o.storedClean, o.batch, stored); err != nil {
 			return err
 		}
-		out := strings.TrimSuffix(o.clean, "/")
-		if !m.isRemote(out) {
-			out = absAll([]string{out})[0]
-		}
-		if slices.Contains(o.coverage.Clean, out) {
+		if slices.Contains(o.coverage.Clean, m.dirName(o.clean)) {
 			return usagef("dedup: --output %s is a dedup output this dedup reads (--stored-clean, or one its manifest names): give a new directory", o.clean)
 		}
 	} else if len(o.storedClean) > 0 {
@@ -236,7 +233,7 @@ func (m *Main) dedupFlags(args []string) (dedupOptions, error) {
 	fs.StringVar(&o.keep, "keep", o.keep, "the member of each cluster to keep (a `rule`): first (earliest in input order), longest (of the longest document) or earliest (of the document with the smallest --date-field)")
 	fs.StringVar(&o.dateField, "date-field", "", "for --keep earliest: the `field` of a document's date in JSON Lines records, a string compared as text (ISO 8601); documents without it, and documents of other input formats, come last")
 	fs.Var(&inputs, "input", "the run's documents (a `path`; default: the run's inputs); repeatable")
-	fs.Var(&storedClean, "stored-clean", "of a batch run (pdc run --against): the pdc dedup output (a `directory`) of a stored run of its chain, whose cut text is kept elsewhere, not in its stored documents; repeatable, one per stored run deduped (default: the stored documents as they are)")
+	fs.Var(&storedClean, "stored-clean", "of a batch run (pdc run --against): the pdc dedup output (a `directory`, or its removed.tsv) of the stored run it ran against, whose cut text is kept elsewhere, not in its stored documents; the outputs that one was made with are taken from its _dedup.json (repeatable: an output given at a new place; default: the stored documents as they are)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace the files of a previous pdc dedup in CLEAN")
 	fs.BoolVar(&o.dropEmpty, "drop-empty", false, "leave out of docs.jsonl the documents left with no text (every passage of theirs kept elsewhere)")
 	fs.BoolVar(&o.verify, "verify", false, "exit 1 when a cut range fails the check that its kept range holds 80% of its words and is in the output (always run, and reported)")
@@ -416,11 +413,16 @@ func (o dedupOptions) keepRule() dedup.Keep {
 func (m *Main) storedCuts(r *runOutput, dirs []string, batch, stored map[string]bool) (clean.Coverage, map[string][]dedup.Range, error) {
 	var given []clean.Given
 	for _, dir := range dirs {
-		dir = strings.TrimSuffix(strings.TrimSuffix(dir, "/"), "/"+dedupRemoved)
-		if !m.isRemote(dir) {
-			dir = absAll([]string{dir})[0]
+		dir = m.dirName(dir)
+		if path.Base(dir) == dedupRemoved {
+			dir = path.Dir(dir) // its removed.tsv
 		}
 		man, err := m.cleanManifest(dir)
+		if err != nil && path.Base(dir) == dedupRemovedDir {
+			if pm, perr := m.cleanManifest(path.Dir(dir)); perr == nil {
+				dir, man, err = path.Dir(dir), pm, nil // its removed/ part files
+			}
+		}
 		if err != nil {
 			return clean.Coverage{}, nil, fmt.Errorf("dedup: --stored-clean %s: %w", dir, err)
 		}
@@ -472,6 +474,22 @@ func (m *Main) storedCuts(r *runOutput, dirs []string, batch, stored map[string]
 	return cov, cuts, nil
 }
 
+// dirName is how a pdc dedup output directory p is named in manifests and
+// compared: an HDFS path as given, a local one absolute (a file:// URI
+// resolved), without a trailing '/'.
+func (m *Main) dirName(p string) string {
+	if q := strings.TrimRight(p, "/"); q != "" {
+		p = q
+	}
+	if m.isRemote(p) {
+		return p
+	}
+	if _, lp, err := hdfsfs.Resolve(p, false); err == nil {
+		p = lp
+	}
+	return absAll([]string{p})[0]
+}
+
 // cleanManifest reads the manifest of the pdc dedup output dir
 // (clean.ManifestFile).
 func (m *Main) cleanManifest(dir string) (clean.Manifest, error) {
@@ -480,7 +498,7 @@ func (m *Main) cleanManifest(dir string) (clean.Manifest, error) {
 		return clean.Manifest{}, err
 	}
 	if _, err := fsys.Stat(p); errors.Is(err, fs.ErrNotExist) {
-		return clean.Manifest{}, fmt.Errorf("%s: no such directory", dir)
+		return clean.Manifest{}, errors.New("no such directory")
 	}
 	f, err := fsys.Open(p + "/" + clean.ManifestFile)
 	if errors.Is(err, fs.ErrNotExist) {

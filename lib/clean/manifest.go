@@ -63,9 +63,7 @@ func WriteManifest(w io.Writer, m Manifest) error {
 // ReadManifest reads ManifestFile's content.
 func ReadManifest(r io.Reader) (Manifest, error) {
 	var m Manifest
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
 		return Manifest{}, fmt.Errorf("%s: %w", ManifestFile, err)
 	}
 	if m.Run == "" {
@@ -126,9 +124,11 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 	c.IDs = ids
 	type implied struct {
 		StoredRun
-		by string // the output whose manifest names it
+		by    string // the output whose manifest names it
+		byRun string // and its run
 	}
 	var queue []implied
+	bare := make([]string, len(runs)) // an output that took the run's documents as they are
 	take := func(g Given, by string) error {
 		i := slices.Index(runs, path.Clean(g.Man.Run))
 		switch {
@@ -137,14 +137,24 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 		case c.Clean[i] != "" && (c.Clean[i] == g.Dir || ids[i] != "" && ids[i] == g.Man.ID):
 			return nil // given twice
 		case c.Clean[i] != "":
-			return fmt.Errorf("%s and %s are both dedup outputs of %s%s: %w; give one", c.Clean[i], g.Dir, runs[i], by, ErrConflict)
+			from := ""
+			if by != "" {
+				from = fmt.Sprintf(" (%s from the manifest of %s)", g.Dir, by)
+			}
+			return fmt.Errorf("%s and %s are both dedup outputs of %s%s: %w; give one", c.Clean[i], g.Dir, runs[i], from, ErrConflict)
 		case i < len(stamps) && g.Man.Stamp != 0 && stamps[i] != 0 && g.Man.Stamp != stamps[i]:
-			return fmt.Errorf("%s: %w (%s was run again after this dedup): run pdc dedup %s again", g.Dir, ErrStale, runs[i], runs[i])
+			from, again := "", ""
+			if by != "" {
+				from, again = " (from the manifest of "+by+")", ", then the dedup outputs made with it"
+			}
+			return fmt.Errorf("%s%s: %w (%s was run again after this dedup): run pdc dedup %s --output %s --overwrite again%s", g.Dir, from, ErrStale, runs[i], runs[i], g.Dir, again)
 		}
 		c.Clean[i], ids[i] = g.Dir, g.Man.ID
 		for _, s := range g.Man.Stored {
 			if s.Clean != "" {
-				queue = append(queue, implied{s, g.Dir})
+				queue = append(queue, implied{s, g.Dir, g.Man.Run})
+			} else if j := slices.Index(runs, path.Clean(s.Run)); j >= 0 && bare[j] == "" {
+				bare[j] = g.Dir
 			}
 		}
 		return nil
@@ -157,18 +167,31 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 	for len(queue) > 0 {
 		e := queue[0]
 		queue = queue[1:]
-		if i := slices.Index(runs, path.Clean(e.Run)); i >= 0 && c.Clean[i] != "" && (c.Clean[i] == e.Clean || e.CleanID != "" && ids[i] == e.CleanID) {
-			continue // given, maybe at another place, or implied twice
+		redone := fmt.Errorf("%s was made with --stored-clean %s, which was made again since: %w; run pdc dedup %s --output %s --overwrite --stored-clean %s again", e.by, e.Clean, ErrRedone, e.byRun, e.by, e.Clean)
+		if i := slices.Index(runs, path.Clean(e.Run)); i >= 0 && c.Clean[i] != "" {
+			switch {
+			case e.CleanID != "" && ids[i] == e.CleanID:
+				continue // given, maybe at another place, or implied twice
+			case c.Clean[i] == e.Clean && e.CleanID != "" && ids[i] != "":
+				return Coverage{}, redone
+			case c.Clean[i] == e.Clean:
+				continue // an output without an id (an earlier pdc's), by its place
+			}
 		}
 		m, err := open(e.Clean)
 		if err != nil {
 			return Coverage{}, fmt.Errorf("%s was made with --stored-clean %s: %w (if it was moved, give its new place with --stored-clean)", e.by, e.Clean, err)
 		}
 		if e.CleanID != "" && m.ID != e.CleanID {
-			return Coverage{}, fmt.Errorf("%s was made with --stored-clean %s, which was made again since: %w; run pdc dedup of %s again with it", e.by, e.Clean, ErrRedone, e.by)
+			return Coverage{}, redone
 		}
-		if err := take(Given{Dir: e.Clean, Man: m}, fmt.Sprintf(" (%s from the manifest of %s)", e.Clean, e.by)); err != nil {
+		if err := take(Given{Dir: e.Clean, Man: m}, e.by); err != nil {
 			return Coverage{}, err
+		}
+	}
+	for j, by := range bare {
+		if by != "" && c.Clean[j] != "" {
+			return Coverage{}, fmt.Errorf("%s took the documents of %s as they are, but %s, a dedup output of it, is taken too: %w (%s may keep copies in text that %s cut); run the dedup of %s again with --stored-clean %s, or leave %s out", by, runs[j], c.Clean[j], ErrConflict, by, c.Clean[j], by, c.Clean[j], c.Clean[j])
 		}
 	}
 	if last := len(runs) - 1; c.Clean[last] == "" {

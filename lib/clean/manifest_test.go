@@ -3,13 +3,12 @@ package clean
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"slices"
 	"testing"
 )
 
 func TestManifestRoundTrip(t *testing.T) {
-	want := Manifest{Run: "/data/w2", Stamp: 42, Stored: []StoredRun{{Run: "/data/w1", Clean: "/data/c1"}}}
+	want := Manifest{ID: "i2", Run: "/data/w2", Stamp: 42, Stored: []StoredRun{{Run: "/data/w1", Clean: "/data/c1", CleanID: "i1"}}}
 	var b bytes.Buffer
 	if err := WriteManifest(&b, want); err != nil {
 		t.Fatal(err)
@@ -18,10 +17,13 @@ func TestManifestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Run != want.Run || got.Stamp != want.Stamp || !slices.Equal(got.Stored, want.Stored) {
+	if got.ID != want.ID || got.Run != want.Run || got.Stamp != want.Stamp || !slices.Equal(got.Stored, want.Stored) {
 		t.Errorf("read back %+v, want %+v", got, want)
 	}
-	for _, bad := range []string{``, `{}`, `{"run": "/x", "extra": 1}`, `[1]`} {
+	if m, err := ReadManifest(bytes.NewBufferString(`{"run": "/x", "a later field": 1}`)); err != nil || m.Run != "/x" {
+		t.Errorf("a manifest with a field this pdc does not know: %+v, %v", m, err)
+	}
+	for _, bad := range []string{``, `{}`, `[1]`} {
 		if _, err := ReadManifest(bytes.NewBufferString(bad)); err == nil {
 			t.Errorf("ReadManifest(%q): no error", bad)
 		}
@@ -50,7 +52,7 @@ func TestCover(t *testing.T) {
 	open := func(dir string) (Manifest, error) {
 		m, ok := mans[dir]
 		if !ok {
-			return Manifest{}, fmt.Errorf("%s: no such directory", dir)
+			return Manifest{}, errors.New("no such directory")
 		}
 		return m, nil
 	}
@@ -67,12 +69,13 @@ func TestCover(t *testing.T) {
 		{[]string{"/c3", "/c1b"}, nil, ErrConflict, ""},
 		{[]string{"/c2"}, nil, ErrGap, ""},
 		{[]string{"/c1"}, nil, ErrGap, ""},
-		{[]string{"/c2bare", "/c3b"}, []string{"/c1b", "/c2bare", "/c3b"}, nil, ""},
+		{[]string{"/c2bare", "/c3b"}, nil, ErrConflict, ""}, // c3b took r2 as it is
+		{[]string{"/c3r", "/c1"}, nil, ErrRedone, ""},       // c1 given, but not the one c3r was made with
 		{[]string{"/c4"}, nil, ErrNotOfChain, ""},
 		{[]string{"/c3old"}, nil, ErrStale, ""},
 		{[]string{"/c3bad"}, nil, nil, "no such directory"},
 		{[]string{"/c3m", "/c1"}, []string{"/c1", "/c2", "/c3m"}, nil, ""}, // c1 moved from /gone
-		{[]string{"/c3m"}, nil, nil, "/gone: no such directory (if it was moved, give its new place with --stored-clean)"},
+		{[]string{"/c3m"}, nil, nil, "made with --stored-clean /gone: no such directory (if it was moved, give its new place with --stored-clean)"},
 		{[]string{"/c3r"}, nil, ErrRedone, ""},
 	} {
 		var given []Given

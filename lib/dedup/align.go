@@ -152,7 +152,7 @@ func align(m, k []Sentence, strict bool) []int {
 		if i > 0 && last >= 0 && out[i-1] == last {
 			with := append(slices.Clip(pieces), s.Bag...) // a new slice: pieces may be a sentence's Bag
 			slices.Sort(with)
-			if float64(signature.Overlap(with, k[last].Bag)) >= SplitContainment*float64(len(with)) && (!strict || s.heldBy(k[last])) {
+			if float64(signature.Overlap(with, k[last].Bag)) >= SplitContainment*float64(len(with)) && (!strict || s.heldBy(k[last]) && s.holds(k[last].Bag)) {
 				out[i], pieces = last, with
 				continue
 			}
@@ -183,15 +183,14 @@ func align(m, k []Sentence, strict bool) []int {
 // of them with a kept sentence (a line of the kept copy that the copy
 // goes on with words of its own, a page of a sibling command).
 func heldNear(s Sentence, k []Sentence, j int) bool {
-	return s.holds(k[j:j+1]) || s.holds(k[max(j-1, 0):min(j+2, len(k))])
+	return s.holds(k[j].Bag) || s.holds(bagOf(k[max(j-1, 0):min(j+2, len(k))]))
 }
 
-// holds reports whether the kept sentences ks hold the words of s, each as
-// often as it occurs, but one, or MinHeld of them, and lack no more than
-// MaxOwnRun of them in a row.
-func (s Sentence) holds(ks []Sentence) bool {
+// holds reports whether bag (kept words, sorted, as often as they occur)
+// holds the words of s, each as often as it occurs, but one, or MinHeld of
+// them, and lacks no more than MaxOwnRun of them in a row.
+func (s Sentence) holds(bag []uint64) bool {
 	n := len(s.Bag)
-	bag := bagOf(ks)
 	in := signature.Overlap(s.Bag, bag)
 	return (n-in <= 1 || float64(in) >= MinHeld*float64(n)) && ownRun(s.Seq, bag) <= MaxOwnRun
 }
@@ -349,8 +348,8 @@ const MaxBridge = 2
 // when there are at most MaxBridge of them that match, none is stopped
 // (as in Runs), the second run's kept sentences follow the
 // first's, and the kept sentences where the two meet (the first's last,
-// the second's first and those between) hold the words of each sentence
-// stepped over (Sentence.holds): Align pairs sentences one to one, and a
+// the second's first and those between, at most MaxBridge + 3) hold the
+// words of each sentence stepped over (Sentence.holds): Align pairs sentences one to one, and a
 // sentence an edited copy rewrote (its words kept, reordered, or spread
 // over two sentences) would otherwise cut the copy in two and stay as if
 // it were the copy's own.
@@ -385,9 +384,16 @@ func bridgeable(m, k []Sentence, a, b Run, stop func(i int) bool) bool {
 			}
 		}
 	}
+	if n == 0 {
+		return true
+	}
 	// The kept sentences where the two runs meet: a sentence stepped over
-	// is the copy's rewrite of what lies there, not of the whole passage.
-	kept := k[a.KeptLast : b.KeptFirst+1]
+	// is the copy's rewrite of what lies there, not of the whole passage
+	// (nor of a stretch of it the copy left out).
+	if b.KeptFirst-a.KeptLast > MaxBridge+2 {
+		return false
+	}
+	kept := bagOf(k[a.KeptLast : b.KeptFirst+1])
 	for i := a.Last + 1; i < b.First; i++ {
 		if m[i].Match && !m[i].holds(kept) {
 			return false

@@ -59,6 +59,11 @@ func TestAlign(t *testing.T) {
 		{"words of its own", []string{"a b c d", "e f g h i j p q"}, []string{"a b c d", "e f g h i j"}, []int{0, -1}},
 		{"one word of its own", []string{"a b c d", "e f g h i j p"}, []string{"a b c d", "e f g h i j"}, []int{0, 1}},
 		{"a run of words of its own", []string{"a b c d", "e f g h i j k l m n o p x y z"}, []string{"a b c d", "e f g h i j k l m n o p"}, []int{0, -1}},
+		{"a number of its own", []string{"a b c d", "e f g h 1893"}, []string{"a b c d", "e f g h 1894"}, []int{0, -1}},
+		{"the same number", []string{"a b c d", "e f g h 1,893"}, []string{"a b c d", "e f g h 1893"}, []int{0, 1}},
+		{"a code name of its own", []string{"a b c d", "e f g h sqlite3_blob_write"}, []string{"a b c d", "e f g h sqlite3_blob_read"}, []int{0, -1}},
+		{"a piece of a split sentence with words of its own", []string{"a b c d e f g h i j k l m n o p q r s t u v w x y z", "bb cc dd ee ff gg hh A B C"},
+			[]string{"a b c d e f g h i j k l m n o p q r s t u v w x y z bb cc dd ee ff gg hh ii jj kk"}, []int{0, -1}},
 		{"words of its own here and there", []string{"a b c d", "e f x g h i y j k l m n o p z"}, []string{"a b c d", "e f g h i j k l m n o p"}, []int{0, 1}},
 		{"inserted", []string{"a b c d", "p q r s", "e f g h"}, []string{"a b c d", "e f g h"}, []int{0, -1, 1}},
 		{"dropped", []string{"a b c d", "i j k l"}, []string{"a b c d", "e f g h", "i j k l"}, []int{0, 2}},
@@ -92,6 +97,7 @@ func TestRuns(t *testing.T) {
 func TestBridge(t *testing.T) {
 	k := sents("a b c d", "e f g h", "i j k l", "m n o p", "q r s t")
 	none := func(int) bool { return false }
+	wide := sents("a b c d", "e f g h i j k l m n o p", "q r s t")
 	for _, tc := range []struct {
 		name string
 		m    []string
@@ -109,13 +115,18 @@ func TestBridge(t *testing.T) {
 			[]Run{{0, 0, 2, 2}, {2, 2, 0, 0}}, none, []Run{{0, 0, 2, 2}, {2, 2, 0, 0}}},
 		{"a stopped sentence between", []string{"a b c d", "e f g h x", "i j k l"},
 			[]Run{{0, 0, 0, 0}, {2, 2, 2, 2}}, func(i int) bool { return i == 1 }, []Run{{0, 0, 0, 0}, {2, 2, 2, 2}}},
+		{"a sentence with a run of words of its own", []string{"a b c d", "e f g h i j k l m n o p A B C", "q r s t"},
+			[]Run{{0, 0, 0, 0}, {2, 2, 2, 2}}, none, []Run{{0, 0, 0, 0}, {2, 2, 2, 2}}},
 		{"a sentence whose words the kept range holds only far from where the runs meet", []string{"a b c d", "e f g h", "a b c d", "i j k l", "m n o p"},
 			[]Run{{0, 1, 0, 1}, {3, 4, 2, 3}}, none, []Run{{0, 1, 0, 1}, {3, 4, 2, 3}}},
 		{"three runs, two bridges", []string{"a b c d", "d c b", "e f g h", "g h i", "i j k l"},
 			[]Run{{0, 0, 0, 0}, {2, 2, 1, 1}, {4, 4, 2, 2}}, none, []Run{{0, 4, 0, 2}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := sents(tc.m...)
+			m, k := sents(tc.m...), k
+			if tc.name == "a sentence with a run of words of its own" {
+				k = wide
+			}
 			if got := Bridge(m, k, slices.Clone(tc.runs), tc.stop); !slices.Equal(got, tc.want) {
 				t.Errorf("Bridge = %v, want %v", got, tc.want)
 			}

@@ -44,10 +44,12 @@ import (
 // a_b.html and a_c.html, are one name, "com" or "html").
 
 // A number is a name too: a run of digits, with '.' or ',' between two of
-// them, that no letter, digit or '_' touches (1894, 69,805, $608,000,000,
-// 5.14; not the 3 of sl3 or v1.2), keyed by its digits alone (so that
-// 69,805 and 69805 are one number): a figure, a year or a section that a
-// copy changed makes another sentence, not an edited copy.
+// them, that no ASCII letter, digit or '_' touches (1894, 69,805,
+// $608,000,000, 5.14; not the 3 of sl3 or v1.2), keyed by its digits, with
+// a separator before a group of three digits dropped and any other kept
+// as '.' (69,805 and 69805 are one number, 1.5 and 1,5 one, 15 another): a
+// figure, a year or a section that a copy changed makes another sentence,
+// not an edited copy.
 
 // AppendNames appends to dst the hashes of the names of text, and returns
 // them sorted, each once.
@@ -284,7 +286,10 @@ func eachNumber(text string, f func(w string, key uint64) bool) {
 			i++
 			continue
 		}
-		// A token: word bytes, with '.' or ',' between two of them.
+		// A token: word bytes, with '.' or ',' between two of them. A
+		// separator before three digits and no fourth (69,805; 1.403) is
+		// dropped, another is kept as '.' (1.5 and 1,5 are one number, 15
+		// another).
 		digits, number := buf[:0], true
 		j := i
 		for j < len(text) {
@@ -296,6 +301,9 @@ func eachNumber(text string, f func(w string, key uint64) bool) {
 				continue
 			}
 			if (c == '.' || c == ',') && j+1 < len(text) && isWordByte(text[j+1]) {
+				if g := digitsAt(text, j+1); g != 3 {
+					digits = append(digits, '.')
+				}
 				j++
 				continue
 			}
@@ -309,6 +317,15 @@ func eachNumber(text string, f func(w string, key uint64) bool) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// digitsAt returns how many digits text has from i on.
+func digitsAt(text string, i int) int {
+	n := 0
+	for i+n < len(text) && isDigit(text[i+n]) {
+		n++
+	}
+	return n
+}
 
 // isWordByte reports whether c is an ASCII letter, digit or '_'.
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }

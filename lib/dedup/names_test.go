@@ -19,19 +19,23 @@ func TestNames(t *testing.T) {
 		{"int sqlite3_blob_write(sqlite3_blob *, const void *z);", []string{"sqlite3_blob_write", "sqlite3_blob"}},
 		{"Call os.path.join, then std::vec::Vec::new() at example.com.", []string{"os.path.join", "std::vec::Vec::new", "example.com"}},
 		{"Use getElementById here; __init__ and _emphasis_ are none.", []string{"getElementById"}},
-		{"See linkgit:git-commit[1] and Note: this, endif::git-asciidoc[]", []string{"endif::git", "1"}},
+		{"See linkgit:git-commit[1] and Note: this, endif::git-asciidoc[]", []string{"endif::git", "#1"}},
 		{"use a_b:::cd here", []string{"a_b:::cd"}}, // one name, by its last part
 
 		{"Plain words, e.g. U.S. prices in v1.2 a.m. Note: done.", nil},
 		{"A_B and a_b are one name; x_ is none", []string{"A_B"}},
 		{"", nil},
-		{"In 1894 it was 69,805, or $608,000,000; see 5.14 at 10:30, not v1.2 or sl3.", []string{"1894", "69805", "608000000", "514", "10", "30", "sl3"}},
+		{"In 1894 it was 69,805, or $608,000,000; see 5.14 at 10:30, not v1.2 or sl3.", []string{"#1894", "#69805", "#608000000", "#5.14", "#10", "#30", "sl3"}},
 		{"GIN, BRIN, I, Ok, U.S. and sl3 on x86 with sha256.", []string{"sl3", "x86", "sha256"}},
 		{"日本語_テキスト and café_au_lait", []string{"_au_lait"}}, // ASCII only: é ends a name
 	} {
 		got := AppendNames(nil, tc.text)
 		var want []uint64
 		for _, w := range tc.want {
+			if n, ok := strings.CutPrefix(w, "#"); ok { // a number, keyed by its digits
+				want = append(want, sentence.Hash(n))
+				continue
+			}
 			want = append(want, hashLower(w))
 		}
 		slices.Sort(want)
@@ -48,6 +52,11 @@ func TestNames(t *testing.T) {
 		{"int sqlite3_blob_write(void)", "int sqlite3 blob write(void)", "sqlite3_blob_write"}, // not its words
 		{"was 69,805 in 1894", "was 69805 in 1894", ""},
 		{"was 69,805 in 1894", "was 69,806 in 1894", "69,805"},
+		{"grew by 1.5 million", "grew by 15 million", "1.5"},
+		{"grew by 1,5 million", "grew by 1.5 million", ""},
+		{"cost $12.30", "cost $1,230", "12.30"},
+		{"cost $1,230,000", "cost $1230000", ""},
+		{"version 1.2.3", "version 12.3", "1.2.3"},
 	} {
 		if got := MissingName(&tok, tc.cut, tc.kept); got != tc.want {
 			t.Errorf("MissingName(%q, %q) = %q, want %q", tc.cut, tc.kept, got, tc.want)

@@ -20,11 +20,11 @@
 //   - names: cut ranges with a code name (an identifier,
 //     qualified or host name: see nameKeys) that their kept range lacks;
 //   - lost (printed last): cut ranges with a run of lostWords (6) or more
-//     consecutive words of their text that no document holds as the
-//     dedup left it (each document's text less every cut range; compared
-//     by word 4-grams, so that an edited word, which no kept copy has,
-//     loses 4 of them, not lostWords + 3): text of its own that the cut
-//     took from the collection;
+//     consecutive words that no document holds as the dedup left it (each
+//     document's text less every cut range): a word is held when a word
+//     4-gram around it, in its document, is in one of those texts, so
+//     that a word an edited copy changed is one word lost; text of its
+//     own that the cut took from the collection;
 //   - clusters, mixed: clusters, and those with a member that shares less
 //     than half of the words of the smaller of the two with the cluster's
 //     earliest member;
@@ -265,7 +265,7 @@ func check(o options) (measures, error) {
 	}
 	left := leftGrams(texts, byDoc(cuts), &tok)
 	for _, c := range cuts {
-		if n := lostRun(slice(texts[c.doc], c.start, c.end), left, &tok); n >= lostWords {
+		if n := lostRun(texts[c.doc], c.start, c.end, left, &tok); n >= lostWords {
 			m.lost++
 			if o.list {
 				fmt.Fprintf(os.Stderr, "lost %d\t%s %d-%d\tkept %s %d-%d\n", n, c.doc, c.start, c.end, c.kept, c.keptStart, c.keptEnd)
@@ -304,7 +304,7 @@ func check(o options) (measures, error) {
 		now := byDoc(cuts)
 		baseLeft := leftGrams(texts, byDoc(base), &tok)
 		for _, c := range base {
-			if held(c) < 0.8 || missingName(slice(texts[c.doc], c.start, c.end), slice(texts[c.kept], c.keptStart, c.keptEnd)) != "" || lostRun(slice(texts[c.doc], c.start, c.end), baseLeft, &tok) >= lostWords {
+			if held(c) < 0.8 || missingName(slice(texts[c.doc], c.start, c.end), slice(texts[c.kept], c.keptStart, c.keptEnd)) != "" || lostRun(texts[c.doc], c.start, c.end, baseLeft, &tok) >= lostWords {
 				continue
 			}
 			kept := covered(now[c.doc], c.start, c.end)
@@ -437,17 +437,41 @@ func leftGrams(texts map[string]string, cuts map[string][]dedup.Range, tok *sent
 	return slices.Compact(out)
 }
 
-// lostRun returns the most consecutive words of text whose 4-grams are
-// all missing from left (a run of g missing 4-grams is g - 3 words).
-func lostRun(text string, left []uint64, tok *sentence.Tokenizer) int {
+// lostRun returns the most consecutive words of the range [start, end) of
+// text that no word 4-gram of left covers: a word is held when some
+// 4-gram around it (taking up to 3 words of the text on either side of
+// the range) is among left, so that a word the copy edited is one lost
+// word, and k words of its own at an edge of the range are k.
+func lostRun(text string, start, end int, left []uint64, tok *sentence.Tokenizer) int {
+	r := []rune(text)
+	start, end = min(max(start, 0), len(r)), min(max(end, 0), len(r))
+	before := tok.Hashes(nil, string(r[max(start-400, 0):start]))
+	before = before[max(len(before)-(gram-1), 0):]
+	after := tok.Hashes(nil, string(r[end:min(end+400, len(r))]))
+	after = after[:min(len(after), gram-1)]
+	cut := tok.Hashes(nil, string(r[start:end]))
+	seq := append(append(append([]uint64(nil), before...), cut...), after...)
+	held := make([]bool, len(cut))
+	for g := 0; g+gram <= len(seq); g++ {
+		h := uint64(14695981039346656037)
+		for _, w := range seq[g : g+gram] {
+			h = (h ^ w) * 1099511628211
+		}
+		if _, ok := slices.BinarySearch(left, h); !ok {
+			continue
+		}
+		for w := max(g-len(before), 0); w < min(g+gram-len(before), len(cut)); w++ {
+			held[w] = true
+		}
+	}
 	best, run := 0, 0
-	for _, h := range gramsOf(nil, text, tok) {
-		if _, ok := slices.BinarySearch(left, h); ok {
+	for _, h := range held {
+		if h {
 			run = 0
 			continue
 		}
 		run++
-		best = max(best, run-gram+1)
+		best = max(best, run)
 	}
 	return best
 }
@@ -566,7 +590,7 @@ var (
 // upper-case one, two or more parts between dots and colons each of two
 // characters or more, or only letters and digits, both; or a number (digits with '.' or ','
 // between two, in a run of letters, digits and '_' joined by them that has nothing else),
-// keyed by its digits; its key is its last part, lower-cased. A text has a
+// keyed by its digits, a separator kept as '.' unless three digits follow it; its key is its last part, lower-cased. A text has a
 // name when it has its key as a name's key or as a word.
 func nameKeys(text string) map[string]string {
 	out := map[string]string{}
@@ -590,9 +614,18 @@ func nameKeys(text string) map[string]string {
 		}
 	}
 	for _, w := range numberRun.FindAllString(text, -1) {
-		if digitsOnly.MatchString(w) {
-			out[strings.NewReplacer(".", "", ",", "").Replace(w)] = w
+		if !digitsOnly.MatchString(w) {
+			continue
 		}
+		groups := strings.FieldsFunc(w, func(r rune) bool { return r == '.' || r == ',' })
+		key := groups[0]
+		for _, g := range groups[1:] {
+			if len(g) != 3 {
+				key += "."
+			}
+			key += g
+		}
+		out[key] = w
 	}
 	return out
 }

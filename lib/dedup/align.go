@@ -140,7 +140,8 @@ func AlignSimilar(m, k []Sentence) []int { return align(m, k, false) }
 
 // align is Align, or with strict false AlignSimilar.
 func align(m, k []Sentence, strict bool) []int {
-	held := func(s Sentence, j int) bool { return !strict || s.heldBy(k[j]) && heldNear(s, k, j) }
+	var near []uint64 // heldNear's bag, reused
+	held := func(s Sentence, j int) bool { return !strict || s.heldBy(k[j]) && heldNear(s, k, j, &near) }
 	out := make([]int, len(m))
 	next, last := 0, -1 // the first k sentence free to align; the last aligned
 	var pieces []uint64 // the words of the sentences aligned to last (out[i-1]'s), sorted
@@ -176,14 +177,24 @@ func align(m, k []Sentence, strict bool) []int {
 	return out
 }
 
-// heldNear reports whether kept sentence j, or it and its neighbours,
+// heldNear reports whether kept sentence j, or it and its neighbours
+// (their bag built in buf),
 // hold the words of s (each as often as it occurs) but one, or MinHeld of
 // them, and lack no more than MaxOwnRun of its words in a row: a sentence is aligned only where its own words are kept (an edit
 // of a word, a sentence that merged two kept ones), not for sharing half
 // of them with a kept sentence (a line of the kept copy that the copy
 // goes on with words of its own, a page of a sibling command).
-func heldNear(s Sentence, k []Sentence, j int) bool {
-	return s.holds(k[j].Bag) || s.holds(bagOf(k[max(j-1, 0):min(j+2, len(k))]))
+func heldNear(s Sentence, k []Sentence, j int, buf *[]uint64) bool {
+	if s.holds(k[j].Bag) {
+		return true
+	}
+	b := (*buf)[:0]
+	for _, n := range k[max(j-1, 0):min(j+2, len(k))] {
+		b = append(b, n.Bag...)
+	}
+	slices.Sort(b)
+	*buf = b
+	return s.holds(b)
 }
 
 // holds reports whether bag (kept words, sorted, as often as they occur)

@@ -830,6 +830,7 @@ func TestBatchDedupChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	refused("no "+clean.ManifestFile+": an older pdc dedup made it, or it did not finish", "--stored-clean", c("c2j"))
+	refused("--stored-clean "+c("c2j")+": no "+clean.ManifestFile+": an older pdc dedup made it", "--stored-clean", c("c2j")+"/removed/")
 }
 
 func atoiT(t *testing.T, s string) int {

@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
-	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -413,14 +412,12 @@ func (o dedupOptions) keepRule() dedup.Keep {
 func (m *Main) storedCuts(r *runOutput, dirs []string, batch, stored map[string]bool) (clean.Coverage, map[string][]dedup.Range, error) {
 	var given []clean.Given
 	for _, dir := range dirs {
-		dir = m.dirName(dir)
-		if path.Base(dir) == dedupRemoved {
-			dir = path.Dir(dir) // its removed.tsv
-		}
+		dir = strings.TrimSuffix(m.dirName(dir), "/"+dedupRemoved) // or its removed.tsv
 		man, err := m.cleanManifest(dir)
-		if err != nil && path.Base(dir) == dedupRemovedDir {
-			if pm, perr := m.cleanManifest(path.Dir(dir)); perr == nil {
-				dir, man, err = path.Dir(dir), pm, nil // its removed/ part files
+		if parent, ok := strings.CutSuffix(dir, "/"+dedupRemovedDir); err != nil && ok {
+			// its removed/ part files
+			if pm, perr := m.cleanManifest(parent); !errors.Is(perr, errNotDedup) && !errors.Is(perr, errNoDir) {
+				dir, man, err = parent, pm, perr
 			}
 		}
 		if err != nil {
@@ -490,6 +487,13 @@ func (m *Main) dirName(p string) string {
 	return absAll([]string{p})[0]
 }
 
+// cleanManifest's errors for a directory that is not there, or holds no
+// pdc dedup output.
+var (
+	errNoDir    = errors.New("no such directory")
+	errNotDedup = errors.New("not a pdc dedup output")
+)
+
 // cleanManifest reads the manifest of the pdc dedup output dir
 // (clean.ManifestFile).
 func (m *Main) cleanManifest(dir string) (clean.Manifest, error) {
@@ -498,13 +502,13 @@ func (m *Main) cleanManifest(dir string) (clean.Manifest, error) {
 		return clean.Manifest{}, err
 	}
 	if _, err := fsys.Stat(p); errors.Is(err, fs.ErrNotExist) {
-		return clean.Manifest{}, errors.New("no such directory")
+		return clean.Manifest{}, errNoDir
 	}
 	f, err := fsys.Open(p + "/" + clean.ManifestFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, err := fsys.Stat(p + "/" + dedupRemoved); err != nil {
 			if _, err := fsys.Stat(p + "/" + dedupRemovedDir); err != nil {
-				return clean.Manifest{}, fmt.Errorf("not a pdc dedup output (no %s, nor %s/ part files)", dedupRemoved, dedupRemovedDir)
+				return clean.Manifest{}, fmt.Errorf("%w (no %s, nor %s/ part files)", errNotDedup, dedupRemoved, dedupRemovedDir)
 			}
 		}
 		return clean.Manifest{}, fmt.Errorf("no %s: an older pdc dedup made it, or it did not finish; run its pdc dedup again", clean.ManifestFile)

@@ -108,8 +108,10 @@ var (
 // followed in turn; an implied output given at another place, the same
 // by its id, is taken there: it was moved). An output that is not of a
 // run of the chain, two outputs of one run, an output made before its run
-// was run again, an implied output made again since (another id), or one
-// no longer there are errors; so is an output set that leaves the last
+// was run again, an output made again since another was made with it
+// (another id: given or not), an output that took a run's documents as
+// they are beside an output of that run, and an implied output no longer
+// there are errors; so is an output set that leaves the last
 // stored run uncovered while covering one before it: that run's dedup cut
 // text against the earlier ones' documents as they were left, and taking
 // its documents as they are would let the batch keep a copy only there of
@@ -167,7 +169,7 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 	for len(queue) > 0 {
 		e := queue[0]
 		queue = queue[1:]
-		redone := fmt.Errorf("%s was made with --stored-clean %s, which was made again since: %w; run pdc dedup %s --output %s --overwrite --stored-clean %s again", e.by, e.Clean, ErrRedone, e.byRun, e.by, e.Clean)
+		redone := fmt.Errorf("%s was made with --stored-clean %s, which was made again since: %w; make the dedup outputs of the runs after %s's again, oldest first, each with --stored-clean the one before it", e.by, e.Clean, ErrRedone, e.Run)
 		if i := slices.Index(runs, path.Clean(e.Run)); i >= 0 && c.Clean[i] != "" {
 			switch {
 			case e.CleanID != "" && ids[i] == e.CleanID:
@@ -191,7 +193,7 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 	}
 	for j, by := range bare {
 		if by != "" && c.Clean[j] != "" {
-			return Coverage{}, fmt.Errorf("%s took the documents of %s as they are, but %s, a dedup output of it, is taken too: %w (%s may keep copies in text that %s cut); run the dedup of %s again with --stored-clean %s, or leave %s out", by, runs[j], c.Clean[j], ErrConflict, by, c.Clean[j], by, c.Clean[j], c.Clean[j])
+			return Coverage{}, fmt.Errorf("%s took the documents of %s as they are, but %s, a dedup output of it, is taken too: %w (%s may keep copies in text that %s cut); make the dedup outputs of the runs after %s again, oldest first, each with --stored-clean the one before it", by, runs[j], c.Clean[j], ErrConflict, by, c.Clean[j], runs[j])
 		}
 	}
 	if last := len(runs) - 1; c.Clean[last] == "" {

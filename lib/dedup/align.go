@@ -122,7 +122,7 @@ func Similar(a, b []uint64) bool {
 // each sentence of m the index of its kept sentence in k, or -1. Only
 // sentences that match (Sentence.Match) are aligned, each to a kept
 // sentence with every name it has (Names) and that holds its words
-// (heldNear). Each is aligned to
+// (heldNear; a piece of a split sentence, by that kept sentence alone). Each is aligned to
 // the first similar sentence of k within Window after the last aligned
 // one, else to the first sentence after it with the very same words; a
 // sentence that follows an aligned one is aligned to that kept sentence

@@ -360,8 +360,8 @@ func isDedupDir(ents []fs.FileInfo) bool {
 		switch {
 		case e.IsDir():
 			return false
-		case name == dedupDocs, name == dedupRemoved, name == clean.ManifestFile:
-		case strings.HasPrefix(name, "."+dedupDocs+".") || strings.HasPrefix(name, "."+dedupRemoved+".") || strings.HasPrefix(name, "."+clean.ManifestFile+"."):
+		case name == dedupDocs, name == dedupRemoved, name == dedupManifest:
+		case strings.HasPrefix(name, "."+dedupDocs+".") || strings.HasPrefix(name, "."+dedupRemoved+".") || strings.HasPrefix(name, "."+dedupManifest+"."):
 		default:
 			return false
 		}
@@ -595,11 +595,7 @@ func (m *Main) dedupSummary(st clean.Stats, o dedupOptions, undated int) {
 		plural(st.Passages, "range"), plural(st.DocsCut, "document"), clean, removed,
 		st.Removed, st.Chars, share, held, st.Unaligned, plural(st.Members, "removed member"))
 	if st.NotHeld > 0 {
-		runs := fmt.Sprintf("%d runs of sentences", st.NotHeld)
-		if st.NotHeld == 1 {
-			runs = "1 run of sentences"
-		}
-		fmt.Fprintf(&b, " (%s whose kept copy holds under 80%% of their words or lacks a name of theirs)", runs)
+		fmt.Fprintf(&b, " (%s of sentences whose kept copy holds under 80%% of their words or lacks a name of theirs)", plural(st.NotHeld, "run"))
 	}
 	if o.templates {
 		fmt.Fprintf(&b, "; --templates: %s of them site templates (%d characters, reason template, no kept copy)", plural(st.Templates, "range"), st.TemplateChars)

@@ -151,10 +151,7 @@ type ingester struct {
 
 func (g *ingester) run(in *input.Set) error {
 	treeSite, _ := jobconf.ParseSiteFrom(g.o.siteFrom) // validated
-	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add, TreeSite: treeSite, TreeRoot: input.TreeNames()}
-	if name, ok := jobconf.SiteName(g.o.siteFrom); ok {
-		o.TreeRoot = func(string) string { return name }
-	}
+	o := input.Options{Fields: g.o.avro, Strict: g.o.strict, OnRead: g.prog.add, TreeSite: treeSite, TreeRoot: treeRoot(g.o.siteFrom, input.TreeNames())}
 	if g.o.idPrefix == "" {
 		var err error
 		g.counts, err = in.Each(o, func(d *doc.Doc, where string) error { return g.emit(d) })

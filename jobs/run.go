@@ -649,14 +649,20 @@ func newTreeSite(fsys hdfsfs.FS, runs, inputs []string, siteFrom string, hadoop 
 	return ""
 }
 
+// treeRoot returns the input.Options TreeRoot of the SiteFrom rule
+// siteFrom: for name:NAME every root is NAME, else names.
+func treeRoot(siteFrom string, names func(string) string) func(string) string {
+	if name, ok := jobconf.SiteName(siteFrom); ok {
+		return func(string) string { return name }
+	}
+	return names
+}
+
 // readOptions are how a run reads its documents: the sites of tree pages
 // (--site-from) and the site field (--site-field).
 func readOptions(cfg jobconf.Config) input.Options {
 	n, _ := jobconf.ParseSiteFrom(cfg.SiteFrom) // validated
-	o := input.Options{TreeSite: n}
-	if name, ok := jobconf.SiteName(cfg.SiteFrom); ok {
-		o.TreeRoot = func(string) string { return name }
-	}
+	o := input.Options{TreeSite: n, TreeRoot: treeRoot(cfg.SiteFrom, nil)}
 	o.Fields.Site = cfg.SiteField
 	return o
 }

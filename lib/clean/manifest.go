@@ -118,16 +118,14 @@ var (
 // text it cut (give its dedup output, which records the ones before it).
 // No output given covers nothing: every stored document as it is.
 func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (Manifest, error)) (Coverage, error) {
-	c := Coverage{Runs: runs, Clean: make([]string, len(runs))}
+	ids := make([]string, len(runs))
+	c := Coverage{Runs: runs, Clean: make([]string, len(runs)), IDs: ids}
 	if len(given) == 0 {
 		return c, nil
 	}
-	ids := make([]string, len(runs))
-	c.IDs = ids
 	type implied struct {
 		StoredRun
-		by    string // the output whose manifest names it
-		byRun string // and its run
+		by string // the output whose manifest names it
 	}
 	var queue []implied
 	bare := make([]string, len(runs)) // an output that took the run's documents as they are
@@ -154,7 +152,7 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 		c.Clean[i], ids[i] = g.Dir, g.Man.ID
 		for _, s := range g.Man.Stored {
 			if s.Clean != "" {
-				queue = append(queue, implied{s, g.Dir, g.Man.Run})
+				queue = append(queue, implied{s, g.Dir})
 			} else if j := slices.Index(runs, path.Clean(s.Run)); j >= 0 && bare[j] == "" {
 				bare[j] = g.Dir
 			}
@@ -169,13 +167,15 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 	for len(queue) > 0 {
 		e := queue[0]
 		queue = queue[1:]
-		redone := fmt.Errorf("%s was made with --stored-clean %s, which was made again since: %w; make the dedup outputs of the runs after %s's again, oldest first, each with --stored-clean the one before it", e.by, e.Clean, ErrRedone, e.Run)
+		redone := func() error {
+			return fmt.Errorf("%s was made with --stored-clean %s, which was made again since: %w; make the dedup outputs of the runs after %s again, oldest first, each with --stored-clean the one before it", e.by, e.Clean, ErrRedone, e.Run)
+		}
 		if i := slices.Index(runs, path.Clean(e.Run)); i >= 0 && c.Clean[i] != "" {
 			switch {
 			case e.CleanID != "" && ids[i] == e.CleanID:
 				continue // given, maybe at another place, or implied twice
 			case c.Clean[i] == e.Clean && e.CleanID != "" && ids[i] != "":
-				return Coverage{}, redone
+				return Coverage{}, redone()
 			case c.Clean[i] == e.Clean:
 				continue // an output without an id (an earlier pdc's), by its place
 			}
@@ -185,7 +185,7 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 			return Coverage{}, fmt.Errorf("%s was made with --stored-clean %s: %w (if it was moved, give its new place with --stored-clean)", e.by, e.Clean, err)
 		}
 		if e.CleanID != "" && m.ID != e.CleanID {
-			return Coverage{}, redone
+			return Coverage{}, redone()
 		}
 		if err := take(Given{Dir: e.Clean, Man: m}, e.by); err != nil {
 			return Coverage{}, err
@@ -211,10 +211,7 @@ func Cover(runs []string, stamps []int64, given []Given, open func(dir string) (
 func (c Coverage) Stored() []StoredRun {
 	out := make([]StoredRun, len(c.Runs))
 	for i := range c.Runs {
-		out[i] = StoredRun{Run: c.Runs[i], Clean: c.Clean[i]}
-		if i < len(c.IDs) {
-			out[i].CleanID = c.IDs[i]
-		}
+		out[i] = StoredRun{Run: c.Runs[i], Clean: c.Clean[i], CleanID: c.IDs[i]}
 	}
 	return out
 }

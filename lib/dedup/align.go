@@ -178,12 +178,11 @@ func align(m, k []Sentence, strict bool) []int {
 }
 
 // heldNear reports whether kept sentence j, or it and its neighbours
-// (their bag built in buf),
-// hold the words of s (each as often as it occurs) but one, or MinHeld of
-// them, and lack no more than MaxOwnRun of its words in a row: a sentence is aligned only where its own words are kept (an edit
-// of a word, a sentence that merged two kept ones), not for sharing half
-// of them with a kept sentence (a line of the kept copy that the copy
-// goes on with words of its own, a page of a sibling command).
+// (their bag built in buf), hold the words of s (Sentence.holds): a
+// sentence is aligned only where its own words are kept (an edit of a
+// word, a sentence that merged two kept ones), not for sharing half of
+// them with a kept sentence (a line of the kept copy that the copy goes
+// on with words of its own, a page of a sibling command).
 func heldNear(s Sentence, k []Sentence, j int, buf *[]uint64) bool {
 	if s.holds(k[j].Bag) {
 		return true

@@ -412,13 +412,18 @@ const gram = 4
 func gramsOf(dst []uint64, text string, tok *sentence.Tokenizer) []uint64 {
 	ws := tok.Hashes(nil, text)
 	for i := 0; i+gram <= len(ws); i++ {
-		h := uint64(14695981039346656037)
-		for _, w := range ws[i : i+gram] {
-			h = (h ^ w) * 1099511628211
-		}
-		dst = append(dst, h)
+		dst = append(dst, gramHash(ws[i:i+gram]))
 	}
 	return dst
+}
+
+// gramHash is the hash of a word n-gram (FNV-1a over its words' hashes).
+func gramHash(ws []uint64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, w := range ws {
+		h = (h ^ w) * 1099511628211
+	}
+	return h
 }
 
 // leftGrams returns the word 4-grams of every document as the dedup left
@@ -453,11 +458,7 @@ func lostRun(text string, start, end int, left []uint64, tok *sentence.Tokenizer
 	seq := append(append(append([]uint64(nil), before...), cut...), after...)
 	held := make([]bool, len(cut))
 	for g := 0; g+gram <= len(seq); g++ {
-		h := uint64(14695981039346656037)
-		for _, w := range seq[g : g+gram] {
-			h = (h ^ w) * 1099511628211
-		}
-		if _, ok := slices.BinarySearch(left, h); !ok {
+		if _, ok := slices.BinarySearch(left, gramHash(seq[g:g+gram])); !ok {
 			continue
 		}
 		for w := max(g-len(before), 0); w < min(g+gram-len(before), len(cut)); w++ {
